@@ -1,0 +1,42 @@
+{#- Argument checks shared by the public macros. Each raises a compiler error that
+    names the macro, the argument and the value received. -#}
+
+{% macro _check_choice(macro_name, argument, value, choices) %}
+    {%- if value not in choices -%}
+        {%- set quoted = [] -%}
+        {%- for choice in choices %}{% do quoted.append("'" ~ choice ~ "'") %}{% endfor -%}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `" ~ argument ~ "` must be one of " ~ quoted | join(', ') ~ "; got " ~ rankwise._describe(value) ~ ".") }}
+    {%- endif -%}
+{% endmacro %}
+
+{% macro _check_cutoff(macro_name, k, argument='k') %}
+    {%- if k is not none and not (k is integer and k >= 1) -%}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `" ~ argument ~ "` must be a positive integer (or none for the whole list); got " ~ rankwise._describe(k) ~ ".") }}
+    {%- endif -%}
+{% endmacro %}
+
+{% macro _check_log_base(macro_name, log_base) %}
+    {%- if log_base is not none and not (log_base is number and log_base is not boolean and log_base > 0 and log_base != 1) -%}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `log_base` must be a positive number other than 1 (or none for the natural log); got " ~ rankwise._describe(log_base) ~ ".") }}
+    {%- endif -%}
+{% endmacro %}
+
+{#- A value as the user wrote it: strings quoted, so that '10' and 10 read apart. -#}
+{% macro _describe(value) %}
+    {%- if value is string -%}
+        {{ return("'" ~ value ~ "'") }}
+    {%- elif value is none -%}
+        {{ return('none') }}
+    {%- else -%}
+        {{ return(value | string) }}
+    {%- endif -%}
+{% endmacro %}
+
+{#- `rank <= k`, or always true for the whole list (k = none). -#}
+{% macro _within_cutoff(rank, k) %}
+    {%- if k is none -%}
+        {{ return('1 = 1') }}
+    {%- else -%}
+        {{ return('(' ~ rank ~ ') <= ' ~ k) }}
+    {%- endif -%}
+{% endmacro %}

@@ -1,0 +1,74 @@
+{#- The per-list components the metric formulas read. One aggregate each, all
+    computed in the same GROUP BY over the judged rows of a list; the cutoff is a
+    condition inside the aggregate, so every k shares the one pass. -#}
+
+{#- Components that do not depend on k. -#}
+{% macro _is_cutoff_free(component) %}
+    {{ return(component in ['first_relevant_rank', 'hits_within_n_relevant']) }}
+{% endmacro %}
+
+{% macro _component_column(component, k) %}
+    {%- if rankwise._is_cutoff_free(component) -%}
+        {{ return('rw_' ~ component) }}
+    {%- else -%}
+        {{ return('rw_' ~ component ~ '__' ~ (k if k is not none else 'all')) }}
+    {%- endif -%}
+{% endmacro %}
+
+{#- SQL of one component over the judged rows of a list (idcg is a truth-side
+    component: see evaluate). -#}
+{% macro _list_component(component, k, spec) %}
+    {%- set within = rankwise._within_cutoff('rw_rank', k) -%}
+    {%- if component == 'hits' -%}
+        {{ return('sum(case when ' ~ within ~ ' then rw_is_relevant else 0 end)') }}
+    {%- elif component == 'n_recommended' -%}
+        {{ return('sum(case when ' ~ within ~ ' then 1 else 0 end)') }}
+    {%- elif component == 'precision_sum' -%}
+        {{ return(rankwise._precision_sum(k)) }}
+    {%- elif component == 'first_relevant_rank' -%}
+        {{ return(rankwise._first_relevant_rank()) }}
+    {%- elif component == 'dcg' -%}
+        {{ return(rankwise.dcg_at_k('rw_rank', 'rw_relevance', k, spec.gain)) }}
+    {%- elif component == 'hits_within_n_relevant' -%}
+        {{ return(rankwise._hits_within_n_relevant()) }}
+    {%- elif component == 'precision_sum_to_full_recall' -%}
+        {{ return(rankwise._precision_sum_to_full_recall(k)) }}
+    {%- elif component == 'ranks_to_full_recall' -%}
+        {{ return(rankwise._ranks_to_full_recall(k)) }}
+    {%- else -%}
+        {{ exceptions.raise_compiler_error("rankwise: internal error, unknown list component '" ~ component ~ "'.") }}
+    {%- endif -%}
+{% endmacro %}
+
+{#- The formula of one metric at one cutoff, over the component columns of a user. -#}
+{% macro _metric_expression(entry, spec) %}
+    {%- set name = entry.name -%}
+    {%- set k = entry.k -%}
+    {%- set hits = rankwise._component_column('hits', k) -%}
+    {%- set n_recommended = rankwise._component_column('n_recommended', k) -%}
+    {%- if name == 'precision' -%}
+        {{ return(rankwise.precision_at_k(hits, k, n_recommended, spec.precision_denominator)) }}
+    {%- elif name == 'recall' -%}
+        {{ return(rankwise.recall_at_k(hits, 'rw_n_relevant')) }}
+    {%- elif name == 'f1' -%}
+        {{ return(rankwise.f1_at_k(hits, 'rw_n_relevant', k, n_recommended, spec.precision_denominator)) }}
+    {%- elif name == 'hit_rate' -%}
+        {{ return(rankwise.hit_rate_at_k(hits)) }}
+    {%- elif name == 'map' -%}
+        {{ return(rankwise.average_precision_at_k(rankwise._component_column('precision_sum', k), 'rw_n_relevant', k, hits, spec.ap_denominator)) }}
+    {%- elif name == 'mrr' -%}
+        {{ return(rankwise.reciprocal_rank_at_k(rankwise._component_column('first_relevant_rank', k), k)) }}
+    {%- elif name == 'dcg' -%}
+        {{ return(rankwise._component_column('dcg', k)) }}
+    {%- elif name == 'idcg' -%}
+        {{ return(rankwise._component_column('idcg', k)) }}
+    {%- elif name == 'ndcg' -%}
+        {{ return(rankwise.ndcg_at_k(rankwise._component_column('dcg', k), rankwise._component_column('idcg', k))) }}
+    {%- elif name == 'r_precision' -%}
+        {{ return(rankwise.r_precision(rankwise._component_column('hits_within_n_relevant', k), 'rw_n_relevant')) }}
+    {%- elif name == 'map_to_full_recall' -%}
+        {{ return(rankwise.map_to_full_recall_at_k(rankwise._component_column('precision_sum_to_full_recall', k), rankwise._component_column('ranks_to_full_recall', k))) }}
+    {%- else -%}
+        {{ exceptions.raise_compiler_error("rankwise: internal error, no formula for metric '" ~ name ~ "'.") }}
+    {%- endif -%}
+{% endmacro %}

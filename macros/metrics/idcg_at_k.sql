@@ -1,0 +1,13 @@
+{#- IDCG@k, the DCG of the ideal list: the user's whole truth set (not only the
+    recommended items) sorted by relevance, cut at k. An aggregate over the truth
+    rows of one user, given each row's `ideal_rank` (its position by relevance
+    descending). -#}
+{% macro idcg_at_k(ideal_rank, relevance, k=none, gain='linear') %}
+    {%- do rankwise._check_cutoff('idcg_at_k', k) -%}
+    {%- do rankwise._check_choice('idcg_at_k', 'gain', gain, ['linear', 'exponential']) -%}
+    {{- return(adapter.dispatch('idcg_at_k', 'rankwise')(ideal_rank, relevance, k, gain)) -}}
+{% endmacro %}
+
+{% macro default__idcg_at_k(ideal_rank, relevance, k, gain) -%}
+    {{ rankwise.dcg_at_k(ideal_rank, relevance, k, gain) }}
+{%- endmacro %}

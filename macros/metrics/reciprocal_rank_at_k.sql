@@ -1,0 +1,15 @@
+{#- Reciprocal rank@k = 1 / (rank of the first relevant item) when that rank is
+    <= k, else 0. Its mean over users is MRR. -#}
+{% macro reciprocal_rank_at_k(first_relevant_rank, k=none) %}
+    {%- do rankwise._check_cutoff('reciprocal_rank_at_k', k) -%}
+    {{- return(adapter.dispatch('reciprocal_rank_at_k', 'rankwise')(first_relevant_rank, k)) -}}
+{% endmacro %}
+
+{% macro default__reciprocal_rank_at_k(first_relevant_rank, k) -%}
+    (case when {{ rankwise._within_cutoff(first_relevant_rank, k) }} then coalesce({{ rankwise.safe_divide(1, first_relevant_rank) }}, 0) else 0 end)
+{%- endmacro %}
+
+{#- The best rank holding a relevant item in one list; NULL when there is none. -#}
+{% macro _first_relevant_rank() %}
+    {{- return('min(case when rw_is_relevant = 1 then rw_rank end)') -}}
+{% endmacro %}
