@@ -32,7 +32,7 @@ rw_recommendations as (
         {%- if spec.score is none %}
         {{ spec.rank }} as rw_rank
         {%- else %}
-        {#- trec_eval's order: score descending, then item id descending -#}
+        {# trec_eval's order: score descending, then item id descending #}
         row_number() over (
             partition by {% for column in groups %}{{ column }}, {% endfor %}{{ spec.user }}
             order by {{ spec.score }} desc nulls last, {{ spec.item }} {{ 'desc' if spec.ties == 'item_desc' else 'asc' }} nulls last
@@ -51,11 +51,11 @@ rw_interactions as (
     from {{ interactions }}
 ),
 
-{#- Per user of the truth: R, and IDCG over the whole truth set sorted by relevance. -#}
+{# Per user of the truth: R, and IDCG over the whole truth set sorted by relevance. #}
 rw_user_truth as (
     select
         rw_user,
-        sum(case when rw_relevance >= {{ threshold }} then 1 else 0 end) as rw_n_relevant
+        count(case when rw_relevance >= {{ threshold }} then 1 end) as rw_n_relevant
         {%- if 'idcg' in spec.components %}
         {%- for cutoff in spec.cutoffs %},
         {{ rankwise.idcg_at_k('rw_ideal_rank', 'rw_relevance', cutoff, spec.gain) }} as {{ rankwise._component_column('idcg', cutoff) }}
@@ -73,7 +73,7 @@ rw_user_truth as (
     group by rw_user
 ),
 
-{#- Each recommended row of a user with truth, with its relevance. -#}
+{# Each recommended row of a user with truth, with its relevance. #}
 rw_judged as (
     select
         {%- for column in groups %}
@@ -94,7 +94,7 @@ rw_judged as (
 
 {%- if spec.needs_running_hits %}
 
-{#- Relevant items at this rank or better: P@rank for every cutoff at once. -#}
+{# Relevant items at this rank or better: P@rank for every cutoff at once. #}
 rw_judged_running as (
     select
         rw_judged.*,
@@ -107,7 +107,7 @@ rw_judged_running as (
 ),
 {%- endif %}
 
-{#- The one pass: every component at every cutoff, one row per list. -#}
+{# The one pass: every component at every cutoff, one row per list. #}
 rw_user_lists as (
     select
         {%- for column in groups %}
@@ -127,10 +127,10 @@ rw_user_lists as (
     group by {% for column in groups %}{{ column }}, {% endfor %}rw_user
 ),
 
-{#- The users each group's means are taken over (the `users` convention). -#}
+{# The users each group's means are taken over (the `users` convention). #}
 rw_user_components as (
     {%- if spec.users == 'interactions' %}
-    {#- every user with truth, in every group; no list means a list with no hit -#}
+    {# every user with truth, in every group; no list means a list with no hit #}
     select
         {%- for column in groups %}
         rw_group_keys.{{ column }},
@@ -190,9 +190,8 @@ rw_user_metric_grid as (
 {%- endif %}
 
 {%- if spec.group_metrics | length > 0 %},
-{# keep a blank line between CTEs #}
 
-{#- How often each item fills a top-k slot in its group, for every cutoff at once. -#}
+{# How often each item fills a top-k slot in its group, for every cutoff at once. #}
 rw_item_exposures as (
     select
         {%- for column in groups %}
@@ -200,7 +199,7 @@ rw_item_exposures as (
         {%- endfor %}
         rw_item
         {%- for entry in spec.group_metrics %},
-        sum(case when {{ rankwise._within_cutoff('rw_rank', entry.k) }} then 1 else 0 end) as rw_exposures__{{ entry.position }}
+        count(case when {{ rankwise._within_cutoff('rw_rank', entry.k) }} then 1 end) as rw_exposures__{{ entry.position }}
         {%- endfor %}
     from rw_recommendations
     group by {% for column in groups %}{{ column }}, {% endfor %}rw_item
@@ -266,9 +265,9 @@ select
     grid.metric,
     grid.k,
     {{ rankwise._pick_by_position(spec.user_metrics, 'rw_value__{position}') }} as value,
-    rw_user_metrics.rw_n_relevant as n_relevant,
-    {{ rankwise._pick_by_position(spec.user_metrics, 'rw_n_recommended__{k}') }} as n_recommended,
-    {{ rankwise._pick_by_position(spec.user_metrics, 'rw_hits__{k}') }} as hits,
+    cast(rw_user_metrics.rw_n_relevant as bigint) as n_relevant,
+    cast({{ rankwise._pick_by_position(spec.user_metrics, 'rw_n_recommended__{k}') }} as bigint) as n_recommended,
+    cast({{ rankwise._pick_by_position(spec.user_metrics, 'rw_hits__{k}') }} as bigint) as hits,
     {{ rankwise._pick_by_position(spec.user_metrics, 'rw_dcg__{k}') }} as dcg,
     {{ rankwise._pick_by_position(spec.user_metrics, 'rw_idcg__{k}') }} as idcg
 from rw_user_metrics

@@ -20,9 +20,9 @@
 {% macro _list_component(component, k, spec) %}
     {%- set within = rankwise._within_cutoff('rw_rank', k) -%}
     {%- if component == 'hits' -%}
-        {{ return('sum(case when ' ~ within ~ ' then rw_is_relevant else 0 end)') }}
+        {{ return('count(case when ' ~ within ~ ' and rw_is_relevant = 1 then 1 end)') }}
     {%- elif component == 'n_recommended' -%}
-        {{ return('sum(case when ' ~ within ~ ' then 1 else 0 end)') }}
+        {{ return('count(case when ' ~ within ~ ' then 1 end)') }}
     {%- elif component == 'precision_sum' -%}
         {{ return(rankwise._precision_sum(k)) }}
     {%- elif component == 'first_relevant_rank' -%}

@@ -24,5 +24,5 @@
 {% endmacro %}
 
 {% macro _ranks_to_full_recall(k) %}
-    {{- return('sum(case when ' ~ rankwise._within_cutoff('rw_rank', k) ~ ' and ' ~ rankwise._before_full_recall() ~ ' then 1 else 0 end)') -}}
+    {{- return('count(case when ' ~ rankwise._within_cutoff('rw_rank', k) ~ ' and ' ~ rankwise._before_full_recall() ~ ' then 1 end)') -}}
 {% endmacro %}

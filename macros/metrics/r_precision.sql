@@ -10,5 +10,5 @@
 
 {#- Relevant items at ranks <= R in one list (R is carried on every row). -#}
 {% macro _hits_within_n_relevant() %}
-    {{- return('sum(case when rw_rank <= rw_n_relevant then rw_is_relevant else 0 end)') -}}
+    {{- return('count(case when rw_rank <= rw_n_relevant and rw_is_relevant = 1 then 1 end)') -}}
 {% endmacro %}

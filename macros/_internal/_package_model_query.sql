@@ -1,0 +1,36 @@
+{#- The query of the package models rankwise_metrics and rankwise_user_metrics,
+    built from the project's vars. Group-level metrics (entropy) are left out of
+    the per-user model. -#}
+{% macro _package_model_query(per_user) %}
+    {%- set interactions = var('rankwise_interactions', none) -%}
+    {%- if interactions is none -%}
+        {{ exceptions.raise_compiler_error("rankwise: var `rankwise_recommendations` is set but `rankwise_interactions` is not; set both to the names of the two input models, seeds or snapshots.") }}
+    {%- endif -%}
+    {%- set options = var('rankwise_options', {}) -%}
+    {%- if options is not mapping -%}
+        {{ exceptions.raise_compiler_error("rankwise: var `rankwise_options` must be a mapping of rankwise.evaluate arguments (user_col, score_col, relevance_col, ap_denominator, ...); got " ~ rankwise._describe(options) ~ ".") }}
+    {%- endif -%}
+    {%- for reserved in ['metrics', 'k', 'group_by', 'per_user'] -%}
+        {%- if reserved in options -%}
+            {{ exceptions.raise_compiler_error("rankwise: set `" ~ reserved ~ "` through its own var (rankwise_" ~ reserved ~ "), not inside `rankwise_options`.") }}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- set metrics = var('rankwise_metrics', ['precision', 'recall', 'f1', 'hit_rate', 'map', 'mrr', 'ndcg', 'entropy']) -%}
+    {%- if per_user -%}
+        {%- set catalog = rankwise._metric_catalog() -%}
+        {%- set user_level = [] -%}
+        {%- for metric in ([metrics] if metrics is string else metrics) -%}
+            {%- if catalog.get(metric.split('@')[0], {}).get('level') != 'group' %}{% do user_level.append(metric) %}{% endif -%}
+        {%- endfor -%}
+        {%- set metrics = user_level -%}
+    {%- endif -%}
+    {{ return(rankwise.evaluate(
+        ref(var('rankwise_recommendations')),
+        ref(interactions),
+        metrics=metrics,
+        k=var('rankwise_k', [5, 10, 20]),
+        group_by=var('rankwise_group_by', []),
+        per_user=per_user,
+        **options
+    )) }}
+{% endmacro %}
