@@ -1,31 +1,37 @@
-# The two commands of README.md: `make demo` and `make test`. Both create the
-# virtual environment they need, so they work on a fresh machine.
+# The two commands of README.md: `make demo` and `make test`. Each creates the
+# virtual environment it needs, so both work on a fresh machine.
 
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(abspath $(VENV))/bin
-STAMP := $(VENV)/.installed-stamp
+DEMO_STAMP := $(VENV)/.installed-demo
+TEST_STAMP := $(VENV)/.installed-test
+DBT := PATH=$(BIN):$$PATH DBT_PROFILES_DIR=. DBT_SEND_ANONYMOUS_USAGE_STATS=false $(BIN)/dbt
 
-.PHONY: demo test test-python test-dbt venv clean
+.PHONY: demo test clean
 
-venv: $(STAMP)
-
-$(STAMP): requirements-dev.txt
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
-	touch $(STAMP)
+
+$(DEMO_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[dbt]"
+	touch $@
+
+$(TEST_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $@ $(DEMO_STAMP)
 
 ## make demo: build the metric tables from bundled sample data on DuckDB and print them
-demo: $(STAMP)
+demo: $(DEMO_STAMP)
 	cd demo && $(BIN)/python generate_sample_data.py
-	cd demo && PATH=$(BIN):$$PATH DBT_PROFILES_DIR=. $(BIN)/dbt deps --quiet
-	cd demo && PATH=$(BIN):$$PATH DBT_PROFILES_DIR=. $(BIN)/dbt build --quiet
+	cd demo && $(DBT) deps --quiet
+	cd demo && $(DBT) build --quiet
 	cd demo && $(BIN)/python show_metrics.py
 
-## make test: the whole suite (pytest, including dbt build of integration_tests)
-test: $(STAMP)
-	PATH=$(BIN):$$PATH $(BIN)/python -m pytest tests
+## make test: the whole suite (pytest, including dbt build of integration_tests/)
+test: $(TEST_STAMP)
+	PATH=$(BIN):$$PATH $(BIN)/python -m pytest
 
 clean:
 	rm -rf $(VENV) integration_tests/target integration_tests/dbt_packages integration_tests/logs \

@@ -1,0 +1,277 @@
+"""rankwise.evaluate and rankwise.sql: the dbt macros, rendered and run in DuckDB."""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import duckdb
+
+from ._inputs import quote_table_name, resolved_inputs
+from ._render import renderer
+from .errors import InvalidArgumentError
+
+Output = Literal["pandas", "arrow", "polars", "relation"]
+OUTPUTS = ("pandas", "arrow", "polars", "relation")
+
+# Dialects rankwise.sql renders for, and the dbt adapter type whose dispatch
+# overrides they take (sqlglot dialect name -> dbt adapter type).
+DIALECT_ADAPTERS = {
+    "duckdb": "duckdb",
+    "postgres": "postgres",
+    "spark": "spark",
+    "databricks": "databricks",
+    "redshift": "redshift",
+    "snowflake": "snowflake",
+    "bigquery": "bigquery",
+    "trino": "trino",
+}
+
+
+def metric_names() -> list[str]:
+    """The names rankwise knows, as `metrics` accepts them (each optionally @k)."""
+    return list(renderer().call("_metric_catalog"))
+
+
+def _check_metrics(metrics: Any) -> list[str]:
+    """Python-side check of metric names, to suggest the closest name; the
+    macro checks everything else and raises the same error class."""
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    if not isinstance(metrics, Sequence) or not metrics:
+        raise InvalidArgumentError(
+            f"rankwise.evaluate: argument `metrics` must be a non-empty list of metric names such as "
+            f"['ndcg@10', 'map']; got {metrics!r}. Valid names: {', '.join(metric_names())}."
+        )
+    known = metric_names()
+    for metric in metrics:
+        if not isinstance(metric, str):
+            continue  # the macro reports it
+        name = metric.split("@")[0]
+        if name not in known:
+            close = difflib.get_close_matches(name.lower(), known, n=1)
+            suggestion = f" Did you mean '{close[0]}'?" if close else ""
+            raise InvalidArgumentError(
+                f"rankwise.evaluate: unknown metric '{metric}'.{suggestion} "
+                f"Valid names, each optionally followed by @k: {', '.join(known)}."
+            )
+    return list(metrics)
+
+
+def _macro_arguments(
+    metrics: Sequence[str] | str,
+    k: int | Sequence[int | None] | None,
+    group_by: Sequence[str] | str | None,
+    log_base: float | None,
+    options: dict[str, Any],
+) -> dict[str, Any]:
+    if isinstance(group_by, str):
+        group_by = [group_by]
+    if isinstance(k, Sequence) and not isinstance(k, str):
+        k = list(k)
+    # The macro's natural log is log_base=none; math.e means the same.
+    if log_base is not None and not isinstance(log_base, bool) and log_base == math.e:
+        log_base = None
+    return {
+        "metrics": _check_metrics(metrics),
+        "k": k,
+        "group_by": list(group_by) if group_by is not None else None,
+        "log_base": log_base,
+        **options,
+    }
+
+
+# The arguments evaluate and sql pass to the macro unchanged, under the same names.
+_PASSED_THROUGH = (
+    "per_user",
+    "user_col",
+    "item_col",
+    "rank_col",
+    "score_col",
+    "relevance_col",
+    "ap_denominator",
+    "precision_denominator",
+    "gain",
+    "relevance_threshold",
+    "users",
+    "ties",
+)
+
+
+def _conventions(arguments: dict[str, Any]) -> dict[str, Any]:
+    return {name: arguments[name] for name in _PASSED_THROUGH}
+
+
+def _render_evaluate(recommendations_sql: str, interactions_sql: str, adapter_type: str, arguments: dict[str, Any]) -> str:
+    return str(renderer(adapter_type).call("evaluate", recommendations_sql, interactions_sql, **arguments)).strip()
+
+
+def evaluate(
+    recommendations: Any,
+    interactions: Any,
+    metrics: Sequence[str] | str,
+    k: int | Sequence[int | None] | None = None,
+    *,
+    user_col: str = "user_id",
+    item_col: str = "item_id",
+    rank_col: str = "rank",
+    score_col: str | None = None,
+    relevance_col: str | None = None,
+    group_by: Sequence[str] | str | None = None,
+    per_user: bool = False,
+    con: duckdb.DuckDBPyConnection | None = None,
+    ap_denominator: str = "relevant",
+    precision_denominator: str = "k",
+    gain: str = "linear",
+    relevance_threshold: float = 1,
+    users: str = "both",
+    ties: str = "item_desc",
+    log_base: float = math.e,
+    output: Output = "pandas",
+) -> Any:
+    """Evaluates ranked recommendations against interactions, in DuckDB.
+
+    Runs the SQL of the dbt macro ``rankwise.evaluate`` (rendered from the same
+    macro files dbt compiles): every metric at every cutoff in one pass.
+
+    Args:
+        recommendations: The ranked lists: a pandas or polars DataFrame, a pyarrow
+            Table, a DuckDB relation (of ``con``), a table or view name on ``con``,
+            or a path or glob to Parquet or CSV files. One row per (groups, user,
+            item) with a rank (1 = best) or a score (higher = better).
+        interactions: The truth, in any of the same forms: one row per (user,
+            item), with an optional numeric relevance.
+        metrics: Metric names, each optionally with a cutoff as in ranx:
+            ``["ndcg@10", "map", "precision"]``. See :func:`metric_names`.
+        k: Cutoffs for the metrics given without ``@k``: an int or a list; None
+            (default) means the whole list.
+        user_col, item_col: The id columns of both inputs.
+        rank_col: The rank column, used when ``score_col`` is None.
+        score_col: A score column; ranks are then derived (score descending,
+            ties by item id as ``ties`` says).
+        relevance_col: The relevance column of the interactions; None means every
+            interaction has relevance 1.
+        group_by: Columns of the recommendations that split the evaluation
+            (model, run...).
+        per_user: One row per user (with the components of each value) instead
+            of means.
+        con: A DuckDB connection to run on (and to read table names from);
+            default: a private in-memory one. It is left as it was found.
+        ap_denominator, precision_denominator, gain, relevance_threshold, users,
+            ties, log_base: The conventions, defaulting to trec_eval's; the same
+            names and values as the dbt macro, documented in docs/metrics.md.
+        output: "pandas" (default), "arrow", "polars" or "relation" (a lazy DuckDB
+            relation, returned on ``con``).
+
+    Returns:
+        A tidy table: group columns, ``metric``, ``k`` (null for the whole list),
+        ``value``, ``n_users``; with ``per_user=True``: group columns, the user
+        column, ``metric``, ``k``, ``value``, ``n_relevant``, ``n_recommended``,
+        ``hits``, ``dcg``, ``idcg``.
+
+    Raises:
+        rankwise.errors.InvalidArgumentError: an argument is invalid.
+        rankwise.errors.InputError: an input cannot be read.
+    """
+    if output not in OUTPUTS:
+        raise InvalidArgumentError(
+            f"rankwise.evaluate: argument `output` must be one of {', '.join(map(repr, OUTPUTS))}; got {output!r}."
+        )
+    arguments = _macro_arguments(metrics, k, group_by, log_base, _conventions(locals()))
+    # Render first: an invalid argument fails before anything touches a connection.
+    _render_evaluate("recommendations", "interactions", "duckdb", arguments)
+
+    private = con is None
+    connection = duckdb.connect() if private else con
+    try:
+        with resolved_inputs(connection, recommendations=recommendations, interactions=interactions) as inputs:
+            query = _render_evaluate(inputs["recommendations"].sql, inputs["interactions"].sql, "duckdb", arguments)
+            relation = connection.sql(_ordered(query, arguments, user_col if per_user else None))
+            if output != "relation":
+                return _convert(relation, output)
+            if not any(resolved.registered for resolved in inputs.values()):
+                return relation
+            # Registered inputs are dropped on leaving this block: compute the
+            # result now and hand it back as a relation over the computed data.
+            return _detached(connection, relation)
+    finally:
+        if private and output != "relation":
+            connection.close()
+
+
+def _ordered(query: str, arguments: dict[str, Any], user_col: str | None) -> str:
+    """Sorts the result for reading: groups, user, metrics in the order asked, k."""
+    macros = renderer()
+    order = [macros.call("quote_identifier", column) for column in arguments["group_by"] or []]
+    if user_col is not None:
+        order.append(macros.call("quote_identifier", user_col))
+    plan = macros.call("_parse_metrics", arguments["metrics"], arguments["k"])
+    positions = {}
+    for entry in plan:
+        positions.setdefault(entry["name"], len(positions) + 1)
+    cases = " ".join(f"when '{name}' then {position}" for name, position in positions.items())
+    order += [f"case metric {cases} end", "k nulls last"]
+    return f"select * from (\n{query}\n) as rankwise_result\norder by {', '.join(order)}"
+
+
+def _detached(connection: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return connection.from_df(relation.df())
+    return connection.from_arrow(relation.to_arrow_table())
+
+
+def _convert(relation: duckdb.DuckDBPyRelation, output: Output) -> Any:
+    if output == "arrow":
+        return relation.to_arrow_table()
+    if output == "polars":
+        return relation.pl()
+    return relation.df()
+
+
+def sql(
+    recommendations: str,
+    interactions: str,
+    metrics: Sequence[str] | str,
+    k: int | Sequence[int | None] | None = None,
+    *,
+    dialect: str = "duckdb",
+    user_col: str = "user_id",
+    item_col: str = "item_id",
+    rank_col: str = "rank",
+    score_col: str | None = None,
+    relevance_col: str | None = None,
+    group_by: Sequence[str] | str | None = None,
+    per_user: bool = False,
+    ap_denominator: str = "relevant",
+    precision_denominator: str = "k",
+    gain: str = "linear",
+    relevance_threshold: float = 1,
+    users: str = "both",
+    ties: str = "item_desc",
+    log_base: float = math.e,
+) -> str:
+    """The SQL :func:`evaluate` runs, for two table names, in a SQL dialect.
+
+    The macros are rendered with the dispatch overrides of the dialect's dbt
+    adapter (``postgres__``, ``spark__``...), exactly as dbt would compile them
+    there. Arguments are those of :func:`evaluate`; ``recommendations`` and
+    ``interactions`` are table names (``schema.table`` is split on the dot).
+    """
+    if dialect not in DIALECT_ADAPTERS:
+        raise InvalidArgumentError(
+            f"rankwise.sql: argument `dialect` must be one of {', '.join(DIALECT_ADAPTERS)}; got {dialect!r}."
+        )
+    for role, name in (("recommendations", recommendations), ("interactions", interactions)):
+        if not isinstance(name, str) or not name:
+            raise InvalidArgumentError(f"rankwise.sql: argument `{role}` must be a table name; got {name!r}.")
+    arguments = _macro_arguments(metrics, k, group_by, log_base, _conventions(locals()))
+    return _render_evaluate(
+        quote_table_name(recommendations, dialect),
+        quote_table_name(interactions, dialect),
+        DIALECT_ADAPTERS[dialect],
+        arguments,
+    )

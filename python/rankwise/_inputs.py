@@ -1,0 +1,129 @@
+"""Turns the inputs a user passes (DataFrames, Arrow tables, DuckDB relations,
+table names, Parquet/CSV paths) into relations the rendered SQL can read, without
+leaving anything behind on the connection."""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import re
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import sqlglot.expressions as exp
+
+from .errors import InputError
+
+_FILE_READERS = {
+    ".parquet": "read_parquet",
+    ".pq": "read_parquet",
+    ".csv": "read_csv",
+    ".tsv": "read_csv",
+    ".txt": "read_csv",
+}
+_COMPRESSION_SUFFIXES = {".gz", ".zst"}
+_SIMPLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*){0,2}")
+
+
+@dataclass(frozen=True)
+class ResolvedInput:
+    """A relation the SQL reads, as SQL text, and how to name it in messages.
+    `registered` is true for a Python object registered on the connection for
+    the time of the query."""
+
+    sql: str
+    label: str
+    registered: bool = False
+
+
+def quote_table_name(name: str, dialect: str = "duckdb") -> str:
+    """Quotes a table name: `schema.table` is split on dots when every part is a
+    plain identifier; any other string is one identifier, quoted whole (quotes
+    inside it doubled), so no name reaches SQL raw."""
+    parts = name.split(".") if _SIMPLE_NAME.fullmatch(name) else [name]
+    return ".".join(exp.to_identifier(part, quoted=True).sql(dialect=dialect) for part in parts)
+
+
+def _file_reader(path: str) -> str | None:
+    suffixes = [suffix.lower() for suffix in Path(path).suffixes]
+    while suffixes and suffixes[-1] in _COMPRESSION_SUFFIXES:
+        suffixes.pop()
+    return _FILE_READERS.get(suffixes[-1]) if suffixes else None
+
+
+def _is_glob(path: str) -> bool:
+    return any(character in path for character in "*?[")
+
+
+def _string_literal(text: str) -> str:
+    return exp.Literal.string(text).sql(dialect="duckdb")
+
+
+def _resolve_path(path: str, role: str) -> ResolvedInput:
+    reader = _file_reader(path)
+    if reader is None:
+        raise InputError(
+            f"rankwise: cannot tell the format of the {role} file '{path}': "
+            "name it *.parquet or *.csv (optionally .gz), or load it into a DataFrame first.",
+            table=role,
+        )
+    if _is_glob(path):
+        if not glob.glob(path, recursive=True):
+            raise InputError(f"rankwise: no file matches the {role} pattern '{path}'.", table=role)
+    elif not os.path.isfile(path):
+        raise InputError(f"rankwise: the {role} file '{path}' does not exist.", table=role)
+    elif not os.access(path, os.R_OK):
+        raise InputError(f"rankwise: the {role} file '{path}' cannot be read (permission denied).", table=role)
+    return ResolvedInput(f"{reader}({_string_literal(path)})", f"{role} file '{path}'")
+
+
+def _looks_like_path(text: str) -> bool:
+    return _file_reader(text) is not None or os.sep in text or (os.altsep is not None and os.altsep in text)
+
+
+@contextlib.contextmanager
+def resolved_inputs(
+    con: duckdb.DuckDBPyConnection, **inputs: Any
+) -> Iterator[dict[str, ResolvedInput]]:
+    """Resolves each named input; Python objects are registered on `con` under a
+    unique name for the duration of the block and unregistered afterwards, also
+    when the block fails."""
+    registered: list[str] = []
+    try:
+        resolved = {}
+        for role, value in inputs.items():
+            resolved[role] = _resolve(con, role, value, registered)
+        yield resolved
+    finally:
+        for name in registered:
+            with contextlib.suppress(duckdb.Error):
+                con.unregister(name)
+
+
+def _resolve(con: duckdb.DuckDBPyConnection, role: str, value: Any, registered: list[str]) -> ResolvedInput:
+    if isinstance(value, os.PathLike):
+        return _resolve_path(os.fspath(value), role)
+    if isinstance(value, str):
+        if not value:
+            raise InputError(f"rankwise: the {role} argument is an empty string.", table=role)
+        if _looks_like_path(value):
+            return _resolve_path(value, role)
+        return ResolvedInput(quote_table_name(value), f"{role} table '{value}'")
+    name = f"rankwise_{role}_{uuid.uuid4().hex}"
+    try:
+        con.register(name, value)
+    except (duckdb.Error, TypeError, ValueError) as error:
+        kind = type(value).__name__
+        hint = (
+            " A DuckDB relation can only be read on its own connection: pass it as `con`."
+            if isinstance(value, duckdb.DuckDBPyRelation)
+            else " Pass a pandas or polars DataFrame, a pyarrow Table, a DuckDB relation, a table name or a Parquet/CSV path."
+        )
+        raise InputError(f"rankwise: cannot read the {role} ({kind}).{hint}", table=role) from error
+    registered.append(name)
+    return ResolvedInput(quote_table_name(name), f"{role} ({type(value).__name__})", registered=True)

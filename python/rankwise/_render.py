@@ -1,0 +1,169 @@
+"""Renders the dbt macros of ``macros/`` outside dbt.
+
+The macros are the one source of rankwise's SQL; this module gives them the small
+part of dbt's Jinja context they use, so the Python wrapper runs the very text
+that dbt compiles:
+
+- ``adapter.dispatch(name, 'rankwise')`` resolving ``<adapter>__name``, then the
+  adapter's parents (as dbt does: redshift -> postgres, databricks -> spark), then
+  ``default__name``;
+- ``return(value)``, which raises and is caught by the wrapper of the macro that
+  called it (a naive stub would render a returned list as text);
+- ``exceptions.raise_compiler_error(message)``, raised as
+  :class:`rankwise.errors.InvalidArgumentError`;
+- the ``rankwise`` namespace, a dict, so that private helpers (``rankwise._x``)
+  resolve as they do in dbt;
+- ``dbt.type_string()``, and the ``do`` statement.
+
+dbt renders in a sandboxed Jinja environment; so does this module, so a macro
+that works here does not rely on anything dbt would refuse. See
+docs/decisions/0001-rendering-macros-in-python.md for the choice and its limits.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import jinja2.runtime
+import jinja2.sandbox
+
+from .errors import InvalidArgumentError
+
+PACKAGE_NAME = "rankwise"
+
+# Search order of dispatch for each adapter type, after the type itself (dbt's
+# adapter inheritance), ending in `default`.
+ADAPTER_PARENTS: dict[str, tuple[str, ...]] = {
+    "redshift": ("postgres",),
+    "databricks": ("spark",),
+}
+
+
+class _MacroReturn(Exception):
+    """Carries the value of ``{{ return(value) }}`` out of a macro's body."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__()
+        self.value = value
+
+
+def _return(value: Any) -> None:
+    raise _MacroReturn(value)
+
+
+def _raise_compiler_error(message: str) -> None:
+    raise InvalidArgumentError(str(message))
+
+
+class _Exceptions:
+    raise_compiler_error = staticmethod(_raise_compiler_error)
+
+
+class _Adapter:
+    """The part of dbt's ``adapter`` object the macros use."""
+
+    def __init__(self, namespaces: dict[str, dict[str, Callable[..., Any]]], adapter_type: str) -> None:
+        self._namespaces = namespaces
+        self._search_order = (adapter_type, *ADAPTER_PARENTS.get(adapter_type, ()), "default")
+
+    def dispatch(self, macro_name: str, macro_namespace: str | None = None) -> Callable[..., Any]:
+        namespace = self._namespaces[macro_namespace or PACKAGE_NAME]
+        for prefix in self._search_order:
+            candidate = namespace.get(f"{prefix}__{macro_name}")
+            if candidate is not None:
+                return candidate
+        raise InvalidArgumentError(f"rankwise: no implementation of macro '{macro_name}' for {self._search_order[0]}")
+
+
+class _DbtNamespace:
+    """The cross-database macros of dbt's own namespace that the macros call."""
+
+    def __init__(self, adapter_type: str) -> None:
+        self._adapter_type = adapter_type
+
+    def type_string(self) -> str:
+        return "string" if self._adapter_type in ("spark", "databricks") else "varchar"
+
+
+def _macro_sources(macro_root: Path) -> Iterator[Path]:
+    yield from sorted(macro_root.rglob("*.sql"))
+
+
+def default_macro_root() -> Path:
+    """The macros shipped in the wheel (rankwise/macros), else the repository's
+    ``macros/`` for an editable install or a source checkout."""
+    shipped = Path(str(resources.files(PACKAGE_NAME))) / "macros"
+    if shipped.is_dir():
+        return shipped
+    repository = Path(__file__).resolve().parents[2] / "macros"
+    if repository.is_dir():
+        return repository
+    raise FileNotFoundError(
+        "rankwise: the dbt macros were not found, neither in the installed package "
+        f"({shipped}) nor in a source checkout ({repository})."
+    )
+
+
+class MacroRenderer:
+    """All macros of the package, rendered for one adapter type (dialect)."""
+
+    def __init__(self, adapter_type: str = "duckdb", macro_root: Path | None = None) -> None:
+        self.adapter_type = adapter_type
+        self.macro_root = macro_root or default_macro_root()
+        self.environment = jinja2.sandbox.SandboxedEnvironment(
+            extensions=["jinja2.ext.do"],
+            undefined=jinja2.StrictUndefined,
+        )
+        self.namespace: dict[str, Callable[..., Any]] = {}
+        self._context: dict[str, Any] = {
+            PACKAGE_NAME: self.namespace,
+            "adapter": _Adapter({PACKAGE_NAME: self.namespace}, adapter_type),
+            "exceptions": _Exceptions(),
+            "return": _return,
+            "dbt": _DbtNamespace(adapter_type),
+        }
+        for path in _macro_sources(self.macro_root):
+            self._load(path)
+
+    def _load(self, path: Path) -> None:
+        template = self.environment.from_string(path.read_text(encoding="utf-8"))
+        context = template.new_context(vars=self._context)
+        # Running the template's top level defines its macros in context.vars,
+        # private ones (_name) included, which a template module would hide.
+        for _ in template.root_render_func(context):
+            pass
+        for name, value in context.vars.items():
+            if isinstance(value, jinja2.runtime.Macro):
+                if name in self.namespace:
+                    raise RuntimeError(f"rankwise: macro '{name}' is defined twice ({path})")
+                self.namespace[name] = _catch_return(value)
+
+    def call(self, macro_name: str, *args: Any, **kwargs: Any) -> Any:
+        """Calls ``rankwise.<macro_name>`` as a dbt model would."""
+        try:
+            macro = self.namespace[macro_name]
+        except KeyError:
+            raise InvalidArgumentError(f"rankwise: there is no macro named '{macro_name}'") from None
+        return macro(*args, **kwargs)
+
+
+def _catch_return(macro: jinja2.runtime.Macro) -> Callable[..., Any]:
+    @functools.wraps(macro)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return str(macro(*args, **kwargs))
+        except _MacroReturn as returned:
+            return returned.value
+
+    return call
+
+
+@functools.lru_cache(maxsize=None)
+def renderer(adapter_type: str = "duckdb") -> MacroRenderer:
+    """The renderer for one adapter type, built once per process."""
+    return MacroRenderer(adapter_type)
