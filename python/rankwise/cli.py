@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import math
 import os
 import sys
@@ -118,7 +119,9 @@ def _write_atomically(relation: duckdb.DuckDBPyRelation, path: Path) -> None:
         elif kind == "csv":
             relation.write_csv(temporary)
         else:
-            relation.df().to_json(temporary, orient="records", indent=2)
+            # json writes floats with repr(): every digit survives the round trip.
+            rows = [dict(zip(relation.columns, row)) for row in relation.fetchall()]
+            Path(temporary).write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -1,0 +1,107 @@
+"""The `rankwise` command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+import sqlglot
+from click.testing import CliRunner
+
+import rankwise
+from rankwise.cli import main
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[str, str]:
+    recommendations = pd.DataFrame(
+        {
+            "model": ["a"] * 4 + ["b"] * 4,
+            "user_id": ["u1", "u1", "u2", "u2"] * 2,
+            "item_id": ["x", "y", "x", "z", "z", "y", "y", "x"],
+            "score": [0.9, 0.5, 0.8, 0.1, 0.7, 0.6, 0.9, 0.2],
+        }
+    )
+    interactions = pd.DataFrame({"user_id": ["u1", "u2", "u2"], "item_id": ["y", "x", "z"], "relevance": [2, 1, 3]})
+    recommendations.to_parquet(tmp_path / "recs.parquet")
+    interactions.to_csv(tmp_path / "truth.csv", index=False)
+    return str(tmp_path / "recs.parquet"), str(tmp_path / "truth.csv")
+
+
+ARGUMENTS = ["-m", "ndcg@2", "-m", "map", "-k", "1", "--group-by", "model", "--score-col", "score", "--relevance-col", "relevance"]
+
+
+def _expected(files: tuple[str, str]) -> pd.DataFrame:
+    return rankwise.evaluate(*files, ["ndcg@2", "map"], k=[1], group_by="model", score_col="score", relevance_col="relevance")
+
+
+def test_evaluate_prints_the_table(files) -> None:
+    result = CliRunner().invoke(main, ["evaluate", *files, *ARGUMENTS])
+    assert result.exit_code == 0, result.output
+    assert result.output == _expected(files).to_string(index=False) + "\n"
+
+
+@pytest.mark.parametrize("suffix", ["parquet", "csv", "json"])
+def test_evaluate_writes_a_file(files, tmp_path: Path, suffix: str) -> None:
+    target = tmp_path / f"out.{suffix}"
+    result = CliRunner().invoke(main, ["evaluate", *files, *ARGUMENTS, "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    # json.loads, not pandas' reader, which parses floats to fewer digits.
+    reader = {"parquet": pd.read_parquet, "csv": pd.read_csv, "json": lambda p: pd.DataFrame(json.loads(p.read_text()))}[suffix]
+    written = reader(target)
+    expected = _expected(files)
+    assert list(written.columns) == list(expected.columns)
+    assert (written["value"] - expected["value"]).abs().max() == 0
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out")] == []
+
+
+def test_a_failed_run_leaves_the_previous_output_file(files, tmp_path: Path) -> None:
+    target = tmp_path / "out.csv"
+    target.write_text("previous\n")
+    result = CliRunner().invoke(main, ["evaluate", *files, "-m", "ndcg@2", "--rank-col", "no_such_column", "-o", str(target)])
+    assert result.exit_code == 1
+    assert target.read_text() == "previous\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.csv", "recs.parquet", "truth.csv"]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["-m", "ndgc@10"], "Error: rankwise.evaluate: unknown metric 'ndgc@10'. Did you mean 'ndcg'?"),
+        (["-m", "ndcg", "-k", "0"], "Error: rankwise.evaluate: argument `k` must be a positive integer"),
+        (["-m", "ndcg", "--rank-col", "position"], 'Error: DuckDB: Binder Error: Referenced column "position" not found'),
+    ],
+)
+def test_bad_input_exits_non_zero_with_one_line(files, arguments: list[str], message: str) -> None:
+    result = CliRunner().invoke(main, ["evaluate", *files, *arguments])
+    assert result.exit_code == 1
+    assert result.output.startswith(message)
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_missing_file_is_one_line(files) -> None:
+    result = CliRunner().invoke(main, ["evaluate", files[0], "nowhere/truth.csv", "-m", "ndcg"])
+    assert result.exit_code == 1
+    assert result.output == "Error: rankwise: the interactions file 'nowhere/truth.csv' does not exist.\n"
+
+
+@pytest.mark.parametrize(("dialect", "quote"), [("duckdb", '"'), ("postgres", '"'), ("spark", "`")])
+def test_sql_prints_the_query_for_a_dialect(dialect: str, quote: str) -> None:
+    result = CliRunner().invoke(main, ["sql", "recs", "truth", "-m", "ndcg@10", "--dialect", dialect])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == rankwise.sql("recs", "truth", ["ndcg@10"], dialect=dialect)
+    assert f"from {quote}recs{quote}" in result.output
+    sqlglot.parse_one(result.output, read=dialect)
+
+
+def test_the_printed_sql_runs(files) -> None:
+    con = duckdb.connect()
+    con.sql(f"create table recs as select * from read_parquet('{files[0]}')")
+    con.sql(f"create table truth as select * from read_csv('{files[1]}')")
+    result = CliRunner().invoke(main, ["sql", "recs", "truth", *ARGUMENTS])
+    printed = con.sql(result.output).df().sort_values(["model", "metric", "k"]).reset_index(drop=True)
+    expected = _expected(files).sort_values(["model", "metric", "k"]).reset_index(drop=True)
+    assert (printed["value"] - expected["value"]).abs().max() < 1e-12
