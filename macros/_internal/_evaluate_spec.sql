@@ -8,7 +8,9 @@
     {%- do rankwise._check_choice('evaluate', 'gain', gain, ['linear', 'exponential']) -%}
     {%- do rankwise._check_choice('evaluate', 'users', users, ['both', 'interactions', 'relevant']) -%}
     {%- do rankwise._check_choice('evaluate', 'ties', ties, ['item_desc', 'item_asc']) -%}
-    {%- do rankwise._check_choice('evaluate', 'per_user', per_user, [true, false]) -%}
+    {%- if per_user is not boolean -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `per_user` must be true or false; got " ~ rankwise._describe(per_user) ~ ".") }}
+    {%- endif -%}
     {%- do rankwise._check_log_base('evaluate', log_base) -%}
     {%- if not (relevance_threshold is number and relevance_threshold is not boolean) -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `relevance_threshold` must be a number; got " ~ rankwise._describe(relevance_threshold) ~ ".") }}
