@@ -258,10 +258,10 @@ rw_group_metric_grid as (
 {%- if spec.per_user %}
 
 select
+    rw_user_metrics.rw_user as {{ spec.user }},
     {%- for column in groups %}
     rw_user_metrics.{{ column }},
     {%- endfor %}
-    rw_user_metrics.rw_user as {{ spec.user }},
     grid.metric,
     grid.k,
     {{ rankwise._pick_by_position(spec.user_metrics, 'rw_value__{position}') }} as value,

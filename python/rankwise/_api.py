@@ -167,8 +167,8 @@ def evaluate(
 
     Returns:
         A tidy table: group columns, ``metric``, ``k`` (null for the whole list),
-        ``value``, ``n_users``; with ``per_user=True``: group columns, the user
-        column, ``metric``, ``k``, ``value``, ``n_relevant``, ``n_recommended``,
+        ``value``, ``n_users``; with ``per_user=True``: the user column, group
+        columns, ``metric``, ``k``, ``value``, ``n_relevant``, ``n_recommended``,
         ``hits``, ``dcg``, ``idcg``.
 
     Raises:

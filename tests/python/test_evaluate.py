@@ -64,7 +64,7 @@ def test_result_is_tidy_and_in_the_order_asked(frames, baseline: pd.DataFrame) -
 def test_the_value_is_the_mean_of_the_per_user_values(frames, baseline: pd.DataFrame) -> None:
     per_user = rankwise.evaluate(*frames, ["ndcg@5", "map@3"], group_by="model", relevance_col="relevance", per_user=True)
     assert list(per_user.columns) == [
-        "model", "user_id", "metric", "k", "value", "n_relevant", "n_recommended", "hits", "dcg", "idcg",
+        "user_id", "model", "metric", "k", "value", "n_relevant", "n_recommended", "hits", "dcg", "idcg",
     ]
     means = per_user.groupby(["model", "metric", "k"])["value"].mean()
     for (model, metric, k), value in means.items():
