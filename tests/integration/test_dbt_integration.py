@@ -4,15 +4,9 @@ tests that compare them with the oracle's expected values within 1e-9."""
 from __future__ import annotations
 
 import duckdb
-import pytest
 import yaml
 
-from .dbt_project_runner import INTEGRATION_PROJECT, DbtRun, run_dbt
-
-
-@pytest.fixture(scope="module")
-def dbt_build(tmp_path_factory: pytest.TempPathFactory) -> DbtRun:
-    return run_dbt(["build"], tmp_path_factory.mktemp("dbt_build"))
+from .dbt_project_runner import INTEGRATION_PROJECT, DbtRun
 
 
 def test_dbt_build_succeeds(dbt_build: DbtRun) -> None:

@@ -1,0 +1,208 @@
+"""An independent reference implementation of rankwise's metrics, written from the
+definitions in docs/metrics.md as plain loops over Python lists, with no SQL and
+no shared code. It produces the expected values of the integration tests.
+
+A list is the items of one (group, user) ordered by rank; positions are the ranks
+as given (a gap is an empty position). `truth` maps item -> relevance.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Options:
+    ap_denominator: str = "relevant"
+    precision_denominator: str = "k"
+    gain: str = "linear"
+    relevance_threshold: float = 1
+    users: str = "both"
+    ties: str = "item_desc"
+    log_base: float | None = None
+
+
+def ranked(rows: list[tuple[str, float]], by_score: bool, ties: str) -> list[tuple[int, str]]:
+    """(rank, item) pairs. With scores: score descending, ties by item id
+    descending (trec_eval) or ascending."""
+    if not by_score:
+        return sorted((int(rank), item) for item, rank in rows)
+    by_item = sorted(rows, key=lambda row: row[0], reverse=(ties == "item_desc"))
+    ordered = sorted(by_item, key=lambda row: row[1], reverse=True)  # stable, so ties keep the item order
+    return [(position, item) for position, (item, _) in enumerate(ordered, start=1)]
+
+
+def _relevant(truth: dict[str, float], item: str, options: Options) -> bool:
+    return truth.get(item, 0.0) >= options.relevance_threshold
+
+
+def _gain(relevance: float, options: Options) -> float:
+    if relevance <= 0:
+        return 0.0
+    return relevance if options.gain == "linear" else 2.0**relevance - 1.0
+
+
+def _within(rank: int, k: int | None) -> bool:
+    return k is None or rank <= k
+
+
+def n_relevant(truth: dict[str, float], options: Options) -> int:
+    """R: relevant items in the user's whole truth."""
+    return sum(1 for relevance in truth.values() if relevance >= options.relevance_threshold)
+
+
+def hits(ranking, truth, k, options) -> int:
+    return sum(1 for rank, item in ranking if _within(rank, k) and _relevant(truth, item, options))
+
+
+def n_recommended(ranking, k) -> int:
+    return sum(1 for rank, _ in ranking if _within(rank, k))
+
+
+def precision_at(rank_i: int, ranking, truth, options) -> float:
+    """P@i: relevant items at ranks <= i, divided by i."""
+    return hits(ranking, truth, rank_i, options) / rank_i
+
+
+def precision(ranking, truth, k, options) -> float:
+    if k is not None and options.precision_denominator == "k":
+        return hits(ranking, truth, k, options) / k
+    listed = n_recommended(ranking, k)
+    return hits(ranking, truth, k, options) / listed if listed else 0.0
+
+
+def recall(ranking, truth, k, options) -> float:
+    relevant = n_relevant(truth, options)
+    return hits(ranking, truth, k, options) / relevant if relevant else 0.0
+
+
+def f1(ranking, truth, k, options) -> float:
+    p, r = precision(ranking, truth, k, options), recall(ranking, truth, k, options)
+    return 2 * p * r / (p + r) if p + r > 0 else 0.0
+
+
+def hit_rate(ranking, truth, k, options) -> float:
+    return 1.0 if hits(ranking, truth, k, options) > 0 else 0.0
+
+
+def average_precision(ranking, truth, k, options) -> float:
+    """Sum of P@i over relevant ranks i <= k, over R, min(R, k) or the hits."""
+    total = sum(
+        precision_at(rank, ranking, truth, options)
+        for rank, item in ranking
+        if _within(rank, k) and _relevant(truth, item, options)
+    )
+    relevant = n_relevant(truth, options)
+    denominator = {
+        "relevant": relevant,
+        "min_relevant_k": relevant if k is None else min(relevant, k),
+        "hits": hits(ranking, truth, k, options),
+    }[options.ap_denominator]
+    return total / denominator if denominator else 0.0
+
+
+def reciprocal_rank(ranking, truth, k, options) -> float:
+    for rank, item in sorted(ranking):
+        if _relevant(truth, item, options):
+            return 1.0 / rank if _within(rank, k) else 0.0
+    return 0.0
+
+
+def dcg(ranking, truth, k, options) -> float:
+    return sum(
+        _gain(truth.get(item, 0.0), options) / math.log2(rank + 1) for rank, item in ranking if _within(rank, k)
+    )
+
+
+def idcg(truth, k, options) -> float:
+    ideal = sorted(truth.values(), reverse=True)
+    return sum(_gain(relevance, options) / math.log2(rank + 1) for rank, relevance in enumerate(ideal, start=1) if _within(rank, k))
+
+
+def ndcg(ranking, truth, k, options) -> float:
+    ideal = idcg(truth, k, options)
+    return dcg(ranking, truth, k, options) / ideal if ideal else 0.0
+
+
+def r_precision(ranking, truth, k, options) -> float:
+    relevant = n_relevant(truth, options)
+    return hits(ranking, truth, relevant, options) / relevant if relevant else 0.0
+
+
+def map_to_full_recall(ranking, truth, k, options) -> float:
+    """Document 001's "mAP": the mean of P@i over the listed ranks i <= k up to
+    the rank at which recall reaches 1 (the whole list if it never does)."""
+    relevant = n_relevant(truth, options)
+    if relevant == 0:
+        return 0.0
+    values, found = [], 0
+    for rank, item in sorted(ranking):
+        if found >= relevant:
+            break
+        found += _relevant(truth, item, options)
+        if _within(rank, k):
+            values.append(found / rank)
+    return sum(values) / len(values) if values else 0.0
+
+
+USER_METRICS = {
+    "precision": precision,
+    "recall": recall,
+    "f1": f1,
+    "hit_rate": hit_rate,
+    "map": average_precision,
+    "mrr": reciprocal_rank,
+    "dcg": dcg,
+    "idcg": lambda ranking, truth, k, options: idcg(truth, k, options),
+    "ndcg": ndcg,
+    "r_precision": r_precision,
+    "map_to_full_recall": map_to_full_recall,
+}
+CUTOFF_FREE = {"r_precision"}
+
+
+def entropy(rankings: list[list[tuple[int, str]]], k: int | None, options: Options) -> float:
+    """Shannon entropy of how often each item fills a top-k slot of the lists."""
+    counts = Counter(item for ranking in rankings for rank, item in ranking if _within(rank, k))
+    total = sum(counts.values())
+    value = -sum((n / total) * math.log(n / total) for n in counts.values()) if total else 0.0
+    return value / math.log(options.log_base) if options.log_base else value
+
+
+def evaluate(
+    lists: dict[tuple[str, str], list[tuple[int, str]]],
+    truths: dict[str, dict[str, float]],
+    metrics: list[str],
+    cutoffs: list[int | None],
+    options: Options,
+) -> tuple[list[tuple], list[tuple]]:
+    """Means per group and per-user values, as rankwise.evaluate defines them.
+
+    `lists` maps (group, user) to the ranked list. Returns (means, per_user):
+    means rows are (group, metric, k, value, n_users); per-user rows are
+    (group, user, metric, k, value)."""
+    groups = sorted({group for group, _ in lists})
+    means, per_user = [], []
+    for group in groups:
+        group_lists = {user: ranking for (g, user), ranking in lists.items() if g == group}
+        if options.users == "interactions":
+            users = {user: group_lists.get(user, []) for user in truths}
+        else:
+            users = {user: ranking for user, ranking in group_lists.items() if user in truths}
+            if options.users == "relevant":
+                users = {user: r for user, r in users.items() if n_relevant(truths[user], options) > 0}
+        for metric in metrics:
+            for k in [None] if metric in CUTOFF_FREE else cutoffs:
+                if metric == "entropy":
+                    means.append((group, metric, k, entropy(list(group_lists.values()), k, options), len(group_lists)))
+                    continue
+                values = []
+                for user, ranking in sorted(users.items()):
+                    value = USER_METRICS[metric](ranking, truths[user], k, options)
+                    per_user.append((group, user, metric, k, value))
+                    values.append(value)
+                if values:
+                    means.append((group, metric, k, sum(values) / len(values), len(values)))
+    return means, per_user
