@@ -1,0 +1,39 @@
+"""Prints the demo's rankwise_metrics table: one row per metric and cutoff, one
+column per model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+DATABASE = Path(__file__).resolve().parent / "target" / "demo.duckdb"
+
+
+def main() -> None:
+    with duckdb.connect(str(DATABASE), read_only=True) as con:
+        models = [row[0] for row in con.sql("select distinct model from rankwise_metrics order by model").fetchall()]
+        rows = con.sql(
+            "select metric, k, model, value, n_users from rankwise_metrics"
+        ).fetchall()
+    order = {name: position for position, name in enumerate(
+        ["precision", "recall", "f1", "hit_rate", "map", "mrr", "ndcg", "r_precision", "entropy"])}
+    table: dict[tuple[str, int | None], dict[str, float]] = {}
+    users: dict[str, int] = {}
+    for metric, k, model, value, n_users in rows:
+        table.setdefault((metric, k), {})[model] = value
+        if metric != "entropy":
+            users[model] = n_users
+    header = ["metric"] + models
+    lines = [[f"{metric}@{k}" if k is not None else metric] + [f"{values[m]:.4f}" for m in models]
+             for (metric, k), values in sorted(table.items(), key=lambda e: (order.get(e[0][0], 99), e[0][1] or 0))]
+    widths = [max(len(row[i]) for row in [header] + lines) for i in range(len(header))]
+    print("rankwise metrics of the demo models (means over users; entropy per model)\n")
+    for row in [header, ["-" * w for w in widths]] + lines:
+        print("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))))
+    print("\nusers evaluated: " + ", ".join(f"{model} {users[model]}" for model in models))
+    print(f"tables: rankwise_metrics, rankwise_user_metrics in {DATABASE.relative_to(Path.cwd()) if DATABASE.is_relative_to(Path.cwd()) else DATABASE}")
+
+
+if __name__ == "__main__":
+    main()
