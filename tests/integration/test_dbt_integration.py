@@ -23,6 +23,7 @@ def test_every_expected_value_is_asserted(dbt_build: DbtRun) -> None:
     tests = {r["unique_id"] for r in dbt_build.results if r["unique_id"].startswith("test.")}
     assert any("equal_within_tolerance_actual__cases" in t for t in tests)
     assert any("equal_within_tolerance_actual__self_information" in t for t in tests)
+    assert any("equal_within_tolerance_package_models__golden_default" in t for t in tests)
     cases = yaml.safe_load((INTEGRATION_PROJECT / "dbt_project.yml").read_text())["vars"]["rankwise_test_cases"]
     with duckdb.connect(str(dbt_build.database), read_only=True) as con:
         variants = {row[0] for row in con.sql("select distinct variant from main.actual__cases").fetchall()}
