@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 import duckdb
+import sqlglot
 
 from ._inputs import quote_table_name, resolved_inputs
 from ._render import renderer
@@ -16,17 +17,18 @@ from .errors import InvalidArgumentError
 Output = Literal["pandas", "arrow", "polars", "relation"]
 OUTPUTS = ("pandas", "arrow", "polars", "relation")
 
-# Dialects rankwise.sql renders for, and the dbt adapter type whose dispatch
-# overrides they take (sqlglot dialect name -> dbt adapter type).
-DIALECT_ADAPTERS = {
-    "duckdb": "duckdb",
-    "postgres": "postgres",
-    "spark": "spark",
-    "databricks": "databricks",
-    "redshift": "redshift",
-    "snowflake": "snowflake",
-    "bigquery": "bigquery",
-    "trino": "trino",
+# Dialects rankwise.sql renders for: (dbt adapter type whose dispatch overrides
+# the macros take, dialect that SQL is written in). Where the two dialects differ,
+# sqlglot transpiles the rendered SQL into the target dialect.
+DIALECT_ADAPTERS: dict[str, tuple[str, str]] = {
+    "duckdb": ("duckdb", "duckdb"),
+    "postgres": ("postgres", "postgres"),
+    "spark": ("spark", "spark"),
+    "databricks": ("databricks", "databricks"),
+    "redshift": ("redshift", "postgres"),
+    "snowflake": ("snowflake", "duckdb"),
+    "bigquery": ("bigquery", "duckdb"),
+    "trino": ("trino", "duckdb"),
 }
 
 
@@ -258,7 +260,9 @@ def sql(
 
     The macros are rendered with the dispatch overrides of the dialect's dbt
     adapter (``postgres__``, ``spark__``...), exactly as dbt would compile them
-    there. Arguments are those of :func:`evaluate`; ``recommendations`` and
+    there; for a dialect the macros have no overrides for (snowflake, bigquery,
+    trino, and redshift through postgres), sqlglot then
+    transpiles that SQL into the dialect. Arguments are those of :func:`evaluate`; ``recommendations`` and
     ``interactions`` are table names (``schema.table`` is split on the dot).
     """
     if dialect not in DIALECT_ADAPTERS:
@@ -269,9 +273,13 @@ def sql(
         if not isinstance(name, str) or not name:
             raise InvalidArgumentError(f"rankwise.sql: argument `{role}` must be a table name; got {name!r}.")
     arguments = _macro_arguments(metrics, k, group_by, log_base, _conventions(locals()))
-    return _render_evaluate(
-        quote_table_name(recommendations, dialect),
-        quote_table_name(interactions, dialect),
-        DIALECT_ADAPTERS[dialect],
+    adapter_type, written_in = DIALECT_ADAPTERS[dialect]
+    rendered = _render_evaluate(
+        quote_table_name(recommendations, written_in),
+        quote_table_name(interactions, written_in),
+        adapter_type,
         arguments,
     )
+    if written_in == dialect:
+        return rendered
+    return sqlglot.transpile(rendered, read=written_in, write=dialect, pretty=True)[0]
