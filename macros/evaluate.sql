@@ -180,12 +180,7 @@ rw_user_metrics as (
 ),
 
 rw_user_metric_grid as (
-    {%- for entry in spec.user_metrics %}
-    select {{ entry.position }} as rw_position, '{{ entry.name }}' as metric, cast({{ entry.k if entry.k is not none else 'null' }} as integer) as k
-    {%- if not loop.last %}
-    union all
-    {%- endif %}
-    {%- endfor %}
+    {{ rankwise._metric_grid(spec.user_metrics) }}
 )
 {%- endif %}
 
@@ -246,12 +241,7 @@ rw_group_lists as (
 ),
 
 rw_group_metric_grid as (
-    {%- for entry in spec.group_metrics %}
-    select {{ entry.position }} as rw_position, '{{ entry.name }}' as metric, cast({{ entry.k if entry.k is not none else 'null' }} as integer) as k
-    {%- if not loop.last %}
-    union all
-    {%- endif %}
-    {%- endfor %}
+    {{ rankwise._metric_grid(spec.group_metrics) }}
 )
 {%- endif %}
 
