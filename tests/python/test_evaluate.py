@@ -198,3 +198,14 @@ def test_natural_log_by_default_and_other_bases(frames) -> None:
     natural = rankwise.evaluate(*frames, ["entropy@5"], group_by="model")["value"]
     bits = rankwise.evaluate(*frames, ["entropy@5"], group_by="model", log_base=2)["value"]
     assert ((natural / math.log(2) - bits).abs() < 1e-12).all()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_row_order_does_not_matter_even_with_tied_scores(frames, seed: int) -> None:
+    recommendations = frames[0].assign(score=(frames[0]["score"] * 4).round() / 4)  # many ties
+    arguments = dict(metrics=METRICS, k=[3, 5], group_by="model", relevance_col="relevance", score_col="score")
+    ordered = rankwise.evaluate(recommendations, frames[1], per_user=False, **arguments)
+    shuffled = rankwise.evaluate(
+        recommendations.sample(frac=1, random_state=seed), frames[1].sample(frac=1, random_state=seed), **arguments
+    )
+    _same(shuffled, ordered)
