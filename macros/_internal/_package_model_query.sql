@@ -25,12 +25,23 @@
         {%- set metrics = user_level -%}
     {%- endif -%}
     {{ return(rankwise.evaluate(
-        ref(var('rankwise_recommendations')),
-        ref(interactions),
+        rankwise._root_ref(var('rankwise_recommendations')),
+        rankwise._root_ref(interactions),
         metrics=metrics,
         k=var('rankwise_k', [5, 10, 20]),
         group_by=var('rankwise_group_by', []),
         per_user=per_user,
         **options
     )) }}
+{% endmacro %}
+
+{#- A node named by a var: `name` in the root project, or `package.name`. The
+    package name is explicit so that dbt does not look for the node in rankwise
+    first (require_ref_prefers_node_package_to_root). -#}
+{% macro _root_ref(name) %}
+    {%- set parts = name.split('.') -%}
+    {%- if parts | length == 2 -%}
+        {{ return(ref(parts[0], parts[1])) }}
+    {%- endif -%}
+    {{ return(ref(project_name, name)) }}
 {% endmacro %}
