@@ -1,0 +1,24 @@
+"""The benchmark script runs end to end at a small size (a smoke test, not a
+timing: speed is measured by benchmarks/run.py, never asserted in tests)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_benchmark_runs_and_reports(tmp_path: Path) -> None:
+    report = tmp_path / "benchmarks.md"
+    completed = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "benchmarks" / "run.py"), "--users", "2000", "--repeat", "1", "--report", str(report)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    text = report.read_text()
+    for tool in ("rankwise", "rankwise CLI", "floor query", "pytrec_eval"):
+        assert f"| 2,000 | 40,000 | {tool} |" in text
