@@ -6,10 +6,10 @@
 {% macro evaluate(recommendations, interactions, metrics=none, k=none, group_by=none, per_user=false,
                   user_col='user_id', item_col='item_id', rank_col='rank', score_col=none, relevance_col=none,
                   ap_denominator='relevant', precision_denominator='k', gain='linear', relevance_threshold=1,
-                  users='both', ties='item_desc', log_base=none) %}
+                  users='both', ties='item_desc', log_base=none, duplicate_interactions='error') %}
     {%- set spec = rankwise._evaluate_spec(metrics, k, group_by, per_user, user_col, item_col, rank_col, score_col,
                                            relevance_col, ap_denominator, precision_denominator, gain,
-                                           relevance_threshold, users, ties, log_base) -%}
+                                           relevance_threshold, users, ties, log_base, duplicate_interactions) -%}
     {{- return(adapter.dispatch('evaluate', 'rankwise')(recommendations, interactions, spec)) -}}
 {% endmacro %}
 
@@ -47,8 +47,14 @@ rw_interactions as (
     select
         {{ spec.user }} as rw_user,
         {{ spec.item }} as rw_item,
+        {%- if spec.duplicate_interactions == 'max' %}
+        max(cast({{ spec.relevance if spec.relevance is not none else 1 }} as {{ float64 }})) as rw_relevance
+    from {{ interactions }}
+    group by {{ spec.user }}, {{ spec.item }}
+        {%- else %}
         cast({{ spec.relevance if spec.relevance is not none else 1 }} as {{ float64 }}) as rw_relevance
     from {{ interactions }}
+        {%- endif %}
 ),
 
 {# Per user of the truth: R, and IDCG over the whole truth set sorted by relevance. #}

@@ -2,12 +2,13 @@
     which metric at which cutoff, which per-list components and cutoffs the one
     pass must compute, and the quoted column names. -#}
 {% macro _evaluate_spec(metrics, k, group_by, per_user, user_col, item_col, rank_col, score_col, relevance_col,
-                        ap_denominator, precision_denominator, gain, relevance_threshold, users, ties, log_base) %}
+                        ap_denominator, precision_denominator, gain, relevance_threshold, users, ties, log_base, duplicate_interactions) %}
     {%- do rankwise._check_choice('evaluate', 'ap_denominator', ap_denominator, ['relevant', 'min_relevant_k', 'hits']) -%}
     {%- do rankwise._check_choice('evaluate', 'precision_denominator', precision_denominator, ['k', 'list_length']) -%}
     {%- do rankwise._check_choice('evaluate', 'gain', gain, ['linear', 'exponential']) -%}
     {%- do rankwise._check_choice('evaluate', 'users', users, ['both', 'interactions', 'relevant']) -%}
     {%- do rankwise._check_choice('evaluate', 'ties', ties, ['item_desc', 'item_asc']) -%}
+    {%- do rankwise._check_choice('evaluate', 'duplicate_interactions', duplicate_interactions, ['error', 'max']) -%}
     {%- if per_user is not boolean -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `per_user` must be true or false; got " ~ rankwise._describe(per_user) ~ ".") }}
     {%- endif -%}
@@ -98,5 +99,6 @@
         'users': users,
         'ties': ties,
         'log_base': log_base,
+        'duplicate_interactions': duplicate_interactions,
     }) }}
 {% endmacro %}

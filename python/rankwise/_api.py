@@ -10,8 +10,9 @@ from typing import Any, Literal
 import duckdb
 import sqlglot
 
-from ._inputs import quote_table_name, resolved_inputs
+from ._inputs import ResolvedInput, quote_table_name, resolved_inputs
 from ._render import renderer
+from ._validate import check_columns, problems
 from .errors import InvalidArgumentError
 
 Output = Literal["pandas", "arrow", "polars", "relation"]
@@ -99,6 +100,7 @@ _PASSED_THROUGH = (
     "relevance_threshold",
     "users",
     "ties",
+    "duplicate_interactions",
 )
 
 
@@ -131,6 +133,8 @@ def evaluate(
     users: str = "both",
     ties: str = "item_desc",
     log_base: float = math.e,
+    duplicate_interactions: str = "error",
+    validate: bool = True,
     output: Output = "pandas",
 ) -> Any:
     """Evaluates ranked recommendations against interactions, in DuckDB.
@@ -164,6 +168,12 @@ def evaluate(
         ap_denominator, precision_denominator, gain, relevance_threshold, users,
             ties, log_base: The conventions, defaulting to trec_eval's; the same
             names and values as the dbt macro, documented in docs/metrics.md.
+        duplicate_interactions: "error" (default) refuses a (user, item) listed
+            twice in the interactions; "max" keeps its highest relevance.
+        validate: Check the inputs before computing (missing columns, wrong
+            types, empty tables, null ids, invalid ranks or relevances,
+            duplicates) and raise a clear error. Turn off only for data known
+            to be clean: it saves a pass over each table.
         output: "pandas" (default), "arrow", "polars" or "relation" (a lazy DuckDB
             relation, returned on ``con``).
 
@@ -175,7 +185,11 @@ def evaluate(
 
     Raises:
         rankwise.errors.InvalidArgumentError: an argument is invalid.
-        rankwise.errors.InputError: an input cannot be read.
+        rankwise.errors.InputError: an input cannot be read or cannot be
+            evaluated; its subclasses name the kind (MissingColumnError,
+            ColumnTypeError, EmptyInputError, InvalidValueError,
+            DuplicateRowsError), and the message the table, column, an example
+            and the fix.
     """
     if output not in OUTPUTS:
         raise InvalidArgumentError(
@@ -189,6 +203,8 @@ def evaluate(
     connection = duckdb.connect() if private else con
     try:
         with resolved_inputs(connection, recommendations=recommendations, interactions=interactions) as inputs:
+            if validate:
+                _validate(connection, inputs, arguments)
             query = _render_evaluate(inputs["recommendations"].sql, inputs["interactions"].sql, "duckdb", arguments)
             relation = connection.sql(_ordered(query, arguments, user_col if per_user else None))
             if output != "relation":
@@ -201,6 +217,16 @@ def evaluate(
     finally:
         if private and output != "relation":
             connection.close()
+
+
+def _validate(connection: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], arguments: dict[str, Any]) -> None:
+    columns = {name: arguments[name] for name in ("user_col", "item_col", "rank_col", "score_col", "relevance_col")}
+    group_by = arguments["group_by"] or []
+    check_columns(connection, inputs["recommendations"], inputs["interactions"], group_by=group_by, **columns)
+    found = problems(connection, inputs["recommendations"], inputs["interactions"], group_by=group_by,
+                     duplicate_interactions=arguments["duplicate_interactions"], **columns)
+    if found:
+        raise found[0].error()
 
 
 def _ordered(query: str, arguments: dict[str, Any], user_col: str | None) -> str:
@@ -255,6 +281,7 @@ def sql(
     users: str = "both",
     ties: str = "item_desc",
     log_base: float = math.e,
+    duplicate_interactions: str = "error",
 ) -> str:
     """The SQL :func:`evaluate` runs, for two table names, in a SQL dialect.
 

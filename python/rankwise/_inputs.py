@@ -114,6 +114,9 @@ def _resolve(con: duckdb.DuckDBPyConnection, role: str, value: Any, registered: 
         if _looks_like_path(value):
             return _resolve_path(value, role)
         return ResolvedInput(quote_table_name(value), f"{role} table '{value}'")
+    if type(value).__name__ == "RecordBatchReader" and hasattr(value, "read_all"):
+        # A stream can be read once; the checks and the metrics read it twice.
+        value = value.read_all()
     name = f"rankwise_{role}_{uuid.uuid4().hex}"
     try:
         con.register(name, value)

@@ -24,3 +24,33 @@ class InputError(RankwiseError, ValueError):
         super().__init__(message)
         self.table = table
         self.column = column
+
+
+class MissingColumnError(InputError):
+    """A column the evaluation needs is not in the table."""
+
+
+class ColumnTypeError(InputError):
+    """A column has a type rankwise cannot evaluate (a non-numeric rank, score or
+    relevance; nested ids; ids whose types differ between the two tables)."""
+
+
+class EmptyInputError(InputError):
+    """A table has no rows."""
+
+
+class InvalidValueError(InputError):
+    """Values rankwise cannot evaluate: null ids, null or invalid ranks, scores
+    or relevances."""
+
+    def __init__(self, message: str, *, table: str | None = None, column: str | None = None,
+                 problem: str | None = None, n_rows: int = 0, example: str | None = None) -> None:
+        super().__init__(message, table=table, column=column)
+        self.problem = problem
+        self.n_rows = n_rows
+        self.example = example
+
+
+class DuplicateRowsError(InvalidValueError):
+    """The same item twice in one list, the same rank twice in one list, or the
+    same (user, item) twice in the interactions."""

@@ -18,6 +18,10 @@ class Case:
     recommendations: pd.DataFrame  # user_id, item_id, score
     interactions: pd.DataFrame  # user_id, item_id, relevance
 
+    def is_evaluable(self) -> bool:
+        """rankwise refuses an empty table (an EmptyInputError)."""
+        return not self.recommendations.empty and not self.interactions.empty
+
     def run(self) -> dict[str, dict[str, float]]:
         return {
             user: dict(zip(rows.item_id, rows.score.astype(float)))

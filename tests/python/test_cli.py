@@ -72,7 +72,7 @@ def test_a_failed_run_leaves_the_previous_output_file(files, tmp_path: Path) -> 
     [
         (["-m", "ndgc@10"], "Error: rankwise.evaluate: unknown metric 'ndgc@10'. Did you mean 'ndcg'?"),
         (["-m", "ndcg", "-k", "0"], "Error: rankwise.evaluate: argument `k` must be a positive integer"),
-        (["-m", "ndcg", "--rank-col", "position"], 'Error: DuckDB: Binder Error: Referenced column "position" not found'),
+        (["-m", "ndcg", "--rank-col", "position"], "Error: rankwise: column 'position' (the rank) is not in the recommendations file"),
     ],
 )
 def test_bad_input_exits_non_zero_with_one_line(files, arguments: list[str], message: str) -> None:

@@ -152,8 +152,10 @@ def test_a_connection_passed_in_is_left_as_found(frames) -> None:
     before = _catalog(con)
     _evaluate(frames[0], "truth", con=con)
     assert _catalog(con) == before
-    with pytest.raises(duckdb.Error):
+    with pytest.raises(InputError):
         _evaluate(frames[0].rename(columns={"item_id": "item"}), "truth", con=con)
+    with pytest.raises(duckdb.Error):
+        _evaluate(frames[0].rename(columns={"item_id": "item"}), "truth", con=con, validate=False)
     assert _catalog(con) == before
 
 

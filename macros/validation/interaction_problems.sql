@@ -1,0 +1,55 @@
+{#- A query listing what is wrong with an interactions table, one row per kind of
+    problem found: problem, column_name, n_rows, example. Problems: null ids, null,
+    NaN, infinite or negative relevance, the same (user, item) twice. -#}
+{% macro interaction_problems(interactions, user_col='user_id', item_col='item_id', relevance_col=none) %}
+    {%- for argument, value in [('user_col', user_col), ('item_col', item_col)] -%}
+        {%- if value is not string or value | length == 0 -%}
+            {{ exceptions.raise_compiler_error("rankwise.interaction_problems: argument `" ~ argument ~ "` must be a non-empty column name; got " ~ rankwise._describe(value) ~ ".") }}
+        {%- endif -%}
+    {%- endfor -%}
+    {{- return(adapter.dispatch('interaction_problems', 'rankwise')(interactions, user_col, item_col, relevance_col)) -}}
+{% endmacro %}
+
+{% macro default__interaction_problems(interactions, user_col, item_col, relevance_col) -%}
+with
+
+rw_rows as (
+    select
+        {{ rankwise.quote_identifier(user_col) }} as rw_user,
+        {{ rankwise.quote_identifier(item_col) }} as rw_item,
+        {%- if relevance_col is not none %}
+        cast({{ rankwise.quote_identifier(relevance_col) }} as {{ rankwise.type_float64() }}) as rw_relevance
+        {%- else %}
+        cast(1 as {{ rankwise.type_float64() }}) as rw_relevance
+        {%- endif %}
+    from {{ interactions }}
+),
+
+rw_repeated_pairs as (
+    select rw_user, rw_item, count(*) as rw_n
+    from rw_rows
+    where rw_user is not null and rw_item is not null
+    group by rw_user, rw_item
+    having count(*) > 1
+),
+
+rw_problems as (
+    {{ rankwise._problem_row('null_user_id', user_col, 'rw_rows', 'rw_user is null', 'rw_item') }}
+    union all
+    {{ rankwise._problem_row('null_item_id', item_col, 'rw_rows', 'rw_item is null', 'rw_user') }}
+    union all
+    {{ rankwise._problem_row('duplicate_interaction', item_col, 'rw_repeated_pairs', '1 = 1', 'rw_user', 'rw_item', 'rw_n') }}
+    {%- if relevance_col is not none %}
+    union all
+    {{ rankwise._problem_row('null_relevance', relevance_col, 'rw_rows', 'rw_relevance is null', 'rw_user', 'rw_item') }}
+    union all
+    {{ rankwise._problem_row('non_finite_relevance', relevance_col, 'rw_rows', rankwise._is_not_finite('rw_relevance'), 'rw_user', 'rw_item') }}
+    union all
+    {{ rankwise._problem_row('negative_relevance', relevance_col, 'rw_rows', 'rw_relevance < 0', 'rw_user', 'rw_item') }}
+    {%- endif %}
+)
+
+select problem, column_name, n_rows, example
+from rw_problems
+where n_rows > 0
+{%- endmacro %}

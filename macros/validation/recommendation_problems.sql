@@ -1,0 +1,75 @@
+{#- A query listing what is wrong with a recommendations table, one row per kind
+    of problem found: problem, column_name, n_rows, example. Problems: null ids,
+    null ranks or scores, ranks below 1 or not whole, an item twice in one list,
+    a rank twice in one list. An empty result means the table can be evaluated.
+    Used by rankwise.check and rankwise.evaluate in Python before any metric SQL
+    runs; columns must exist (the Python wrapper checks that first). -#}
+{% macro recommendation_problems(recommendations, user_col='user_id', item_col='item_id', rank_col='rank', score_col=none, group_by=none) %}
+    {%- for argument, value in [('user_col', user_col), ('item_col', item_col), ('rank_col', rank_col)] -%}
+        {%- if value is not string or value | length == 0 -%}
+            {{ exceptions.raise_compiler_error("rankwise.recommendation_problems: argument `" ~ argument ~ "` must be a non-empty column name; got " ~ rankwise._describe(value) ~ ".") }}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- if group_by is none %}{% set group_by = [] %}{% elif group_by is string %}{% set group_by = [group_by] %}{% endif -%}
+    {{- return(adapter.dispatch('recommendation_problems', 'rankwise')(recommendations, user_col, item_col, rank_col, score_col, group_by)) -}}
+{% endmacro %}
+
+{% macro default__recommendation_problems(recommendations, user_col, item_col, rank_col, score_col, group_by) -%}
+{%- set groups = [] -%}
+{%- for column in group_by %}{% do groups.append(rankwise.quote_identifier(column)) %}{% endfor -%}
+{%- set position_col = score_col if score_col is not none else rank_col -%}
+{%- set list_key = groups + ['rw_user'] -%}
+with
+
+rw_rows as (
+    select
+        {%- for column in groups %}
+        {{ column }},
+        {%- endfor %}
+        {{ rankwise.quote_identifier(user_col) }} as rw_user,
+        {{ rankwise.quote_identifier(item_col) }} as rw_item,
+        {{ rankwise.quote_identifier(position_col) }} as rw_position
+    from {{ recommendations }}
+),
+
+rw_repeated_items as (
+    select {{ list_key | join(', ') }}, rw_item, count(*) as rw_n
+    from rw_rows
+    where rw_user is not null and rw_item is not null
+    group by {{ list_key | join(', ') }}, rw_item
+    having count(*) > 1
+),
+
+{%- if score_col is none %}
+
+rw_repeated_ranks as (
+    select {{ list_key | join(', ') }}, rw_position, count(*) as rw_n
+    from rw_rows
+    where rw_user is not null and rw_position is not null
+    group by {{ list_key | join(', ') }}, rw_position
+    having count(*) > 1
+),
+{%- endif %}
+
+rw_problems as (
+    {{ rankwise._problem_row('null_user_id', user_col, 'rw_rows', 'rw_user is null', 'rw_item') }}
+    union all
+    {{ rankwise._problem_row('null_item_id', item_col, 'rw_rows', 'rw_item is null', 'rw_user') }}
+    union all
+    {{ rankwise._problem_row('null_score' if score_col is not none else 'null_rank', position_col, 'rw_rows', 'rw_position is null', 'rw_user') }}
+    union all
+    {{ rankwise._problem_row('duplicate_item', item_col, 'rw_repeated_items', '1 = 1', 'rw_user', 'rw_item', 'rw_n') }}
+    {%- if score_col is none %}
+    union all
+    {{ rankwise._problem_row('rank_below_one', rank_col, 'rw_rows', 'rw_position < 1', 'rw_user', 'rw_position') }}
+    union all
+    {{ rankwise._problem_row('rank_not_integer', rank_col, 'rw_rows', 'rw_position <> floor(rw_position)', 'rw_user', 'rw_position') }}
+    union all
+    {{ rankwise._problem_row('duplicate_rank', rank_col, 'rw_repeated_ranks', '1 = 1', 'rw_user', 'rw_position', 'rw_n') }}
+    {%- endif %}
+)
+
+select problem, column_name, n_rows, example
+from rw_problems
+where n_rows > 0
+{%- endmacro %}

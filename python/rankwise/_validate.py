@@ -1,0 +1,166 @@
+"""Checks of the inputs, run before any metric SQL so that bad input gets a clear
+rankwise error, not a DuckDB error or a silently wrong number. The value checks
+are the SQL of the macros recommendation_problems and interaction_problems."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import duckdb
+
+from ._inputs import ResolvedInput
+from ._render import renderer
+from .errors import (
+    ColumnTypeError,
+    InputError,
+    DuplicateRowsError,
+    EmptyInputError,
+    InvalidValueError,
+    MissingColumnError,
+)
+
+_NUMERIC = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
+            "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL")
+_NESTED = ("[]", "STRUCT", "MAP", "UNION", "[")
+
+# problem -> (exception class, what it means, how to fix it)
+_PROBLEMS: dict[str, tuple[type[InvalidValueError], str, str]] = {
+    "null_user_id": (InvalidValueError, "null user ids", "drop those rows or fill the ids"),
+    "null_item_id": (InvalidValueError, "null item ids", "drop those rows or fill the ids"),
+    "null_rank": (InvalidValueError, "null ranks", "give every row a rank (1 = best), or pass score_col"),
+    "null_score": (InvalidValueError, "null scores", "give every row a score, or drop those rows"),
+    "rank_below_one": (InvalidValueError, "ranks below 1", "ranks start at 1 for the best item"),
+    "rank_not_integer": (InvalidValueError, "ranks that are not whole numbers", "ranks are positions 1, 2, 3...; pass score_col to rank by a score"),
+    "duplicate_item": (DuplicateRowsError, "items listed twice in one list", "keep one row per item in each user's list (per group), or add the column that tells the lists apart to group_by"),
+    "duplicate_rank": (DuplicateRowsError, "ranks used twice in one list", "give each item of a list its own rank, or pass score_col to derive ranks (ties broken by item id)"),
+    "duplicate_interaction": (DuplicateRowsError, "(user, item) pairs listed twice", "keep one row per (user, item), or pass duplicate_interactions='max' to keep the highest relevance"),
+    "null_relevance": (InvalidValueError, "null relevances", "fill them (0 = judged not relevant) or drop those rows"),
+    "non_finite_relevance": (InvalidValueError, "NaN or infinite relevances", "use finite numbers (0 = judged not relevant)"),
+    "negative_relevance": (InvalidValueError, "negative relevances", "use 0 for judged not relevant, positive numbers for relevant"),
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    table: str
+    problem: str
+    column_name: str
+    n_rows: int
+    example: str | None
+
+    def error(self) -> InvalidValueError:
+        kind, meaning, fix = _PROBLEMS[self.problem]
+        message = (
+            f"rankwise: {self.n_rows} rows of the {self.table} have {meaning} in column '{self.column_name}'"
+            f" (for example {self.example}): {fix}."
+        )
+        return kind(message, table=self.table, column=self.column_name, problem=self.problem,
+                    n_rows=self.n_rows, example=self.example)
+
+
+def _schema(con: duckdb.DuckDBPyConnection, resolved: ResolvedInput) -> dict[str, str]:
+    try:
+        relation = con.sql(f"select * from {resolved.sql}")
+    except duckdb.CatalogException:
+        raise InputError(
+            f"rankwise: the {resolved.label} does not exist on the connection. Pass `con`, the connection that holds it, "
+            "or a DataFrame or file path instead.", table=resolved.label) from None
+    except duckdb.Error as error:
+        first_line = str(error).strip().splitlines()[0]
+        raise InputError(f"rankwise: the {resolved.label} cannot be read: {first_line}", table=resolved.label) from error
+    return {name: str(kind).upper() for name, kind in zip(relation.columns, relation.types)}
+
+
+def _require(schema: dict[str, str], table: str, role: str, column: str) -> str:
+    if column in schema:
+        return schema[column]
+    close = difflib.get_close_matches(column, list(schema), n=1)
+    hint = f" Did you mean '{close[0]}'?" if close else ""
+    raise MissingColumnError(
+        f"rankwise: column '{column}' (the {role}) is not in the {table}.{hint} "
+        f"Its columns: {', '.join(schema)}. Name the right one with the matching argument.",
+        table=table, column=column,
+    )
+
+
+def _numeric(kind: str) -> bool:
+    return kind.startswith(_NUMERIC)
+
+
+def check_columns(
+    con: duckdb.DuckDBPyConnection,
+    recommendations: ResolvedInput,
+    interactions: ResolvedInput,
+    *,
+    user_col: str,
+    item_col: str,
+    rank_col: str,
+    score_col: str | None,
+    relevance_col: str | None,
+    group_by: Sequence[str],
+) -> None:
+    """Both tables have rows, and every column the evaluation reads exists and has
+    a type it can use."""
+    tables = {"recommendations": _schema(con, recommendations), "interactions": _schema(con, interactions)}
+    for resolved in (recommendations, interactions):
+        if not con.sql(f"select 1 from {resolved.sql} limit 1").fetchall():
+            raise EmptyInputError(f"rankwise: the {resolved.label} is empty: there is nothing to evaluate.", table=resolved.label)
+    labels = {"recommendations": recommendations.label, "interactions": interactions.label}
+    id_types = {}
+    for role, schema in tables.items():
+        for column, purpose in ((user_col, "user id"), (item_col, "item id")):
+            kind = _require(schema, labels[role], purpose, column)
+            if any(marker in kind for marker in _NESTED):
+                raise ColumnTypeError(
+                    f"rankwise: the {purpose} column '{column}' of the {labels[role]} is of type {kind}; "
+                    "ids must be strings or numbers.", table=labels[role], column=column)
+            id_types[(role, purpose)] = kind
+    for purpose, column in (("user id", user_col), ("item id", item_col)):
+        kinds = id_types[("recommendations", purpose)], id_types[("interactions", purpose)]
+        if _numeric(kinds[0]) != _numeric(kinds[1]):
+            raise ColumnTypeError(
+                f"rankwise: the {purpose} column '{column}' is {kinds[0]} in the {labels['recommendations']} "
+                f"but {kinds[1]} in the {labels['interactions']}; cast one so that both are strings or both numbers.",
+                table=labels["interactions"], column=column)
+    numeric_columns = [("recommendations", score_col, "score") if score_col else ("recommendations", rank_col, "rank")]
+    if relevance_col is not None:
+        numeric_columns.append(("interactions", relevance_col, "relevance"))
+    for role, column, purpose in numeric_columns:
+        kind = _require(tables[role], labels[role], purpose, column)
+        if not _numeric(kind):
+            raise ColumnTypeError(
+                f"rankwise: the {purpose} column '{column}' of the {labels[role]} is of type {kind}; it must be numeric.",
+                table=labels[role], column=column)
+    for column in group_by:
+        _require(tables["recommendations"], labels["recommendations"], "group_by column", column)
+
+
+def problems(
+    con: duckdb.DuckDBPyConnection,
+    recommendations: ResolvedInput,
+    interactions: ResolvedInput,
+    *,
+    user_col: str,
+    item_col: str,
+    rank_col: str,
+    score_col: str | None,
+    relevance_col: str | None,
+    group_by: Sequence[str],
+    duplicate_interactions: str = "error",
+) -> list[Problem]:
+    """Every value problem of both tables."""
+    found = []
+    macros = renderer()
+    queries = {
+        recommendations.label: macros.call("recommendation_problems", recommendations.sql, user_col, item_col,
+                                           rank_col, score_col, list(group_by)),
+        interactions.label: macros.call("interaction_problems", interactions.sql, user_col, item_col, relevance_col),
+    }
+    for table, query in queries.items():
+        for problem, column_name, n_rows, example in con.sql(query).fetchall():
+            if problem == "duplicate_interaction" and duplicate_interactions == "max":
+                continue
+            found.append(Problem(table, problem, column_name, int(n_rows), example))
+    return found

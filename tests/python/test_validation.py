@@ -1,0 +1,123 @@
+"""Bad input gets a rankwise error naming the table, the column, the problem, an
+example and the fix, before any metric SQL runs; valid input is unchanged."""
+
+from __future__ import annotations
+
+import math
+
+import duckdb
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+import rankwise
+from rankwise.errors import (
+    ColumnTypeError,
+    DuplicateRowsError,
+    EmptyInputError,
+    InputError,
+    InvalidValueError,
+    MissingColumnError,
+    RankwiseError,
+)
+
+
+def _recommendations(**changes) -> pd.DataFrame:
+    frame = pd.DataFrame(
+        {"user_id": ["u1", "u1", "u1", "u2", "u2"], "item_id": ["a", "b", "c", "a", "d"], "rank": [1, 2, 3, 1, 2]}
+    )
+    return frame.assign(**changes)
+
+
+def _interactions(**changes) -> pd.DataFrame:
+    frame = pd.DataFrame({"user_id": ["u1", "u1", "u2"], "item_id": ["b", "c", "d"], "relevance": [1.0, 2.0, 3.0]})
+    return frame.assign(**changes)
+
+
+def _evaluate(recommendations, interactions, **kwargs):
+    kwargs.setdefault("relevance_col", "relevance")
+    return rankwise.evaluate(recommendations, interactions, ["ndcg@3", "map"], **kwargs)
+
+
+CASES = [
+    ("missing item column", _recommendations().rename(columns={"item_id": "item"}), _interactions(), {},
+     MissingColumnError, "column 'item_id' (the item id) is not in the recommendations (DataFrame). Did you mean 'item'?"),
+    ("missing relevance column", _recommendations(), _interactions().drop(columns="relevance"), {},
+     MissingColumnError, "column 'relevance' (the relevance) is not in the interactions (DataFrame)"),
+    ("missing group column", _recommendations(), _interactions(), {"group_by": "model"},
+     MissingColumnError, "column 'model' (the group_by column) is not in the recommendations"),
+    ("text rank", _recommendations(rank=["1", "2", "3", "1", "2"]), _interactions(), {},
+     ColumnTypeError, "the rank column 'rank' of the recommendations (DataFrame) is of type VARCHAR; it must be numeric"),
+    ("text relevance", _recommendations(), _interactions(relevance=["1", "2", "3"]), {},
+     ColumnTypeError, "the relevance column 'relevance' of the interactions (DataFrame) is of type VARCHAR"),
+    ("ids of different types", _recommendations(user_id=[1, 1, 1, 2, 2]), _interactions(), {},
+     ColumnTypeError, "the user id column 'user_id' is BIGINT in the recommendations (DataFrame) but VARCHAR in the interactions"),
+    ("empty recommendations", _recommendations().iloc[:0], _interactions(), {},
+     EmptyInputError, "the recommendations (DataFrame) is empty"),
+    ("empty interactions", _recommendations(), _interactions().iloc[:0], {},
+     EmptyInputError, "the interactions (DataFrame) is empty"),
+    ("null user id", _recommendations(user_id=["u1", None, "u1", "u2", "u2"]), _interactions(), {},
+     InvalidValueError, "1 rows of the recommendations (DataFrame) have null user ids in column 'user_id' (for example b)"),
+    ("null item id", _recommendations(), _interactions(item_id=["b", None, "d"]), {},
+     InvalidValueError, "1 rows of the interactions (DataFrame) have null item ids in column 'item_id' (for example u1)"),
+    ("null rank", _recommendations(rank=[1, 2, None, 1, 2]), _interactions(), {},
+     InvalidValueError, "null ranks in column 'rank'"),
+    ("null score", _recommendations(score=[0.9, None, 0.1, 0.5, 0.4]), _interactions(), {"score_col": "score"},
+     InvalidValueError, "null scores in column 'score'"),
+    ("rank below one", _recommendations(rank=[0, 1, 2, 1, 2]), _interactions(), {},
+     InvalidValueError, "1 rows of the recommendations (DataFrame) have ranks below 1 in column 'rank' (for example u1 / 0)"),
+    ("fractional rank", _recommendations(rank=[1, 2, 2.5, 1, 2]), _interactions(), {},
+     InvalidValueError, "ranks that are not whole numbers in column 'rank' (for example u1 / 2.5)"),
+    ("item twice in a list", _recommendations(item_id=["a", "a", "c", "a", "d"]), _interactions(), {},
+     DuplicateRowsError, "2 rows of the recommendations (DataFrame) have items listed twice in one list in column 'item_id' (for example u1 / a)"),
+    ("rank twice in a list", _recommendations(rank=[1, 1, 2, 1, 2]), _interactions(), {},
+     DuplicateRowsError, "ranks used twice in one list in column 'rank' (for example u1 / 1)"),
+    ("interaction twice", _recommendations(), _interactions(item_id=["b", "b", "d"]), {},
+     DuplicateRowsError, "(user, item) pairs listed twice in column 'item_id' (for example u1 / b): keep one row per (user, item), or pass duplicate_interactions='max'"),
+    ("null relevance", _recommendations(), _interactions(relevance=[1.0, None, 3.0]), {},
+     InvalidValueError, "null relevances in column 'relevance' (for example u1 / c)"),
+    ("NaN relevance", _recommendations(), pa.table({"user_id": ["u1", "u1", "u2"], "item_id": ["b", "c", "d"],
+                                                   "relevance": pa.array([1.0, 2.0, math.nan], from_pandas=False)}), {},
+     InvalidValueError, "NaN or infinite relevances in column 'relevance' (for example u2 / d)"),
+    ("infinite relevance", _recommendations(), _interactions(relevance=[math.inf, 2.0, 3.0]), {},
+     InvalidValueError, "NaN or infinite relevances"),
+    ("negative relevance", _recommendations(), _interactions(relevance=[-1.0, 2.0, 3.0]), {},
+     InvalidValueError, "negative relevances in column 'relevance' (for example u1 / b)"),
+]
+
+
+@pytest.mark.parametrize(("recommendations", "interactions", "options", "kind", "message"),
+                         [case[1:] for case in CASES], ids=[case[0] for case in CASES])
+def test_bad_input_raises_a_clear_rankwise_error(recommendations, interactions, options, kind, message) -> None:
+    with pytest.raises(kind) as raised:
+        _evaluate(recommendations, interactions, **options)
+    assert message in str(raised.value)
+    assert isinstance(raised.value, InputError)
+    assert raised.value.table is not None
+    assert raised.value.column is not None or kind is EmptyInputError
+
+
+def test_duplicate_interactions_can_be_merged_keeping_the_highest_relevance() -> None:
+    duplicated = pd.concat([_interactions(), _interactions(relevance=[0.0, 5.0, 1.0])])
+    highest = _interactions(relevance=[1.0, 5.0, 3.0])
+    merged = _evaluate(_recommendations(), duplicated, duplicate_interactions="max")
+    pd.testing.assert_frame_equal(merged, _evaluate(_recommendations(), highest))
+
+
+def test_users_in_one_table_only_are_not_an_error() -> None:
+    table = _evaluate(_recommendations(), _interactions(user_id=["u1", "u1", "u3"]))
+    assert set(table.n_users) == {1}
+
+
+def test_validation_leaves_the_numbers_of_valid_input_unchanged() -> None:
+    pd.testing.assert_frame_equal(
+        _evaluate(_recommendations(), _interactions()), _evaluate(_recommendations(), _interactions(), validate=False)
+    )
+
+
+def test_a_hostile_table_name_is_quoted() -> None:
+    con = duckdb.connect()
+    con.from_df(_interactions()).create("truth")
+    with pytest.raises(RankwiseError, match='the interactions table \'truth"; drop table truth; --\' does not exist'):
+        rankwise.evaluate(_recommendations(), 'truth"; drop table truth; --', ["ndcg"], con=con)
+    assert con.sql("select count(*) from truth").fetchall() == [(3,)]
