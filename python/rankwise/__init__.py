@@ -7,16 +7,31 @@ Parquet/CSV files.
 
 from __future__ import annotations
 
-from ._api import evaluate, metric_names, sql
-from .errors import InputError, InvalidArgumentError, RankwiseError
+from ._api import check, evaluate, metric_names, sql
+from .errors import (
+    ColumnTypeError,
+    DuplicateRowsError,
+    EmptyInputError,
+    InputError,
+    InvalidArgumentError,
+    InvalidValueError,
+    MissingColumnError,
+    RankwiseError,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "ColumnTypeError",
+    "DuplicateRowsError",
+    "EmptyInputError",
     "InputError",
     "InvalidArgumentError",
+    "InvalidValueError",
+    "MissingColumnError",
     "RankwiseError",
     "__version__",
+    "check",
     "evaluate",
     "metric_names",
     "sql",

@@ -12,7 +12,8 @@ import sqlglot
 
 from ._inputs import ResolvedInput, quote_table_name, resolved_inputs
 from ._render import renderer
-from ._validate import check_columns, problems
+from ._validate import check_columns, notes, problems
+from .errors import InputError
 from .errors import InvalidArgumentError
 
 Output = Literal["pandas", "arrow", "polars", "relation"]
@@ -310,3 +311,79 @@ def sql(
     if written_in == dialect:
         return rendered
     return sqlglot.transpile(rendered, read=written_in, write=dialect, pretty=True)[0]
+
+
+CHECK_COLUMNS = ["table", "severity", "problem", "column", "n_rows", "example", "message"]
+
+
+def check(
+    recommendations: Any,
+    interactions: Any,
+    *,
+    user_col: str = "user_id",
+    item_col: str = "item_id",
+    rank_col: str = "rank",
+    score_col: str | None = None,
+    relevance_col: str | None = None,
+    relevance_threshold: float = 1,
+    k: int | Sequence[int] | None = None,
+    group_by: Sequence[str] | str | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
+) -> Any:
+    """A data-quality report of the two tables, to read before evaluating.
+
+    Returns a pandas DataFrame with one row per kind of problem found: ``table``,
+    ``severity`` ("error": :func:`evaluate` refuses the input; "note": allowed,
+    but it changes what a mean covers), ``problem``, ``column``, ``n_rows`` (rows
+    or users concerned), ``example`` and ``message``. Errors are missing columns,
+    wrong types, empty tables, null ids, invalid ranks, scores or relevances and
+    duplicates; notes are users in one table only, users without a relevant
+    item, lists shorter than the largest ``k``, and lists with tied scores.
+    Arguments are those of :func:`evaluate`. An empty report means nothing to
+    report.
+    """
+    import pandas as pd
+
+    group_by = [group_by] if isinstance(group_by, str) else list(group_by or [])
+    cutoffs = [k] if isinstance(k, int) else [cutoff for cutoff in (k or []) if cutoff is not None]
+    columns = {"user_col": user_col, "item_col": item_col, "score_col": score_col, "relevance_col": relevance_col}
+    rows: list[tuple] = []
+    private = con is None
+    connection = duckdb.connect() if private else con
+    try:
+        with resolved_inputs(connection, recommendations=recommendations, interactions=interactions) as inputs:
+            try:
+                check_columns(connection, inputs["recommendations"], inputs["interactions"], rank_col=rank_col,
+                              group_by=group_by, **columns)
+            except InputError as error:
+                problem = _COLUMN_PROBLEMS.get(type(error).__name__, "unreadable_input")
+                rows.append((error.table, "error", problem, error.column, None, None, str(error)))
+                return pd.DataFrame(rows, columns=CHECK_COLUMNS)
+            for found in problems(connection, inputs["recommendations"], inputs["interactions"], rank_col=rank_col,
+                                  group_by=group_by, **columns):
+                rows.append((found.table, "error", found.problem, found.column_name, found.n_rows, found.example,
+                             str(found.error())))
+            for problem, column, n_rows, example in notes(
+                connection, inputs["recommendations"], inputs["interactions"], relevance_threshold=relevance_threshold,
+                k=max(cutoffs) if cutoffs else None, group_by=group_by, **columns,
+            ):
+                table = inputs["interactions"].label if problem in ("users_only_in_interactions", "users_without_relevant_item") else inputs["recommendations"].label
+                rows.append((table, "note", problem, column, n_rows, example, _NOTE_MESSAGES[problem].format(n=n_rows, example=example)))
+    finally:
+        if private:
+            connection.close()
+    return pd.DataFrame(rows, columns=CHECK_COLUMNS)
+
+
+_COLUMN_PROBLEMS = {
+    "MissingColumnError": "missing_column",
+    "ColumnTypeError": "wrong_type",
+    "EmptyInputError": "empty_table",
+}
+_NOTE_MESSAGES = {
+    "users_only_in_recommendations": "{n} users have recommendations but no interactions (e.g. {example}): they are left out of every mean.",
+    "users_only_in_interactions": "{n} users have interactions but no recommendations (e.g. {example}): left out of the means, or scored 0 with users='interactions'.",
+    "users_without_relevant_item": "{n} users have no relevant item (e.g. {example}): they score 0 where a ratio would divide by zero; users='relevant' leaves them out.",
+    "lists_shorter_than_k": "{n} lists are shorter than k (e.g. {example}): missing positions count as misses, or see precision_denominator='list_length'.",
+    "tied_scores": "{n} lists have tied scores (e.g. {example}): ties are ordered by item id, see the `ties` option.",
+}

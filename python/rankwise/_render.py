@@ -90,8 +90,15 @@ class _DbtNamespace:
         return "string" if self._adapter_type in ("spark", "databricks") else "varchar"
 
 
+# dbt generic tests ({% test %} blocks) are for dbt only; the wrapper runs the
+# macros they call.
+_DBT_ONLY_FOLDERS = ("generic_tests",)
+
+
 def _macro_sources(macro_root: Path) -> Iterator[Path]:
-    yield from sorted(macro_root.rglob("*.sql"))
+    for path in sorted(macro_root.rglob("*.sql")):
+        if not any(part in _DBT_ONLY_FOLDERS for part in path.relative_to(macro_root).parts):
+            yield path
 
 
 def default_macro_root() -> Path:

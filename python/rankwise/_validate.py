@@ -164,3 +164,25 @@ def problems(
                 continue
             found.append(Problem(table, problem, column_name, int(n_rows), example))
     return found
+
+
+def notes(
+    con: duckdb.DuckDBPyConnection,
+    recommendations: ResolvedInput,
+    interactions: ResolvedInput,
+    *,
+    user_col: str,
+    item_col: str,
+    score_col: str | None,
+    relevance_col: str | None,
+    relevance_threshold: float,
+    k: int | None,
+    group_by: Sequence[str],
+) -> list[tuple[str, str, int, str | None]]:
+    """Facts that are not errors (one-sided users, users without a relevant item,
+    short lists, tied scores), from the macro evaluation_notes."""
+    query = renderer().call(
+        "evaluation_notes", recommendations.sql, interactions.sql, user_col, item_col, score_col,
+        relevance_col, relevance_threshold, k, list(group_by),
+    )
+    return [(problem, column, int(n_rows), example) for problem, column, n_rows, example in con.sql(query).fetchall()]

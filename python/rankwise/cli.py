@@ -16,7 +16,7 @@ import click
 import duckdb
 
 from . import __version__
-from ._api import DIALECT_ADAPTERS, evaluate, sql
+from ._api import DIALECT_ADAPTERS, check, evaluate, sql
 from .errors import RankwiseError
 
 _OUTPUT_FORMATS = {".parquet": "parquet", ".csv": "csv", ".json": "json"}
@@ -126,6 +126,32 @@ def _write_atomically(relation: duckdb.DuckDBPyRelation, path: Path) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+@main.command("check")
+@click.argument("recommendations")
+@click.argument("interactions")
+@click.option("-k", "cutoffs", multiple=True, type=int, help="A cutoff; lists shorter than the largest are reported.")
+@click.option("--group-by", multiple=True, help="A grouping column of the recommendations (repeatable).")
+@click.option("--user-col", default="user_id", show_default=True)
+@click.option("--item-col", default="item_id", show_default=True)
+@click.option("--rank-col", default="rank", show_default=True)
+@click.option("--score-col", default=None)
+@click.option("--relevance-col", default=None)
+@click.option("--relevance-threshold", type=float, default=1, show_default=True)
+@_one_line_errors
+def check_command(cutoffs: tuple[int, ...], group_by: tuple[str, ...], **options: Any) -> None:
+    """Report what is wrong with RECOMMENDATIONS and INTERACTIONS before evaluating.
+
+    Exits 1 when a problem would make `rankwise evaluate` refuse the input."""
+    report = check(k=list(cutoffs) or None, group_by=list(group_by), **options)
+    if report.empty:
+        click.echo("no problems found")
+        return
+    for row in report.itertuples():
+        click.echo(f"{row.severity}: {row.message}")
+    if (report["severity"] == "error").any():
+        raise SystemExit(1)
 
 
 @main.command("sql")

@@ -105,3 +105,20 @@ def test_the_printed_sql_runs(files) -> None:
     printed = con.sql(result.output).df().sort_values(["model", "metric", "k"]).reset_index(drop=True)
     expected = _expected(files).sort_values(["model", "metric", "k"]).reset_index(drop=True)
     assert (printed["value"] - expected["value"]).abs().max() < 1e-12
+
+
+def test_check_reports_and_exits_1_on_errors(tmp_path: Path) -> None:
+    pd.DataFrame({"user_id": ["u", "u"], "item_id": ["a", "a"], "rank": [1, 2]}).to_csv(tmp_path / "r.csv", index=False)
+    pd.DataFrame({"user_id": ["u", "v"], "item_id": ["a", "b"]}).to_csv(tmp_path / "t.csv", index=False)
+    result = CliRunner().invoke(main, ["check", str(tmp_path / "r.csv"), str(tmp_path / "t.csv")])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0].startswith("error: rankwise: 2 rows of the recommendations file")
+    assert "items listed twice in one list" in lines[0]
+    assert lines[1].startswith("note: 1 users have interactions but no recommendations (e.g. v)")
+
+
+def test_check_of_clean_files(files) -> None:
+    result = CliRunner().invoke(main, ["check", *files, "--score-col", "score", "--relevance-col", "relevance", "--group-by", "model"])
+    assert result.exit_code == 0, result.output
+    assert result.output == "no problems found\n"

@@ -17,7 +17,12 @@ ADAPTER_TYPES = ("duckdb", "postgres", "spark", "databricks", "redshift", "snowf
 
 
 def _documented_macros() -> set[str]:
-    return {macro["name"] for macro in yaml.safe_load((MACRO_ROOT / "schema.yml").read_text())["macros"]}
+    """Documented macros, less the generic tests, which only dbt loads."""
+    names = {macro["name"] for macro in yaml.safe_load((MACRO_ROOT / "schema.yml").read_text())["macros"]}
+    tests = {name for name in names if name.startswith("test_")}
+    for name in tests:
+        assert (MACRO_ROOT / "generic_tests" / f"{name[len('test_'):]}.sql").exists(), name
+    return names - tests
 
 
 def _public_macros() -> set[str]:
@@ -37,7 +42,7 @@ def test_every_public_macro_is_documented_and_dispatched() -> None:
 
 @pytest.mark.parametrize("path", sorted(MACRO_ROOT.rglob("*.sql")), ids=lambda p: str(p.relative_to(MACRO_ROOT)))
 def test_one_public_macro_per_file_named_after_it(path: Path) -> None:
-    defined = re.findall(r"{%-?\s*macro\s+(\w+)\s*\(", path.read_text())
+    defined = re.findall(r"{%-?\s*(?:macro|test)\s+(\w+)\s*\(", path.read_text())
     public = [name for name in defined if not name.startswith("_") and "__" not in name]
     assert public in ([], [path.stem]), f"{path.name} defines {public}"
 

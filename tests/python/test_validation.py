@@ -121,3 +121,27 @@ def test_a_hostile_table_name_is_quoted() -> None:
     with pytest.raises(RankwiseError, match='the interactions table \'truth"; drop table truth; --\' does not exist'):
         rankwise.evaluate(_recommendations(), 'truth"; drop table truth; --', ["ndcg"], con=con)
     assert con.sql("select count(*) from truth").fetchall() == [(3,)]
+
+
+def test_check_reports_every_problem_with_counts_and_examples() -> None:
+    recommendations = _recommendations(item_id=["a", "a", "c", "a", "d"], rank=[1, 2, 2, 0, 1])
+    report = rankwise.check(recommendations, _interactions(user_id=["u1", "u1", "u9"]), relevance_col="relevance", k=5)
+    found = {(row.severity, row.problem): (row.n_rows, row.example) for row in report.itertuples()}
+    assert found == {
+        ("error", "duplicate_item"): (2, "u1 / a"),
+        ("error", "rank_below_one"): (1, "u2 / 0"),
+        ("error", "duplicate_rank"): (2, "u1 / 2"),
+        ("note", "users_only_in_recommendations"): (1, "u2"),
+        ("note", "users_only_in_interactions"): (1, "u9"),
+        ("note", "lists_shorter_than_k"): (2, "u1"),
+    }
+    assert list(report.columns) == ["table", "severity", "problem", "column", "n_rows", "example", "message"]
+
+
+def test_check_reports_a_missing_column_instead_of_raising() -> None:
+    report = rankwise.check(_recommendations(), _interactions().rename(columns={"user_id": "user"}))
+    assert report[["severity", "problem", "column"]].values.tolist() == [["error", "missing_column", "user_id"]]
+
+
+def test_check_of_clean_tables_is_empty() -> None:
+    assert rankwise.check(_recommendations(), _interactions(user_id=["u1", "u1", "u2"]), relevance_col="relevance").empty

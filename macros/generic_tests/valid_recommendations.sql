@@ -1,0 +1,5 @@
+{#- dbt generic test: fails with one row per kind of problem that would make the
+    recommendations unfit for rankwise.evaluate (see recommendation_problems). -#}
+{% test valid_recommendations(model, user_col='user_id', item_col='item_id', rank_col='rank', score_col=none, group_by=none) %}
+{{ rankwise.recommendation_problems(model, user_col, item_col, rank_col, score_col, group_by) }}
+{% endtest %}

@@ -1,0 +1,67 @@
+{#- A query of facts about a pair of tables that are not errors but change what a
+    mean covers, one row per kind found (problem, column_name, n_rows, example):
+    users_only_in_recommendations, users_only_in_interactions (see the `users`
+    option), users_without_relevant_item, lists_shorter_than_k (for the largest
+    cutoff asked), tied_scores (ranks then follow the `ties` option). -#}
+{% macro evaluation_notes(recommendations, interactions, user_col='user_id', item_col='item_id', score_col=none,
+                          relevance_col=none, relevance_threshold=1, k=none, group_by=none) %}
+    {%- do rankwise._check_cutoff('evaluation_notes', k) -%}
+    {%- if group_by is none %}{% set group_by = [] %}{% elif group_by is string %}{% set group_by = [group_by] %}{% endif -%}
+    {{- return(adapter.dispatch('evaluation_notes', 'rankwise')(recommendations, interactions, user_col, item_col, score_col,
+                                                               relevance_col, relevance_threshold, k, group_by)) -}}
+{% endmacro %}
+
+{% macro default__evaluation_notes(recommendations, interactions, user_col, item_col, score_col, relevance_col,
+                                   relevance_threshold, k, group_by) -%}
+{%- set groups = [] -%}
+{%- for column in group_by %}{% do groups.append(rankwise.quote_identifier(column)) %}{% endfor -%}
+{%- set list_key = groups + ['rw_user'] -%}
+with
+
+rw_lists as (
+    select {{ list_key | join(', ') }}, count(*) as rw_length
+        {%- if score_col is not none %}, count(distinct rw_score) as rw_distinct_scores{% endif %}
+    from (
+        select
+            {%- for column in groups %}
+            {{ column }},
+            {%- endfor %}
+            {{ rankwise.quote_identifier(user_col) }} as rw_user
+            {%- if score_col is not none %},
+            {{ rankwise.quote_identifier(score_col) }} as rw_score
+            {%- endif %}
+        from {{ recommendations }}
+    ) as rw_rows
+    group by {{ list_key | join(', ') }}
+),
+
+rw_truth as (
+    select
+        {{ rankwise.quote_identifier(user_col) }} as rw_user,
+        count(case when {{ rankwise.quote_identifier(relevance_col) if relevance_col is not none else 1 }} >= {{ relevance_threshold }} then 1 end) as rw_n_relevant
+    from {{ interactions }}
+    group by {{ rankwise.quote_identifier(user_col) }}
+),
+
+rw_notes as (
+    {{ rankwise._problem_row('users_only_in_recommendations', user_col,
+        '(select distinct rw_user from rw_lists) as l', 'not exists (select 1 from rw_truth as t where t.rw_user = l.rw_user)', 'rw_user') }}
+    union all
+    {{ rankwise._problem_row('users_only_in_interactions', user_col,
+        'rw_truth as t', 'not exists (select 1 from rw_lists as l where l.rw_user = t.rw_user)', 'rw_user') }}
+    union all
+    {{ rankwise._problem_row('users_without_relevant_item', user_col, 'rw_truth', 'rw_n_relevant = 0', 'rw_user') }}
+    {%- if k is not none %}
+    union all
+    {{ rankwise._problem_row('lists_shorter_than_k', user_col, 'rw_lists', 'rw_length < ' ~ k, 'rw_user') }}
+    {%- endif %}
+    {%- if score_col is not none %}
+    union all
+    {{ rankwise._problem_row('tied_scores', score_col, 'rw_lists', 'rw_distinct_scores < rw_length', 'rw_user') }}
+    {%- endif %}
+)
+
+select problem, column_name, n_rows, example
+from rw_notes
+where n_rows > 0
+{%- endmacro %}
