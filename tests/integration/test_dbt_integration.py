@@ -24,6 +24,9 @@ def test_every_expected_value_is_asserted(dbt_build: DbtRun) -> None:
     assert any("equal_within_tolerance_actual__cases" in t for t in tests)
     assert any("equal_within_tolerance_actual__self_information" in t for t in tests)
     assert any("equal_within_tolerance_package_models__golden_default" in t for t in tests)
+    for seed in ("golden", "invalid"):
+        assert any(f"valid_recommendations_input__{seed}__recommendations" in t for t in tests)
+        assert any(f"valid_interactions_input__{seed}__interactions" in t for t in tests)
     cases = yaml.safe_load((INTEGRATION_PROJECT / "dbt_project.yml").read_text())["vars"]["rankwise_test_cases"]
     with duckdb.connect(str(dbt_build.database), read_only=True) as con:
         variants = {row[0] for row in con.sql("select distinct variant from main.actual__cases").fetchall()}
