@@ -32,7 +32,7 @@ rw_recommendations as (
         {%- if spec.score is none %}
         {{ spec.rank }} as rw_rank
         {%- else %}
-        {# trec_eval's order: score descending, then item id descending #}
+        -- trec_eval's order: score descending, then item id descending
         row_number() over (
             partition by {% for column in groups %}{{ column }}, {% endfor %}{{ spec.user }}
             order by {{ spec.score }} desc nulls last, {{ spec.item }} {{ 'desc' if spec.ties == 'item_desc' else 'asc' }} nulls last
@@ -57,7 +57,7 @@ rw_interactions as (
         {%- endif %}
 ),
 
-{# Per user of the truth: R, and IDCG over the whole truth set sorted by relevance. #}
+-- Per user of the truth: R, and IDCG over the whole truth set sorted by relevance.
 rw_user_truth as (
     select
         rw_user,
@@ -79,7 +79,7 @@ rw_user_truth as (
     group by rw_user
 ),
 
-{# Each recommended row of a user with truth, with its relevance. #}
+-- Each recommended row of a user with truth, with its relevance.
 rw_judged as (
     select
         {%- for column in groups %}
@@ -100,7 +100,7 @@ rw_judged as (
 
 {%- if spec.needs_running_hits %}
 
-{# Relevant items at this rank or better: P@rank for every cutoff at once. #}
+-- Relevant items at this rank or better: P@rank for every cutoff at once.
 rw_judged_running as (
     select
         rw_judged.*,
@@ -113,7 +113,7 @@ rw_judged_running as (
 ),
 {%- endif %}
 
-{# The one pass: every component at every cutoff, one row per list. #}
+-- The one pass: every component at every cutoff, one row per list.
 rw_user_lists as (
     select
         {%- for column in groups %}
@@ -133,10 +133,10 @@ rw_user_lists as (
     group by {% for column in groups %}{{ column }}, {% endfor %}rw_user
 ),
 
-{# The users each group's means are taken over (the `users` convention). #}
+-- The users each group's means are taken over (the `users` convention).
 rw_user_components as (
     {%- if spec.users == 'interactions' %}
-    {# every user with truth, in every group; no list means a list with no hit #}
+    -- every user with truth, in every group; no list means a list with no hit
     select
         {%- for column in groups %}
         rw_group_keys.{{ column }},
@@ -192,7 +192,7 @@ rw_user_metric_grid as (
 
 {%- if spec.group_metrics | length > 0 %},
 
-{# How often each item fills a top-k slot in its group, for every cutoff at once. #}
+-- How often each item fills a top-k slot in its group, for every cutoff at once.
 rw_item_exposures as (
     select
         {%- for column in groups %}
