@@ -145,3 +145,10 @@ def test_check_reports_a_missing_column_instead_of_raising() -> None:
 
 def test_check_of_clean_tables_is_empty() -> None:
     assert rankwise.check(_recommendations(), _interactions(user_id=["u1", "u1", "u2"]), relevance_col="relevance").empty
+
+
+def test_a_file_that_cannot_be_read_is_an_input_error(tmp_path) -> None:
+    broken = tmp_path / "recs.parquet"
+    broken.write_bytes(b"not a parquet file")
+    with pytest.raises(InputError, match=r"the recommendations file '.*recs.parquet' cannot be read: "):
+        _evaluate(str(broken), _interactions())
