@@ -158,8 +158,17 @@ def _worker(tool: str, folder: Path) -> None:
     started = time.perf_counter()
     values = WORKERS[tool](folder)
     seconds = time.perf_counter() - started
-    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss + resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    peak_kib = max(_own_peak_kib(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
     print(json.dumps({"seconds": seconds, "peak_mib": peak_kib / 1024, "values": values}))
+
+
+def _own_peak_kib() -> int:
+    """This process's peak RSS. Not ru_maxrss: Linux carries that across exec from
+    the forked parent, so a worker would report the orchestrator's memory."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 def _installed(tool: str) -> bool:
