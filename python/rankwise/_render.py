@@ -170,7 +170,13 @@ def _catch_return(macro: jinja2.runtime.Macro) -> Callable[..., Any]:
     return call
 
 
-@functools.lru_cache(maxsize=None)
 def renderer(adapter_type: str = "duckdb") -> MacroRenderer:
     """The renderer for one adapter type, built once per process."""
+    # Not lru_cache on this function: it keys renderer() and renderer("duckdb")
+    # apart, and compiling every macro file twice costs about a second.
+    return _cached_renderer(adapter_type)
+
+
+@functools.lru_cache(maxsize=None)
+def _cached_renderer(adapter_type: str) -> MacroRenderer:
     return MacroRenderer(adapter_type)
