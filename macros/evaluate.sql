@@ -1,24 +1,43 @@
-{#- rankwise.evaluate: every requested metric at every cutoff in one pass over the
-    recommendations joined to the interactions. Returns a SELECT with one row per
-    (group, metric, k): group columns, metric, k, value, n_users; or, with
-    per_user=true, one row per (group, user, metric, k) with the per-user
-    components for drill-down. The conventions are documented in docs/metrics.md. -#}
+{#- rankwise.evaluate: every requested metric at every cutoff, each table read
+    once per kind of aggregate, with no window over the full recommendations.
+    Returns a SELECT with one row per (group, metric, k): group columns, metric,
+    k, value, n_users; or, with per_user=true, one row per (group, user, metric,
+    k) with the per-user components for drill-down. `convention` picks the
+    option values of a peer library; an option given explicitly wins. The
+    conventions are documented in docs/metrics.md. -#}
 {% macro evaluate(recommendations, interactions, metrics=none, k=none, group_by=none, per_user=false,
                   user_col='user_id', item_col='item_id', rank_col='rank', score_col=none, relevance_col=none,
-                  ap_denominator='relevant', precision_denominator='k', gain='linear', relevance_threshold=1,
-                  users='both', ties='item_desc', log_base=none, duplicate_interactions='error') %}
+                  convention='trec_eval', ap_denominator=none, precision_denominator=none, gain=none, gain_items=none,
+                  idcg=none, relevance_threshold=none, users=none, ties=none, log_base=none,
+                  duplicate_interactions='error') %}
+    {%- set options = {
+        'ap_denominator': ap_denominator,
+        'precision_denominator': precision_denominator,
+        'gain': gain,
+        'gain_items': gain_items,
+        'idcg': idcg,
+        'relevance_threshold': relevance_threshold,
+        'users': users,
+        'ties': ties,
+        'log_base': log_base,
+    } -%}
     {%- set spec = rankwise._evaluate_spec(metrics, k, group_by, per_user, user_col, item_col, rank_col, score_col,
-                                           relevance_col, ap_denominator, precision_denominator, gain,
-                                           relevance_threshold, users, ties, log_base, duplicate_interactions) -%}
+                                           relevance_col, convention, options, duplicate_interactions) -%}
     {{- return(adapter.dispatch('evaluate', 'rankwise')(recommendations, interactions, spec)) -}}
 {% endmacro %}
 
 {% macro default__evaluate(recommendations, interactions, spec) -%}
 {%- set float64 = rankwise.type_float64() -%}
 {%- set groups = spec.groups -%}
+{%- set list_keys = groups + ['rw_user'] -%}
 {%- set threshold = spec.relevance_threshold -%}
-{%- set list_components = [] -%}
-{%- for component in spec.components if component != 'idcg' %}{% do list_components.append(component) %}{% endfor -%}
+{%- set components_from = {'list_rows': [], 'judged': [], 'all_running': [], 'truth': []} -%}
+{%- for component in spec.components -%}
+    {%- do components_from[rankwise._component_source(component)].append(component) -%}
+{%- endfor -%}
+{%- set needs_running_hits = 'precision_sum' in components_from.judged -%}
+{%- set needs_n_relevant_on_rows = 'hits_within_n_relevant' in components_from.judged -%}
+{%- set every_truth_user = 'interactions' in spec.user_sets -%}
 
 with
 
@@ -31,6 +50,15 @@ rw_recommendations as (
         {{ spec.item }} as rw_item,
         {%- if spec.score is none %}
         {{ spec.rank }} as rw_rank
+        {%- elif spec.ties == 'shared' %}
+        -- tied scores share the truncated mean of their positions, as pandas'
+        -- rank(method='average').astype(int) gives them (Evidently)
+        rank() over (
+            partition by {% for column in groups %}{{ column }}, {% endfor %}{{ spec.user }}
+            order by {{ spec.score }} desc nulls last
+        ) + cast(floor((count(*) over (
+            partition by {% for column in groups %}{{ column }}, {% endfor %}{{ spec.user }}, {{ spec.score }}
+        ) - 1) / 2.0) as bigint) as rw_rank
         {%- else %}
         -- trec_eval's order: score descending, then item id descending
         row_number() over (
@@ -39,6 +67,20 @@ rw_recommendations as (
         ) as rw_rank
         {%- endif %}
     from {{ recommendations }}
+),
+
+-- One row per list, with its length within each cutoff.
+rw_list_rows as (
+    select
+        {%- for column in groups %}
+        {{ column }},
+        {%- endfor %}
+        rw_user
+        {%- for cutoff in spec.cutoffs if 'n_recommended' in components_from.list_rows %},
+        {{ rankwise._list_component('n_recommended', cutoff, spec) }} as {{ rankwise._component_column('n_recommended', cutoff) }}
+        {%- endfor %}
+    from rw_recommendations
+    group by {{ list_keys | join(', ') }}
 )
 
 {%- if spec.user_metrics | length > 0 %},
@@ -57,15 +99,21 @@ rw_interactions as (
         {%- endif %}
 ),
 
--- Per user of the truth: R, and IDCG over the whole truth set sorted by relevance.
+-- Per user of the truth: R, and IDCG (the whole truth set sorted by relevance).
 rw_user_truth as (
     select
         rw_user,
         count(case when rw_relevance >= {{ threshold }} then 1 end) as rw_n_relevant
-        {%- if 'idcg' in spec.components %}
+        {%- if 'idcg' in components_from.truth %}
         {%- for cutoff in spec.cutoffs %},
-        {{ rankwise.idcg_at_k('rw_ideal_rank', 'rw_relevance', cutoff, spec.gain) }} as {{ rankwise._component_column('idcg', cutoff) }}
+        {% if spec.idcg == 'k_positions' -%}
+        {{ rankwise.idcg_of_k_slots(cutoff) }}
+        {%- else -%}
+        {{ rankwise.idcg_at_k('rw_ideal_rank', 'rw_relevance', cutoff, spec.gain, spec.min_gain_relevance) }}
+        {%- endif %} as {{ rankwise._component_column('idcg', cutoff) }}
         {%- endfor %}
+        {%- endif %}
+    {%- if 'idcg' in components_from.truth and spec.idcg == 'truth' %}
     from (
         select
             rw_user,
@@ -73,13 +121,13 @@ rw_user_truth as (
             row_number() over (partition by rw_user order by rw_relevance desc nulls last) as rw_ideal_rank
         from rw_interactions
     ) as rw_ideal_lists
-        {%- else %}
+    {%- else %}
     from rw_interactions
-        {%- endif %}
+    {%- endif %}
     group by rw_user
 ),
 
--- Each recommended row of a user with truth, with its relevance.
+-- The recommended rows found in the interactions, with their relevance.
 rw_judged as (
     select
         {%- for column in groups %}
@@ -88,70 +136,123 @@ rw_judged as (
         recommendation.rw_user,
         recommendation.rw_rank,
         judgement.rw_relevance,
-        case when judgement.rw_relevance >= {{ threshold }} then 1 else 0 end as rw_is_relevant,
+        case when judgement.rw_relevance >= {{ threshold }} then 1 else 0 end as rw_is_relevant
+        {%- if needs_n_relevant_on_rows %},
         truth.rw_n_relevant
-    from rw_recommendations as recommendation
-    inner join rw_user_truth as truth
-        on recommendation.rw_user = truth.rw_user
-    left join rw_interactions as judgement
-        on recommendation.rw_user = judgement.rw_user
-        and recommendation.rw_item = judgement.rw_item
-),
-
-{%- if spec.needs_running_hits %}
-
--- Relevant items at this rank or better: P@rank for every cutoff at once.
-rw_judged_running as (
-    select
-        rw_judged.*,
-        sum(rw_is_relevant) over (
-            partition by {% for column in groups %}{{ column }}, {% endfor %}rw_user
-            order by rw_rank
+        {%- endif %}
+        {%- if needs_running_hits %},
+        -- relevant items at this rank or better: P@rank for every cutoff at once
+        sum(case when judgement.rw_relevance >= {{ threshold }} then 1 else 0 end) over (
+            partition by {% for column in groups %}recommendation.{{ column }}, {% endfor %}recommendation.rw_user
+            order by recommendation.rw_rank
             rows between unbounded preceding and current row
         ) as rw_hits_so_far
-    from rw_judged
+        {%- endif %}
+    from rw_recommendations as recommendation
+    inner join rw_interactions as judgement
+        on recommendation.rw_user = judgement.rw_user
+        and recommendation.rw_item = judgement.rw_item
+    {%- if needs_n_relevant_on_rows %}
+    inner join rw_user_truth as truth
+        on recommendation.rw_user = truth.rw_user
+    {%- endif %}
 ),
-{%- endif %}
 
--- The one pass: every component at every cutoff, one row per list.
-rw_user_lists as (
+rw_judged_lists as (
     select
         {%- for column in groups %}
         {{ column }},
         {%- endfor %}
         rw_user
-        {%- for component in list_components %}
-        {%- if rankwise._is_cutoff_free(component) %},
-        {{ rankwise._list_component(component, none, spec) }} as {{ rankwise._component_column(component, none) }}
-        {%- else %}
-        {%- for cutoff in spec.cutoffs %},
-        {{ rankwise._list_component(component, cutoff, spec) }} as {{ rankwise._component_column(component, cutoff) }}
-        {%- endfor %}
-        {%- endif %}
-        {%- endfor %}
-    from {{ 'rw_judged_running' if spec.needs_running_hits else 'rw_judged' }}
-    group by {% for column in groups %}{{ column }}, {% endfor %}rw_user
+        {{- rankwise._component_aggregates(components_from.judged, spec) }}
+    from rw_judged
+    group by {{ list_keys | join(', ') }}
 ),
 
--- The users each group's means are taken over (the `users` convention).
+{%- if components_from.all_running | length > 0 %}
+
+-- map_to_full_recall averages P@i over every rank up to full recall, relevant or
+-- not, so it needs the running count of hits on every recommended row.
+rw_all_running as (
+    select
+        recommendation.*,
+        truth.rw_n_relevant,
+        sum(recommendation.rw_is_relevant) over (
+            partition by {% for column in groups %}recommendation.{{ column }}, {% endfor %}recommendation.rw_user
+            order by recommendation.rw_rank
+            rows between unbounded preceding and current row
+        ) as rw_hits_so_far
+    from (
+        select
+            all_rows.*,
+            case when judgement.rw_relevance >= {{ threshold }} then 1 else 0 end as rw_is_relevant
+        from rw_recommendations as all_rows
+        left join rw_interactions as judgement
+            on all_rows.rw_user = judgement.rw_user
+            and all_rows.rw_item = judgement.rw_item
+    ) as recommendation
+    inner join rw_user_truth as truth
+        on recommendation.rw_user = truth.rw_user
+),
+
+rw_all_running_lists as (
+    select
+        {%- for column in groups %}
+        {{ column }},
+        {%- endfor %}
+        rw_user
+        {{- rankwise._component_aggregates(components_from.all_running, spec) }}
+    from rw_all_running
+    group by {{ list_keys | join(', ') }}
+),
+{%- endif %}
+
+-- Every component of every list; a list with no judged row has no hit.
+rw_user_lists as (
+    select
+        list.*
+        {%- for component in components_from.judged + components_from.all_running %}
+        {%- set source = 'judged' if component in components_from.judged else 'all_running' %}
+        {%- for cutoff in ([none] if rankwise._is_cutoff_free(component) else spec.cutoffs) %}
+        {%- set column = rankwise._component_column(component, cutoff) %},
+        {% if component == 'first_relevant_rank' %}{{ source }}.{{ column }}{% else %}coalesce({{ source }}.{{ column }}, 0){% endif %} as {{ column }}
+        {%- endfor %}
+        {%- endfor %}
+    from rw_list_rows as list
+    left join rw_judged_lists as judged
+        on list.rw_user = judged.rw_user
+        {%- for column in groups %}
+        and {{ rankwise.null_safe_equals('list.' ~ column, 'judged.' ~ column) }}
+        {%- endfor %}
+    {%- if components_from.all_running | length > 0 %}
+    left join rw_all_running_lists as all_running
+        on list.rw_user = all_running.rw_user
+        {%- for column in groups %}
+        and {{ rankwise.null_safe_equals('list.' ~ column, 'all_running.' ~ column) }}
+        {%- endfor %}
+    {%- endif %}
+),
+
+-- The users some metric is averaged over (the `users` convention); each metric
+-- then keeps its own set (see rw_user_metrics).
 rw_user_components as (
-    {%- if spec.users == 'interactions' %}
+    {%- if 'interactions' in spec.user_sets %}
     -- every user with truth, in every group; no list means a list with no hit
     select
         {%- for column in groups %}
         rw_group_keys.{{ column }},
         {%- endfor %}
-        truth.*
-        {%- for component in list_components %}
-        {%- set cutoffs = [none] if rankwise._is_cutoff_free(component) else spec.cutoffs %}
-        {%- for cutoff in cutoffs %}
+        truth.*,
+        case when list.rw_user is null then 0 else 1 end as rw_has_list
+        {%- for component in spec.components if component != 'idcg' %}
+        {%- for cutoff in ([none] if rankwise._is_cutoff_free(component) else spec.cutoffs) %}
         {%- set column = rankwise._component_column(component, cutoff) %},
         {% if component == 'first_relevant_rank' %}list.{{ column }}{% else %}coalesce(list.{{ column }}, 0){% endif %} as {{ column }}
         {%- endfor %}
         {%- endfor %}
     from rw_user_truth as truth
     {%- if groups | length > 0 %}
-    cross join (select distinct {{ groups | join(', ') }} from rw_recommendations) as rw_group_keys
+    cross join (select distinct {{ groups | join(', ') }} from rw_list_rows) as rw_group_keys
     {%- endif %}
     left join rw_user_lists as list
         on truth.rw_user = list.rw_user
@@ -161,6 +262,7 @@ rw_user_components as (
     {%- else %}
     select
         list.*,
+        1 as rw_has_list,
         truth.rw_n_relevant
         {%- if 'idcg' in spec.components %}
         {%- for cutoff in spec.cutoffs %},
@@ -170,17 +272,21 @@ rw_user_components as (
     from rw_user_lists as list
     inner join rw_user_truth as truth
         on list.rw_user = truth.rw_user
-    {%- if spec.users == 'relevant' %}
-    where truth.rw_n_relevant > 0
-    {%- endif %}
     {%- endif %}
 ),
 
+-- Each metric's value for the users of its set; NULL (left out of the mean)
+-- for the others. The formulas are never NULL for a user of the set.
 rw_user_metrics as (
     select
         rw_user_components.*
         {%- for entry in spec.user_metrics %},
-        cast({{ rankwise._metric_expression(entry, spec) }} as {{ float64 }}) as rw_value__{{ entry.position }}
+        {%- set condition = rankwise._in_user_set(entry.users, every_truth_user) %}
+        {% if condition is none -%}
+        cast({{ rankwise._metric_expression(entry, spec) }} as {{ float64 }})
+        {%- else -%}
+        case when {{ condition }} then cast({{ rankwise._metric_expression(entry, spec) }} as {{ float64 }}) end
+        {%- endif %} as rw_value__{{ entry.position }}
         {%- endfor %}
     from rw_user_components
 ),
@@ -239,8 +345,8 @@ rw_group_lists as (
         {%- for column in groups %}
         {{ column }},
         {%- endfor %}
-        count(distinct rw_user) as rw_n_users
-    from rw_recommendations
+        count(*) as rw_n_users
+    from rw_list_rows
     {%- if groups | length > 0 %}
     group by {{ groups | join(', ') }}
     {%- endif %}
@@ -268,6 +374,9 @@ select
     {{ rankwise._pick_by_position(spec.user_metrics, 'rw_idcg__{k}') }} as idcg
 from rw_user_metrics
 cross join rw_user_metric_grid as grid
+{%- if spec.user_sets | reject('equalto', 'interactions' if every_truth_user else 'both') | list | length > 0 %}
+where {{ rankwise._pick_by_position(spec.user_metrics, 'rw_value__{position}') }} is not null
+{%- endif %}
 
 {%- else %}
 
@@ -279,23 +388,24 @@ select
     grid.metric,
     grid.k,
     {{ rankwise._pick_by_position(spec.user_metrics, 'rw_means.rw_value__{position}') }} as value,
-    rw_means.rw_n_users as n_users
+    {{ rankwise._pick_by_position(spec.user_metrics, 'rw_means.rw_n_users__{position}') }} as n_users
 from (
     select
         {%- for column in groups %}
         {{ column }},
         {%- endfor %}
-        count(*) as rw_n_users
+        count(*) as rw_n_rows
         {%- for entry in spec.user_metrics %},
-        avg(rw_value__{{ entry.position }}) as rw_value__{{ entry.position }}
+        avg(rw_value__{{ entry.position }}) as rw_value__{{ entry.position }},
+        count(rw_value__{{ entry.position }}) as rw_n_users__{{ entry.position }}
         {%- endfor %}
     from rw_user_metrics
     {%- if groups | length > 0 %}
     group by {{ groups | join(', ') }}
     {%- endif %}
-    having count(*) > 0
 ) as rw_means
 cross join rw_user_metric_grid as grid
+where {{ rankwise._pick_by_position(spec.user_metrics, 'rw_means.rw_n_users__{position}') }} > 0
 {%- endif %}
 
 {%- if spec.group_metrics | length > 0 %}
@@ -323,3 +433,16 @@ cross join rw_group_metric_grid as grid
 
 {%- endif %}
 {%- endmacro %}
+
+{#- The condition that keeps a user in a metric's user set, or none for every
+    row of rw_user_components (which holds every truth user when some metric's
+    set is 'interactions', else only the users with a list and truth). -#}
+{% macro _in_user_set(users, every_truth_user) %}
+    {%- if users == 'relevant' -%}
+        {{ return('rw_has_list = 1 and rw_n_relevant > 0' if every_truth_user else 'rw_n_relevant > 0') }}
+    {%- elif users == 'both' and every_truth_user -%}
+        {{ return('rw_has_list = 1') }}
+    {%- else -%}
+        {{ return(none) }}
+    {%- endif -%}
+{% endmacro %}

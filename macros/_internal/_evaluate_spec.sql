@@ -1,20 +1,38 @@
 {#- Checks every argument of rankwise.evaluate and resolves them into one plan:
     which metric at which cutoff, which per-list components and cutoffs the one
-    pass must compute, and the quoted column names. -#}
+    pass must compute, and the quoted column names. `options` holds the
+    convention options as given (none = take the convention's value). -#}
 {% macro _evaluate_spec(metrics, k, group_by, per_user, user_col, item_col, rank_col, score_col, relevance_col,
-                        ap_denominator, precision_denominator, gain, relevance_threshold, users, ties, log_base, duplicate_interactions) %}
-    {%- do rankwise._check_choice('evaluate', 'ap_denominator', ap_denominator, ['relevant', 'min_relevant_k', 'hits']) -%}
-    {%- do rankwise._check_choice('evaluate', 'precision_denominator', precision_denominator, ['k', 'list_length']) -%}
-    {%- do rankwise._check_choice('evaluate', 'gain', gain, ['linear', 'exponential']) -%}
-    {%- do rankwise._check_choice('evaluate', 'users', users, ['both', 'interactions', 'relevant']) -%}
-    {%- do rankwise._check_choice('evaluate', 'ties', ties, ['item_desc', 'item_asc']) -%}
+                        convention, options, duplicate_interactions) %}
+    {%- do rankwise._check_choice('evaluate', 'convention', convention, rankwise._convention_presets().keys() | list) -%}
+    {%- set resolved = rankwise._updated(rankwise.convention_options(convention), {}) -%}
+    {%- for name, value in options.items() if value is not none -%}
+        {%- if name == 'users' and value is mapping and resolved.users is mapping -%}
+            {%- do resolved.update({'users': rankwise._updated(resolved.users, value)}) -%}
+        {%- elif name == 'users' and value is mapping -%}
+            {%- do resolved.update({'users': rankwise._updated({'default': resolved.users}, value)}) -%}
+        {%- else -%}
+            {%- do resolved.update({name: value}) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- do rankwise._check_choice('evaluate', 'ap_denominator', resolved.ap_denominator, ['relevant', 'min_relevant_k', 'hits', 'k']) -%}
+    {%- do rankwise._check_choice('evaluate', 'precision_denominator', resolved.precision_denominator, ['k', 'list_length']) -%}
+    {%- do rankwise._check_choice('evaluate', 'gain', resolved.gain, ['linear', 'exponential', 'binary']) -%}
+    {%- do rankwise._check_choice('evaluate', 'gain_items', resolved.gain_items, ['positive', 'relevant']) -%}
+    {%- do rankwise._check_choice('evaluate', 'idcg', resolved.idcg, ['truth', 'k_positions']) -%}
+    {%- do rankwise._check_choice('evaluate', 'ties', resolved.ties, ['item_desc', 'item_asc', 'shared']) -%}
     {%- do rankwise._check_choice('evaluate', 'duplicate_interactions', duplicate_interactions, ['error', 'max']) -%}
     {%- if per_user is not boolean -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `per_user` must be true or false; got " ~ rankwise._describe(per_user) ~ ".") }}
     {%- endif -%}
+    {%- set log_base = none if resolved.log_base == 'e' else resolved.log_base -%}
     {%- do rankwise._check_log_base('evaluate', log_base) -%}
+    {%- set relevance_threshold = resolved.relevance_threshold -%}
     {%- if not (relevance_threshold is number and relevance_threshold is not boolean) -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `relevance_threshold` must be a number; got " ~ rankwise._describe(relevance_threshold) ~ ".") }}
+    {%- endif -%}
+    {%- if resolved.idcg == 'k_positions' and resolved.gain != 'binary' -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: idcg='k_positions' counts every one of the k slots as a relevant item of gain 1, so it needs gain='binary'; got gain=" ~ rankwise._describe(resolved.gain) ~ ".") }}
     {%- endif -%}
 
     {#- columns -#}
@@ -57,8 +75,12 @@
     {%- set group_metrics = [] -%}
     {%- set components = [] -%}
     {%- set cutoffs = [] -%}
+    {%- set user_sets = rankwise._user_sets(resolved.users, catalog) -%}
     {%- for entry in plan -%}
-        {%- do entry.update({'position': loop.index}) -%}
+        {%- do entry.update({'position': loop.index, 'users': user_sets.get(entry.name, user_sets.default)}) -%}
+        {%- if entry.k is none and ((entry.name == 'map' and resolved.ap_denominator == 'k') or (entry.name in ['idcg', 'ndcg'] and resolved.idcg == 'k_positions')) -%}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ entry.name ~ " needs a cutoff with " ~ ("ap_denominator='k'" if entry.name == 'map' else "idcg='k_positions'") ~ "; ask for '" ~ entry.name ~ "@10', say, not the whole list.") }}
+        {%- endif -%}
         {%- if catalog[entry.name].level == 'user' -%}
             {%- do user_metrics.append(entry) -%}
             {%- for component in catalog[entry.name].components -%}
@@ -83,7 +105,7 @@
         'group_metrics': group_metrics,
         'components': components,
         'cutoffs': cutoffs,
-        'needs_running_hits': ('precision_sum' in components or 'precision_sum_to_full_recall' in components),
+        'user_sets': user_metrics | map(attribute='users') | unique | list,
         'groups': groups,
         'per_user': per_user,
         'user_col': user_col,
@@ -92,13 +114,32 @@
         'rank': rankwise.quote_identifier(rank_col),
         'score': none if score_col is none else rankwise.quote_identifier(score_col),
         'relevance': none if relevance_col is none else rankwise.quote_identifier(relevance_col),
-        'ap_denominator': ap_denominator,
-        'precision_denominator': precision_denominator,
-        'gain': gain,
+        'convention': convention,
+        'ap_denominator': resolved.ap_denominator,
+        'precision_denominator': resolved.precision_denominator,
+        'gain': resolved.gain,
+        'gain_items': resolved.gain_items,
+        'min_gain_relevance': none if resolved.gain_items == 'positive' else relevance_threshold,
+        'idcg': resolved.idcg,
         'relevance_threshold': relevance_threshold,
-        'users': users,
-        'ties': ties,
+        'ties': resolved.ties,
         'log_base': log_base,
         'duplicate_interactions': duplicate_interactions,
     }) }}
+{% endmacro %}
+
+{#- `users` as {'default': set, metric: set...}, checked. -#}
+{% macro _user_sets(users, catalog) %}
+    {%- set choices = ['both', 'interactions', 'relevant'] -%}
+    {%- set sets = users if users is mapping else {'default': users} -%}
+    {%- for name, value in sets.items() -%}
+        {%- if name != 'default' and (name not in catalog or catalog[name].level != 'user') -%}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: `users` maps '" ~ name ~ "', which is not a per-user metric; use metric names without @k (" ~ (catalog.keys() | reject('equalto', 'entropy') | join(', ')) ~ ") or 'default'.") }}
+        {%- endif -%}
+        {%- do rankwise._check_choice('evaluate', 'users' if name == 'default' else 'users.' ~ name, value, choices) -%}
+    {%- endfor -%}
+    {%- if 'default' not in sets -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: internal error, `users` has no default set.") }}
+    {%- endif -%}
+    {{ return(sets) }}
 {% endmacro %}

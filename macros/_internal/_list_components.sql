@@ -1,10 +1,30 @@
-{#- The per-list components the metric formulas read. One aggregate each, all
-    computed in the same GROUP BY over the judged rows of a list; the cutoff is a
-    condition inside the aggregate, so every k shares the one pass. -#}
+{#- The per-list components the metric formulas read. One aggregate each; the
+    cutoff is a condition inside the aggregate, so every k shares one pass. Each
+    component reads one source (see _component_source). -#}
 
 {#- Components that do not depend on k. -#}
 {% macro _is_cutoff_free(component) %}
     {{ return(component in ['first_relevant_rank', 'hits_within_n_relevant']) }}
+{% endmacro %}
+
+{#- Where a component is aggregated from:
+      list_rows   every recommended row (list lengths)
+      judged      only the recommended rows found in the interactions, a small
+                  share of the rows in practice, which keeps the running count
+                  of hits (a window) cheap
+      all_running every recommended row with the running count of hits: only
+                  map_to_full_recall, which averages P@i over non-relevant ranks too
+      truth       the interactions of a user (IDCG), see evaluate -#}
+{% macro _component_source(component) %}
+    {%- if component == 'n_recommended' -%}
+        {{ return('list_rows') }}
+    {%- elif component in ['precision_sum_to_full_recall', 'ranks_to_full_recall'] -%}
+        {{ return('all_running') }}
+    {%- elif component == 'idcg' -%}
+        {{ return('truth') }}
+    {%- else -%}
+        {{ return('judged') }}
+    {%- endif -%}
 {% endmacro %}
 
 {% macro _component_column(component, k) %}
@@ -13,6 +33,18 @@
     {%- else -%}
         {{ return('rw_' ~ component ~ '__' ~ (k if k is not none else 'all')) }}
     {%- endif -%}
+{% endmacro %}
+
+{#- The select-list entries (each led by a comma) of `components` at every
+    cutoff, for a GROUP BY over one list's rows. -#}
+{% macro _component_aggregates(components, spec) %}
+    {%- set entries = [] -%}
+    {%- for component in components -%}
+        {%- for cutoff in ([none] if rankwise._is_cutoff_free(component) else spec.cutoffs) -%}
+            {%- do entries.append(',\n        ' ~ rankwise._list_component(component, cutoff, spec) ~ ' as ' ~ rankwise._component_column(component, cutoff)) -%}
+        {%- endfor -%}
+    {%- endfor -%}
+    {{ return(entries | join('')) }}
 {% endmacro %}
 
 {#- SQL of one component over the judged rows of a list (idcg is a truth-side
@@ -28,7 +60,7 @@
     {%- elif component == 'first_relevant_rank' -%}
         {{ return(rankwise._first_relevant_rank()) }}
     {%- elif component == 'dcg' -%}
-        {{ return(rankwise.dcg_at_k('rw_rank', 'rw_relevance', k, spec.gain)) }}
+        {{ return(rankwise.dcg_at_k('rw_rank', 'rw_relevance', k, spec.gain, spec.min_gain_relevance)) }}
     {%- elif component == 'hits_within_n_relevant' -%}
         {{ return(rankwise._hits_within_n_relevant()) }}
     {%- elif component == 'precision_sum_to_full_recall' -%}

@@ -3,10 +3,14 @@
       relevant        R, the relevant items in the user's whole truth (trec_eval, ranx)
       min_relevant_k  min(R, k) (Microsoft Recommenders map_at_k, Spark)
       hits            relevant items retrieved in the top k (document 002, torchmetrics)
+      k               the cutoff itself (RecTools MAP with divide_by_k=True)
     `precision_sum` is the sum of P@i (see _precision_sum); 0 when D is 0. -#}
 {% macro average_precision_at_k(precision_sum, n_relevant, k=none, hits=none, ap_denominator='relevant') %}
     {%- do rankwise._check_cutoff('average_precision_at_k', k) -%}
-    {%- do rankwise._check_choice('average_precision_at_k', 'ap_denominator', ap_denominator, ['relevant', 'min_relevant_k', 'hits']) -%}
+    {%- do rankwise._check_choice('average_precision_at_k', 'ap_denominator', ap_denominator, ['relevant', 'min_relevant_k', 'hits', 'k']) -%}
+    {%- if ap_denominator == 'k' and k is none -%}
+        {{ exceptions.raise_compiler_error("rankwise.average_precision_at_k: ap_denominator 'k' needs a cutoff `k`.") }}
+    {%- endif -%}
     {%- if ap_denominator == 'hits' and hits is none -%}
         {{ exceptions.raise_compiler_error("rankwise.average_precision_at_k: argument `hits` is required when ap_denominator is 'hits'.") }}
     {%- endif -%}
@@ -16,6 +20,8 @@
 {% macro default__average_precision_at_k(precision_sum, n_relevant, k, hits, ap_denominator) -%}
     {%- if ap_denominator == 'hits' -%}
         {%- set denominator = hits -%}
+    {%- elif ap_denominator == 'k' -%}
+        {%- set denominator = k -%}
     {%- elif ap_denominator == 'min_relevant_k' and k is not none -%}
         {%- set denominator = 'least(' ~ n_relevant ~ ', ' ~ k ~ ')' -%}
     {%- else -%}
@@ -26,7 +32,7 @@
 
 {#- Sum over one list's rows of P@rank at each relevant rank within the cutoff.
     P@rank = (relevant items at ranks <= rank) / rank, read off the running count
-    `rw_hits_so_far`, so every cutoff shares one window over the list. -#}
+    `rw_hits_so_far`, so every cutoff shares one window over the judged rows. -#}
 {% macro _precision_sum(k) %}
     {{- return('sum(case when ' ~ rankwise._within_cutoff('rw_rank', k) ~ ' and rw_is_relevant = 1 then '
         ~ rankwise.safe_divide('rw_hits_so_far', 'rw_rank') ~ ' else 0 end)') -}}

@@ -7,7 +7,7 @@ Parquet/CSV files.
 
 from __future__ import annotations
 
-from ._api import check, evaluate, metric_names, sql
+from ._api import check, convention_options, evaluate, metric_names, sql
 from .errors import (
     ColumnTypeError,
     DuplicateRowsError,
@@ -32,6 +32,7 @@ __all__ = [
     "RankwiseError",
     "__version__",
     "check",
+    "convention_options",
     "evaluate",
     "metric_names",
     "sql",

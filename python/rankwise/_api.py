@@ -17,6 +17,7 @@ from .errors import InputError
 from .errors import InvalidArgumentError
 
 Output = Literal["pandas", "arrow", "polars", "relation"]
+Convention = Literal["trec_eval", "ranx", "recommenders", "rectools", "evidently"]
 OUTPUTS = ("pandas", "arrow", "polars", "relation")
 
 # Dialects rankwise.sql renders for: (dbt adapter type whose dispatch overrides
@@ -37,6 +38,18 @@ DIALECT_ADAPTERS: dict[str, tuple[str, str]] = {
 def metric_names() -> list[str]:
     """The names rankwise knows, as `metrics` accepts them (each optionally @k)."""
     return list(renderer().call("_metric_catalog"))
+
+
+def convention_options(convention: Convention = "trec_eval") -> dict[str, Any]:
+    """The option values a convention sets, as :func:`evaluate` applies them.
+
+    >>> convention_options("rectools")["idcg"]
+    'k_positions'
+    """
+    options = dict(renderer().call("convention_options", convention))
+    if isinstance(options.get("users"), dict):
+        options["users"] = dict(options["users"])
+    return options
 
 
 def _check_metrics(metrics: Any) -> list[str]:
@@ -75,9 +88,9 @@ def _macro_arguments(
         group_by = [group_by]
     if isinstance(k, Sequence) and not isinstance(k, str):
         k = list(k)
-    # The macro's natural log is log_base=none; math.e means the same.
+    # The macro's natural log is log_base='e' (none takes the convention's base).
     if log_base is not None and not isinstance(log_base, bool) and log_base == math.e:
-        log_base = None
+        log_base = "e"
     return {
         "metrics": _check_metrics(metrics),
         "k": k,
@@ -95,9 +108,12 @@ _PASSED_THROUGH = (
     "rank_col",
     "score_col",
     "relevance_col",
+    "convention",
     "ap_denominator",
     "precision_denominator",
     "gain",
+    "gain_items",
+    "idcg",
     "relevance_threshold",
     "users",
     "ties",
@@ -127,13 +143,16 @@ def evaluate(
     group_by: Sequence[str] | str | None = None,
     per_user: bool = False,
     con: duckdb.DuckDBPyConnection | None = None,
-    ap_denominator: str = "relevant",
-    precision_denominator: str = "k",
-    gain: str = "linear",
-    relevance_threshold: float = 1,
-    users: str = "both",
-    ties: str = "item_desc",
-    log_base: float = math.e,
+    convention: Convention = "trec_eval",
+    ap_denominator: str | None = None,
+    precision_denominator: str | None = None,
+    gain: str | None = None,
+    gain_items: str | None = None,
+    idcg: str | None = None,
+    relevance_threshold: float | None = None,
+    users: str | dict[str, str] | None = None,
+    ties: str | None = None,
+    log_base: float | None = None,
     duplicate_interactions: str = "error",
     validate: bool = True,
     output: Output = "pandas",
@@ -166,9 +185,15 @@ def evaluate(
             of means.
         con: A DuckDB connection to run on (and to read table names from);
             default: a private in-memory one. It is left as it was found.
-        ap_denominator, precision_denominator, gain, relevance_threshold, users,
-            ties, log_base: The conventions, defaulting to trec_eval's; the same
-            names and values as the dbt macro, documented in docs/metrics.md.
+        convention: The library whose numbers to reproduce: "trec_eval"
+            (default), "ranx", "recommenders", "rectools" or "evidently". It
+            sets every option below that is left as None; see
+            :func:`convention_options` and docs/metrics.md, "Presets".
+        ap_denominator, precision_denominator, gain, gain_items, idcg,
+            relevance_threshold, users, ties, log_base: The conventions, each
+            overriding the convention's value; the same names and values as the
+            dbt macro, documented in docs/metrics.md. ``users`` may also map
+            metric names to user sets, as ``{"ndcg": "interactions"}``.
         duplicate_interactions: "error" (default) refuses a (user, item) listed
             twice in the interactions; "max" keeps its highest relevance.
         validate: Check the inputs before computing (missing columns, wrong
@@ -275,13 +300,16 @@ def sql(
     relevance_col: str | None = None,
     group_by: Sequence[str] | str | None = None,
     per_user: bool = False,
-    ap_denominator: str = "relevant",
-    precision_denominator: str = "k",
-    gain: str = "linear",
-    relevance_threshold: float = 1,
-    users: str = "both",
-    ties: str = "item_desc",
-    log_base: float = math.e,
+    convention: Convention = "trec_eval",
+    ap_denominator: str | None = None,
+    precision_denominator: str | None = None,
+    gain: str | None = None,
+    gain_items: str | None = None,
+    idcg: str | None = None,
+    relevance_threshold: float | None = None,
+    users: str | dict[str, str] | None = None,
+    ties: str | None = None,
+    log_base: float | None = None,
     duplicate_interactions: str = "error",
 ) -> str:
     """The SQL :func:`evaluate` runs, for two table names, in a SQL dialect.

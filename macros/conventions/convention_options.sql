@@ -1,0 +1,48 @@
+{#- The option values that reproduce each peer library's numbers (docs/metrics.md,
+    "Presets"). `rankwise.evaluate(..., convention=...)` starts from these; any
+    option given explicitly wins. `users` may map metric names to a user set where
+    a library averages one metric over other users than the rest. -#}
+{% macro convention_options(convention='trec_eval') %}
+    {%- set presets = rankwise._convention_presets() -%}
+    {%- do rankwise._check_choice('convention_options', 'convention', convention, presets.keys() | list) -%}
+    {{ return(adapter.dispatch('convention_options', 'rankwise')(convention)) }}
+{% endmacro %}
+
+{% macro default__convention_options(convention) %}
+    {{ return(rankwise._convention_presets()[convention]) }}
+{% endmacro %}
+
+{% macro _convention_presets() %}
+    {%- set trec_eval = {
+        'ap_denominator': 'relevant',
+        'precision_denominator': 'k',
+        'gain': 'linear',
+        'gain_items': 'positive',
+        'idcg': 'truth',
+        'relevance_threshold': 1,
+        'users': 'both',
+        'ties': 'item_desc',
+        'log_base': 'e',
+    } -%}
+    {#- ranx: trec_eval's definitions, but rel_lvl also decides which items earn an NDCG gain. -#}
+    {%- set ranx = rankwise._updated(trec_eval, {'gain_items': 'relevant'}) -%}
+    {#- Microsoft Recommenders (python_evaluation.py): binary gain by default, map_at_k over
+        min(R, k), common users except in ndcg_at_k, distributional_coverage in bits. -#}
+    {%- set recommenders = rankwise._updated(trec_eval, {'ap_denominator': 'min_relevant_k', 'gain': 'binary', 'gain_items': 'relevant',
+                                                          'users': {'default': 'both', 'ndcg': 'interactions'}, 'log_base': 2}) -%}
+    {#- RecTools (metrics/ranking.py, classification.py): binary gain, IDCG over k slots, every
+        user of the interactions (merge_reco left-joins them). -#}
+    {%- set rectools = rankwise._updated(trec_eval, {'gain': 'binary', 'gain_items': 'relevant', 'idcg': 'k_positions', 'users': 'interactions'}) -%}
+    {#- Evidently (legacy/metrics/recsys): precision over the rows shown, users with a relevant
+        item only, tied scores share a rank. -#}
+    {%- set evidently = rankwise._updated(trec_eval, {'precision_denominator': 'list_length', 'gain_items': 'relevant', 'users': 'relevant', 'ties': 'shared'}) -%}
+    {{ return({'trec_eval': trec_eval, 'ranx': ranx, 'recommenders': recommenders, 'rectools': rectools, 'evidently': evidently}) }}
+{% endmacro %}
+
+{#- A copy of `base` with `changes` applied; `base` is left as it was. -#}
+{% macro _updated(base, changes) %}
+    {%- set result = {} -%}
+    {%- do result.update(base) -%}
+    {%- do result.update(changes) -%}
+    {{ return(result) }}
+{% endmacro %}
