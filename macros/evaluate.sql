@@ -38,10 +38,12 @@
 {%- set needs_running_hits = 'precision_sum' in components_from.judged -%}
 {%- set needs_n_relevant_on_rows = 'hits_within_n_relevant' in components_from.judged -%}
 {%- set every_truth_user = 'interactions' in spec.user_sets -%}
+{#- with derived ranks, rw_recommendations holds a window worth storing once -#}
+{%- set inline_hint = (rankwise._inlined_cte() | trim) if spec.score is none else '' -%}
 
 with
 
-rw_recommendations as (
+rw_recommendations as {{ inline_hint ~ ' ' if inline_hint }}(
     select
         {%- for column in groups %}
         {{ column }},

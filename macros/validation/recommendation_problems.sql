@@ -41,12 +41,34 @@ rw_repeated_items as (
 ),
 
 {%- if score_col is none %}
+{%- set distinct_small_ranks = rankwise._distinct_small_ranks('rw_position') %}
+{%- if distinct_small_ranks is not none %}
 
-rw_repeated_ranks as (
-    select {{ list_key | join(', ') }}, rw_position, count(*) as rw_n
+-- A list whose ranks are all whole numbers in 1..63 shows its distinct ranks
+-- as the set bits of one integer: only the other lists need the exact
+-- (list, rank) grouping below, which costs as much as the metrics themselves.
+rw_lists_to_check as (
+    select {{ list_key | join(', ') }}
     from rw_rows
     where rw_user is not null and rw_position is not null
-    group by {{ list_key | join(', ') }}, rw_position
+    group by {{ list_key | join(', ') }}
+    having count(case when rw_position between 1 and 63 and rw_position = floor(rw_position) then 1 end) < count(*)
+        or {{ distinct_small_ranks }} < count(*)
+),
+{%- endif %}
+
+rw_repeated_ranks as (
+    select {% for column in list_key %}rw_rows.{{ column }}, {% endfor %}rw_position, count(*) as rw_n
+    from rw_rows
+    {%- if distinct_small_ranks is not none %}
+    inner join rw_lists_to_check as suspect
+        on rw_rows.rw_user = suspect.rw_user
+        {%- for column in groups %}
+        and {{ rankwise.null_safe_equals('rw_rows.' ~ column, 'suspect.' ~ column) }}
+        {%- endfor %}
+    {%- endif %}
+    where rw_rows.rw_user is not null and rw_position is not null
+    group by {% for column in list_key %}rw_rows.{{ column }}, {% endfor %}rw_position
     having count(*) > 1
 ),
 {%- endif %}

@@ -116,6 +116,13 @@ def default_macro_root() -> Path:
     )
 
 
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    try:
+        return jinja2.FileSystemBytecodeCache(pattern="rankwise-%s.cache")
+    except OSError:  # no writable temp folder: compile every time
+        return None
+
+
 class MacroRenderer:
     """All macros of the package, rendered for one adapter type (dialect)."""
 
@@ -125,6 +132,10 @@ class MacroRenderer:
         self.environment = jinja2.sandbox.SandboxedEnvironment(
             extensions=["jinja2.ext.do"],
             undefined=jinja2.StrictUndefined,
+            loader=jinja2.FileSystemLoader(self.macro_root),
+            # Compiling the macro files costs half a second per process; Jinja's
+            # bytecode cache (in the system temp folder, keyed by source) saves it.
+            bytecode_cache=_bytecode_cache(),
         )
         self.namespace: dict[str, Callable[..., Any]] = {}
         self._context: dict[str, Any] = {
@@ -138,7 +149,7 @@ class MacroRenderer:
             self._load(path)
 
     def _load(self, path: Path) -> None:
-        template = self.environment.from_string(path.read_text(encoding="utf-8"))
+        template = self.environment.get_template(path.relative_to(self.macro_root).as_posix())
         context = template.new_context(vars=self._context)
         # Running the template's top level defines its macros in context.vars,
         # private ones (_name) included, which a template module would hide.

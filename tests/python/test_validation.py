@@ -72,6 +72,11 @@ CASES = [
      DuplicateRowsError, "2 rows of the recommendations (DataFrame) have items listed twice in one list in column 'item_id' (for example u1 / a)"),
     ("rank twice in a list", _recommendations(rank=[1, 1, 2, 1, 2]), _interactions(), {},
      DuplicateRowsError, "ranks used twice in one list in column 'rank' (for example u1 / 1)"),
+    # ranks past 63 take the exact path rather than DuckDB's bitmask of ranks
+    ("large rank twice in a list", _recommendations(rank=[1, 70, 70, 1, 2]), _interactions(), {},
+     DuplicateRowsError, "2 rows of the recommendations (DataFrame) have ranks used twice in one list in column 'rank' (for example u1 / 70)"),
+    ("rank twice among other lists", _recommendations(rank=[1, 2, 3, 2, 2]), _interactions(), {},
+     DuplicateRowsError, "2 rows of the recommendations (DataFrame) have ranks used twice in one list in column 'rank' (for example u2 / 2)"),
     ("interaction twice", _recommendations(), _interactions(item_id=["b", "b", "d"]), {},
      DuplicateRowsError, "(user, item) pairs listed twice in column 'item_id' (for example u1 / b): keep one row per (user, item), or pass duplicate_interactions='max'"),
     ("null relevance", _recommendations(), _interactions(relevance=[1.0, None, 3.0]), {},
