@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import os
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -155,6 +156,8 @@ def evaluate(
     log_base: float | None = None,
     duplicate_interactions: str = "error",
     validate: bool = True,
+    memory_limit: str | None = None,
+    temp_directory: str | os.PathLike[str] | None = None,
     output: Output = "pandas",
 ) -> Any:
     """Evaluates ranked recommendations against interactions, in DuckDB.
@@ -200,6 +203,11 @@ def evaluate(
             types, empty tables, null ids, invalid ranks or relevances,
             duplicates) and raise a clear error. Turn off only for data known
             to be clean: it saves a pass over each table.
+        memory_limit: DuckDB's ``memory_limit`` for this evaluation, such as
+            "8GB"; past it, DuckDB spills to ``temp_directory``. Default: DuckDB's
+            (80% of RAM). Only without ``con``: rankwise never changes the
+            settings of a connection it is given.
+        temp_directory: Where DuckDB spills when data outgrows memory.
         output: "pandas" (default), "arrow", "polars" or "relation" (a lazy DuckDB
             relation, returned on ``con``).
 
@@ -225,9 +233,16 @@ def evaluate(
     # Render first: an invalid argument fails before anything touches a connection.
     _render_evaluate("recommendations", "interactions", "duckdb", arguments)
 
+    if con is not None and (memory_limit is not None or temp_directory is not None):
+        raise InvalidArgumentError(
+            "rankwise.evaluate: `memory_limit` and `temp_directory` apply to rankwise's own connection; "
+            "on a connection you pass as `con`, set them yourself (SET memory_limit = '8GB'), as rankwise "
+            "leaves your connection's settings as they are.")
     private = con is None
     connection = duckdb.connect() if private else con
     try:
+        if private:
+            _apply_settings(connection, memory_limit=memory_limit, temp_directory=temp_directory)
         with resolved_inputs(connection, recommendations=recommendations, interactions=interactions) as inputs:
             if validate:
                 _validate(connection, inputs, arguments)
@@ -243,6 +258,19 @@ def evaluate(
     finally:
         if private and output != "relation":
             connection.close()
+
+
+def _apply_settings(connection: duckdb.DuckDBPyConnection, **settings: Any) -> None:
+    """DuckDB settings of the private connection of one evaluation."""
+    for name, value in settings.items():
+        if value is None:
+            continue
+        try:
+            connection.execute(f"set {name} = ?", [str(value)])
+        except duckdb.Error as error:
+            first_line = str(error).strip().splitlines()[0]
+            raise InvalidArgumentError(
+                f"rankwise.evaluate: argument `{name}` {str(value)!r} is not accepted by DuckDB: {first_line}") from None
 
 
 def _validate(connection: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], arguments: dict[str, Any]) -> None:

@@ -16,7 +16,7 @@ import click
 import duckdb
 
 from . import __version__
-from ._api import DIALECT_ADAPTERS, check, evaluate, sql
+from ._api import DIALECT_ADAPTERS, _apply_settings, check, evaluate, sql
 from .errors import RankwiseError
 
 _OUTPUT_FORMATS = {".parquet": "parquet", ".csv": "csv", ".json": "json"}
@@ -38,14 +38,18 @@ def _common_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--rank-col", default="rank", show_default=True),
         click.option("--score-col", default=None, help="Derive ranks from this score column."),
         click.option("--relevance-col", default=None, help="Graded relevance column of the interactions."),
-        click.option("--ap-denominator", type=click.Choice(["relevant", "min_relevant_k", "hits"]),
-                     default="relevant", show_default=True),
-        click.option("--precision-denominator", type=click.Choice(["k", "list_length"]), default="k", show_default=True),
-        click.option("--gain", type=click.Choice(["linear", "exponential"]), default="linear", show_default=True),
-        click.option("--relevance-threshold", type=float, default=1, show_default=True),
-        click.option("--users", type=click.Choice(["both", "interactions", "relevant"]), default="both", show_default=True),
-        click.option("--ties", type=click.Choice(["item_desc", "item_asc"]), default="item_desc", show_default=True),
-        click.option("--log-base", type=float, default=math.e, show_default="e"),
+        click.option("--convention", type=click.Choice(["trec_eval", "ranx", "recommenders", "rectools", "evidently"]),
+                     default="trec_eval", show_default=True,
+                     help="The library whose numbers to reproduce; the options below override it."),
+        click.option("--ap-denominator", type=click.Choice(["relevant", "min_relevant_k", "hits", "k"]), default=None),
+        click.option("--precision-denominator", type=click.Choice(["k", "list_length"]), default=None),
+        click.option("--gain", type=click.Choice(["linear", "exponential", "binary"]), default=None),
+        click.option("--gain-items", type=click.Choice(["positive", "relevant"]), default=None),
+        click.option("--idcg", type=click.Choice(["truth", "k_positions"]), default=None),
+        click.option("--relevance-threshold", type=float, default=None),
+        click.option("--users", type=click.Choice(["both", "interactions", "relevant"]), default=None),
+        click.option("--ties", type=click.Choice(["item_desc", "item_asc", "shared"]), default=None),
+        click.option("--log-base", type=float, default=None, help="Entropy's log base. Default: the convention's (e)."),
     ]
     for option in reversed(options):
         command = option(command)
@@ -61,7 +65,7 @@ def _arguments(options: dict[str, Any]) -> dict[str, Any]:
         "metrics": list(options["metrics"]),
         "k": list(cutoffs) or None,
         "group_by": list(options["group_by"]),
-        "relevance_threshold": int(threshold) if threshold.is_integer() else threshold,
+        "relevance_threshold": int(threshold) if threshold is not None and threshold.is_integer() else threshold,
     }
 
 
@@ -91,14 +95,20 @@ def main() -> None:
 @_common_options
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the result to a .parquet, .csv or .json file instead of printing it.")
+@click.option("--memory-limit", default=None, help="DuckDB's memory limit, e.g. 8GB; past it, work spills to disk.")
+@click.option("--temp-directory", default=None, help="Where DuckDB spills (default: DuckDB's own choice).")
+@click.option("--no-validate", "validate", flag_value=False, default=True,
+              help="Skip the input checks (duplicates, nulls...): for data known to be clean.")
 @_one_line_errors
 def evaluate_command(output: Path | None, **options: Any) -> None:
     """Evaluate RECOMMENDATIONS against INTERACTIONS (Parquet or CSV files)."""
     if output is not None and output.suffix.lower() not in _OUTPUT_FORMATS:
         raise click.BadParameter(f"'{output}': the file name must end in .parquet, .csv or .json.", param_hint="--output")
+    memory = {name: options.pop(name) for name in ("memory_limit", "temp_directory")}
     with duckdb.connect() as con:
         # DuckDB draws its own progress bar on long queries when stdout is a terminal.
         con.execute("set enable_progress_bar = true")
+        _apply_settings(con, **memory)
         relation = evaluate(con=con, output="relation", **_arguments(options))
         if output is None:
             click.echo(relation.df().to_string(index=False))

@@ -122,3 +122,12 @@ def test_check_of_clean_files(files) -> None:
     result = CliRunner().invoke(main, ["check", *files, "--score-col", "score", "--relevance-col", "relevance", "--group-by", "model"])
     assert result.exit_code == 0, result.output
     assert result.output == "no problems found\n"
+
+
+def test_evaluate_takes_a_convention_memory_settings_and_no_validate(files, tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["evaluate", *files, *ARGUMENTS, "--convention", "ranx", "--memory-limit", "256MB",
+                                       "--temp-directory", str(tmp_path), "--no-validate"])
+    assert result.exit_code == 0, result.output
+    expected = rankwise.evaluate(*files, ["ndcg@2", "map"], k=[1], group_by="model", score_col="score",
+                                 relevance_col="relevance", convention="ranx")
+    assert result.output == expected.to_string(index=False) + "\n"

@@ -211,3 +211,38 @@ def test_row_order_does_not_matter_even_with_tied_scores(frames, seed: int) -> N
         recommendations.sample(frac=1, random_state=seed), frames[1].sample(frac=1, random_state=seed), **arguments
     )
     _same(shuffled, ordered)
+
+
+def test_memory_limit_and_temp_directory_let_duckdb_spill_with_the_same_numbers(frames, tmp_path: Path) -> None:
+    recommendations, interactions = frames
+    arguments = dict(metrics=METRICS, k=[3], group_by="model", relevance_col="relevance")
+    limited = rankwise.evaluate(recommendations, interactions, memory_limit="64MB", temp_directory=str(tmp_path / "spill"), **arguments)
+    pd.testing.assert_frame_equal(limited, rankwise.evaluate(recommendations, interactions, **arguments))
+
+
+def test_memory_settings_are_refused_on_a_connection_rankwise_does_not_own(frames) -> None:
+    con = duckdb.connect()
+    before = con.execute("select current_setting('memory_limit')").fetchall()
+    with pytest.raises(InvalidArgumentError, match="set them yourself"):
+        rankwise.evaluate(*frames, ["ndcg@3"], con=con, memory_limit="64MB")
+    assert con.execute("select current_setting('memory_limit')").fetchall() == before
+
+
+def test_a_memory_limit_duckdb_refuses_is_an_invalid_argument(frames) -> None:
+    with pytest.raises(InvalidArgumentError, match="argument `memory_limit` 'plenty' is not accepted by DuckDB"):
+        rankwise.evaluate(*frames, ["ndcg@3"], memory_limit="plenty")
+
+
+def test_a_convention_sets_the_options_an_explicit_option_overrides(frames) -> None:
+    recommendations, interactions = frames
+    arguments = dict(metrics=["ndcg@5", "map@5", "precision@5"], relevance_col="relevance", group_by="model")
+    preset = rankwise.evaluate(recommendations, interactions, convention="rectools", **arguments)
+    spelled_out = rankwise.evaluate(recommendations, interactions, **rankwise.convention_options("rectools"), **arguments)
+    pd.testing.assert_frame_equal(preset, spelled_out)
+    overridden = rankwise.evaluate(recommendations, interactions, convention="rectools", ap_denominator="k", **arguments)
+    by_hand = rankwise.evaluate(recommendations, interactions, **{**rankwise.convention_options("rectools"), "ap_denominator": "k"}, **arguments)
+    pd.testing.assert_frame_equal(overridden, by_hand)
+    map_values = {(row.model, row.metric): row.value for row in overridden.itertuples()}
+    preset_values = {(row.model, row.metric): row.value for row in preset.itertuples()}
+    assert map_values[("a", "map")] != preset_values[("a", "map")]
+    assert map_values[("a", "ndcg")] == pytest.approx(preset_values[("a", "ndcg")], rel=1e-12)
