@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import resource
 import statistics
@@ -29,6 +30,8 @@ CUTOFFS = [5, 10, 20]
 METRICS = ["precision", "recall", "map", "mrr", "ndcg"]
 # rankwise metric@k -> trec_eval measure, for the agreement check
 TREC_EVAL = {"precision": "P_{k}", "recall": "recall_{k}", "map": "map_cut_{k}", "ndcg": "ndcg_cut_{k}"}
+# Settings for the rankwise workers (--memory-limit, --temp-directory), passed by environment.
+MEMORY_ENVIRONMENT = ("RANKWISE_BENCHMARK_MEMORY_LIMIT", "RANKWISE_BENCHMARK_TEMP_DIRECTORY")
 
 
 def generate(users: int) -> Path:
@@ -75,21 +78,41 @@ def generate(users: int) -> Path:
 # Workers: each runs in its own process and prints one JSON line.
 
 
-def _work_rankwise(folder: Path) -> dict:
+def _rankwise_values(folder: Path, convention: str = "trec_eval", validate: bool = True) -> dict:
+    import os
+
     import rankwise
 
+    memory_limit, temp_directory = (os.environ.get(name) or None for name in MEMORY_ENVIRONMENT)
     table = rankwise.evaluate(
         str(folder / "recommendations.parquet"),
         str(folder / "interactions.parquet"),
         METRICS + ["entropy@10"],
         k=CUTOFFS,
         relevance_col="relevance",
+        convention=convention,
+        validate=validate,
+        memory_limit=memory_limit,
+        temp_directory=temp_directory,
     )
     return {f"{row.metric}@{row.k}": row.value for row in table.itertuples()}
 
 
+def _work_rankwise(folder: Path) -> dict:
+    return _rankwise_values(folder)
+
+
+def _work_rankwise_unvalidated(folder: Path) -> dict:
+    return _rankwise_values(folder, validate=False)
+
+
 def _work_cli(folder: Path) -> dict:
+    import os
+
     arguments = [str(folder / "recommendations.parquet"), str(folder / "interactions.parquet")]
+    for option, name in zip(("--memory-limit", "--temp-directory"), MEMORY_ENVIRONMENT):
+        if os.environ.get(name):
+            arguments += [option, os.environ[name]]
     for metric in METRICS:
         arguments += ["-m", metric]
     for k in CUTOFFS:
@@ -138,13 +161,51 @@ def _work_pytrec_eval(folder: Path) -> dict:
     return means
 
 
+def _work_ranx(folder: Path) -> dict:
+    import pandas as pd
+    from ranx import Qrels, Run, evaluate
+
+    recommendations = pd.read_parquet(folder / "recommendations.parquet", columns=["user_id", "item_id", "score"])
+    interactions = pd.read_parquet(folder / "interactions.parquet")
+    for frame in (recommendations, interactions):
+        frame["user_id"] = frame["user_id"].astype(str).astype(object)
+        frame["item_id"] = frame["item_id"].astype(str).astype(object)
+    interactions["relevance"] = interactions["relevance"].astype("int64")
+    qrels = Qrels.from_df(interactions, q_id_col="user_id", doc_id_col="item_id", score_col="relevance")
+    run = Run.from_df(recommendations, q_id_col="user_id", doc_id_col="item_id", score_col="score")
+    names = {"precision": "precision", "recall": "recall", "map": "map", "mrr": "mrr", "ndcg": "ndcg"}
+    measures = [f"{names[metric]}@{k}" for metric in METRICS for k in CUTOFFS]
+    # make_comparable drops the lists of users without interactions, as users='both' does
+    means = evaluate(qrels, run, measures, make_comparable=True)
+    return {f"{metric}@{k}": float(means[f"{names[metric]}@{k}"]) for metric in METRICS for k in CUTOFFS}
+
+
+def _work_rectools(folder: Path) -> dict:
+    import pandas as pd
+    from rectools import Columns
+    from rectools.metrics import MAP, MRR, NDCG, Precision, Recall, calc_metrics
+
+    recommendations = pd.read_parquet(folder / "recommendations.parquet", columns=["user_id", "item_id", "rank"])
+    interactions = pd.read_parquet(folder / "interactions.parquet", columns=["user_id", "item_id"])
+    recommendations.columns = [Columns.User, Columns.Item, Columns.Rank]
+    interactions.columns = [Columns.User, Columns.Item]
+    kinds = {"precision": Precision, "recall": Recall, "map": MAP, "mrr": MRR, "ndcg": NDCG}
+    metrics = {f"{metric}@{k}": kinds[metric](k=k) for metric in METRICS for k in CUTOFFS}
+    return {name: float(value) for name, value in calc_metrics(metrics, reco=recommendations, interactions=interactions).items()}
+
+
 WORKERS = {
     "rankwise": _work_rankwise,
+    "rankwise, validate=False": _work_rankwise_unvalidated,
     "rankwise CLI": _work_cli,
     "floor query": _work_floor,
     "pytrec_eval": _work_pytrec_eval,
+    "ranx": _work_ranx,
+    "RecTools": _work_rectools,
 }
-PEER_PACKAGES = {"pytrec_eval": "pytrec-eval-terrier"}
+PEER_PACKAGES = {"pytrec_eval": "pytrec-eval-terrier", "ranx": "ranx", "RecTools": "rectools"}
+# The rankwise convention each peer's numbers are checked against.
+PEER_CONVENTIONS = {"pytrec_eval": "trec_eval", "ranx": "ranx", "RecTools": "rectools"}
 
 
 def _measure(tool: str, folder: Path) -> dict:
@@ -192,57 +253,119 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--users", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--tools", nargs="+", default=list(WORKERS))
+    parser.add_argument("--tools", nargs="+", default=list(WORKERS), choices=list(WORKERS), metavar="TOOL")
+    parser.add_argument("--memory-limit", help="DuckDB memory_limit for the rankwise runs, e.g. 12GB")
+    parser.add_argument("--temp-directory", help="where DuckDB spills in the rankwise runs")
     parser.add_argument("--report", type=Path, default=REPORT)
     parser.add_argument("--worker", nargs=2, metavar=("TOOL", "FOLDER"), help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.worker:
         _worker(arguments.worker[0], Path(arguments.worker[1]))
         return
+    for name, value in zip(MEMORY_ENVIRONMENT, (arguments.memory_limit, arguments.temp_directory)):
+        if value:
+            os.environ[name] = value
 
     rows, notes = [], []
     for users in arguments.users:
         folder = generate(users)
-        reference = None
         for tool in arguments.tools:
             if not _installed(tool):
-                notes.append(f"{tool}: skipped, `{PEER_PACKAGES[tool]}` is not installed.")
+                notes.append(f"{tool}: not measured, `{PEER_PACKAGES[tool]}` is not installed.")
                 continue
             runs = [_measure(tool, folder) for _ in range(arguments.repeat)]
-            if tool == "rankwise":
-                reference = runs[0]["values"]
-            elif reference is not None:
-                _check_agreement(tool, runs[0]["values"], reference)
+            if tool in PEER_CONVENTIONS:
+                convention = PEER_CONVENTIONS[tool]
+                _check_agreement(tool, runs[0]["values"], _rankwise_values(folder, convention, validate=False))
+                notes.append(f"{tool}: its means agree with rankwise's (convention='{convention}') within 1e-9 at every size.")
             rows.append((users, tool, statistics.median(r["seconds"] for r in runs), max(r["peak_mib"] for r in runs)))
-            print(f"{users:>9} users  {tool:<14} {rows[-1][2]:8.2f} s  {rows[-1][3]:8.0f} MiB", flush=True)
+            print(f"{users:>10} users  {tool:<26} {rows[-1][2]:8.2f} s  {rows[-1][3]:8.0f} MiB", flush=True)
     _write_report(arguments, rows, notes)
 
 
 def _write_report(arguments: argparse.Namespace, rows: list[tuple], notes: list[str]) -> None:
-    floors = {users: seconds for users, tool, seconds, _ in rows if tool == "floor query"}
+    seconds = {(users, tool): value for users, tool, value, _ in rows}
+    peaks = {(users, tool): value for users, tool, _, value in rows}
+    command = "python benchmarks/run.py --users " + " ".join(map(str, arguments.users)) + f" --repeat {arguments.repeat}"
+    if arguments.tools != list(WORKERS):
+        command += " --tools " + " ".join(f"'{tool}'" for tool in arguments.tools)
+    if arguments.memory_limit:
+        command += f" --memory-limit {arguments.memory_limit}"
+    if arguments.temp_directory:
+        command += f" --temp-directory {arguments.temp_directory}"
     lines = [
         "# Benchmarks",
         "",
-        "Generated by `python benchmarks/run.py "
-        + " ".join(f"--users {u}" if i == 0 else str(u) for i, u in enumerate(arguments.users))
-        + f" --repeat {arguments.repeat}`: end to end from Parquet, each run in a fresh process, "
-        "median wall time of the repetitions and the largest peak RSS. rankwise computes "
-        f"{', '.join(METRICS)} at k = {', '.join(map(str, CUTOFFS))} plus entropy@10; the floor query only "
-        "joins recommendations to interactions and counts hits per user.",
+        f"Generated by `{command}`: end to end from Parquet, each run in a fresh process (imports, reading "
+        "and conversion included), the median wall time of the repetitions and the largest peak RSS. "
+        f"Every tool computes {', '.join(METRICS)} at k = {', '.join(map(str, CUTOFFS))} (rankwise also entropy@10); "
+        "the floor query only joins the recommendations to the interactions and counts hits per user. "
+        "`rankwise` is `rankwise.evaluate` with its defaults, which check the input first (nulls, duplicate "
+        "items and ranks in a list, duplicate interactions...); `validate=False` skips those checks.",
         "",
-        f"Machine: {platform.machine()}, {platform.system()} {platform.release()}, Python {platform.python_version()}, "
-        f"duckdb {metadata.version('duckdb')}.",
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, {_memory_gib():.0f} GiB, {platform.system()} "
+        f"{platform.release()}, Python {platform.python_version()}; " + ", ".join(_versions()) + ".",
         "",
         "| users | rows | tool | seconds | x floor | peak MiB |",
         "|---:|---:|---|---:|---:|---:|",
     ]
-    for users, tool, seconds, peak in rows:
-        ratio = f"{seconds / floors[users]:.1f}" if users in floors else ""
-        lines.append(f"| {users:,} | {20 * users:,} | {tool} | {seconds:.2f} | {ratio} | {peak:.0f} |")
-    lines += [""] + [f"- {note}" for note in dict.fromkeys(notes)]
+    for users, tool, value, peak in rows:
+        floor = seconds.get((users, "floor query"))
+        ratio = f"{value / floor:.2f}" if floor else ""
+        lines.append(f"| {users:,} | {20 * users:,} | {tool} | {value:.2f} | {ratio} | {peak:,.0f} |")
+    lines += ["", "## Targets", "", "| target | measured | met |", "|---|---|---|"]
+    lines += [_target_row(*target) for target in _targets(arguments.users, seconds, peaks)]
+    lines += ["", "## Notes", ""] + [f"- {note}" for note in dict.fromkeys(notes)]
     arguments.report.parent.mkdir(parents=True, exist_ok=True)
     arguments.report.write_text("\n".join(lines).rstrip() + "\n")
     print(f"wrote {arguments.report}")
+
+
+def _targets(sizes: list[int], seconds: dict, peaks: dict) -> list[tuple[str, str, bool | None]]:
+    """The targets of the performance issue, read off the largest size measured."""
+    largest = max(sizes)
+    found = []
+    for variant in ("rankwise", "rankwise, validate=False"):
+        own = seconds.get((largest, variant))
+        if own is None:
+            continue
+        floor = seconds.get((largest, "floor query"))
+        if floor:
+            found.append((f"`{variant}` within 2x the floor query ({largest:,} users)", f"{own / floor:.2f}x", own <= 2 * floor))
+        for peer, factor in (("RecTools", 5), ("pytrec_eval", 10)):
+            if (largest, peer) in seconds:
+                ratio = seconds[(largest, peer)] / own
+                found.append((f"`{variant}` at least {factor}x faster than {peer}", f"{ratio:.1f}x", ratio >= factor))
+        if (largest, "RecTools") in peaks:
+            found.append((f"`{variant}` peak memory below RecTools'", f"{peaks[(largest, variant)]:,.0f} vs "
+                          f"{peaks[(largest, 'RecTools')]:,.0f} MiB", peaks[(largest, variant)] < peaks[(largest, "RecTools")]))
+        smaller = [size for size in sizes if size * 10 == largest and (size, variant) in seconds]
+        if smaller:
+            growth = own / seconds[(smaller[0], variant)]
+            found.append((f"`{variant}`: 10x the rows costs at most 11x the time ({smaller[0]:,} to {largest:,} users)",
+                           f"{growth:.1f}x", growth <= 11))
+    return found
+
+
+def _target_row(target: str, measured: str, met: bool | None) -> str:
+    return f"| {target} | {measured} | {'yes' if met else 'no'} |"
+
+
+def _memory_gib() -> float:
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("MemTotal:"):
+            return int(line.split()[1]) / 1024 / 1024
+    return float("nan")
+
+
+def _versions() -> list[str]:
+    versions = []
+    for package in ("rankwise", "duckdb", "pytrec-eval-terrier", "ranx", "rectools"):
+        try:
+            versions.append(f"{package} {metadata.version(package)}")
+        except metadata.PackageNotFoundError:
+            pass
+    return versions
 
 
 if __name__ == "__main__":
