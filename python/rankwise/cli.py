@@ -109,7 +109,10 @@ def evaluate_command(output: Path | None, **options: Any) -> None:
         # DuckDB draws its own progress bar on long queries when stdout is a terminal.
         con.execute("set enable_progress_bar = true")
         _apply_settings(con, **memory)
-        relation = evaluate(con=con, output="relation", **_arguments(options))
+        # Computed once into a table: writing the file and counting its rows
+        # would each run the whole query again on a lazy relation.
+        evaluate(con=con, output="relation", **_arguments(options)).create("rankwise_result")
+        relation = con.table("rankwise_result")
         if output is None:
             click.echo(relation.df().to_string(index=False))
         else:
