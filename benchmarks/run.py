@@ -194,11 +194,63 @@ def _work_rectools(folder: Path) -> dict:
     return {name: float(value) for name, value in calc_metrics(metrics, reco=recommendations, interactions=interactions).items()}
 
 
+DBT_PROJECT = REPO_ROOT / "benchmarks" / "dbt_project"
+
+
+def _dbt(folder: Path, *arguments: str) -> None:
+    """Runs dbt on the benchmark's dbt project; its database, target and logs in a
+    scratch folder beside the data, kept between runs like a user's target/."""
+    import os
+
+    scratch = folder / "dbt"
+    scratch.mkdir(exist_ok=True)
+    environment = {
+        **os.environ,
+        "RANKWISE_BENCHMARK_DATA": str(folder.resolve()),
+        "RANKWISE_BENCHMARK_DATABASE": str(scratch / "benchmark.duckdb"),
+        "DBT_PROFILES_DIR": str(DBT_PROJECT),
+        "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
+    }
+    paths = ["--log-path", str(scratch / "logs")]
+    if arguments[0] != "deps":
+        paths += ["--target-path", str(scratch / "target")]
+    subprocess.run([str(Path(sys.executable).with_name("dbt")), *arguments, *paths], cwd=DBT_PROJECT,
+                   env=environment, check=True, capture_output=True)
+
+
+def _work_dbt_run(folder: Path) -> dict:
+    _dbt(folder, "run", "--quiet", "--exclude", "start_up")
+    return {}
+
+
+def _work_dbt_start_up(folder: Path) -> dict:
+    _dbt(folder, "run", "--quiet", "--select", "start_up")
+    return {}
+
+
+def _work_sql_only(folder: Path) -> dict:
+    """The SQL the package model runs, as dbt runs it (create table as), without dbt."""
+    import duckdb
+
+    import rankwise
+
+    query = rankwise.sql(
+        "recommendations", "interactions", METRICS + ["entropy@10"], k=CUTOFFS, relevance_col="relevance")
+    con = duckdb.connect()
+    for table in ("recommendations", "interactions"):
+        con.execute(f"create view {table} as select * from read_parquet('{folder / (table + '.parquet')}')")
+    con.execute(f"create table rankwise_metrics as {query}")
+    return {}
+
+
 WORKERS = {
     "rankwise": _work_rankwise,
     "rankwise, validate=False": _work_rankwise_unvalidated,
     "rankwise CLI": _work_cli,
     "floor query": _work_floor,
+    "rankwise SQL only": _work_sql_only,
+    "dbt run (package model)": _work_dbt_run,
+    "dbt start-up": _work_dbt_start_up,
     "pytrec_eval": _work_pytrec_eval,
     "ranx": _work_ranx,
     "RecTools": _work_rectools,
@@ -267,6 +319,8 @@ def main() -> None:
             os.environ[name] = value
 
     rows, notes = [], []
+    if any(tool.startswith("dbt") for tool in arguments.tools):
+        _dbt(DATA_ROOT, "deps", "--quiet")
     for users in arguments.users:
         folder = generate(users)
         for tool in arguments.tools:
@@ -344,6 +398,11 @@ def _targets(sizes: list[int], seconds: dict, peaks: dict) -> list[tuple[str, st
             growth = own / seconds[(smaller[0], variant)]
             found.append((f"`{variant}`: 10x the rows costs at most 11x the time ({smaller[0]:,} to {largest:,} users)",
                            f"{growth:.1f}x", growth <= 11))
+    dbt = [seconds.get((largest, tool)) for tool in ("dbt run (package model)", "dbt start-up", "rankwise SQL only")]
+    if None not in dbt:
+        run, start_up, sql_only = dbt
+        found.append(("the dbt path adds no more than dbt's start-up to the same SQL",
+                      f"dbt run {run:.2f} s vs start-up {start_up:.2f} s + SQL {sql_only:.2f} s", run <= start_up + sql_only))
     return found
 
 

@@ -1,0 +1,1 @@
+select * from read_parquet('{{ env_var("RANKWISE_BENCHMARK_DATA") }}/recommendations.parquet')
