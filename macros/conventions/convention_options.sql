@@ -24,8 +24,9 @@
         'ties': 'item_desc',
         'log_base': 'e',
     } -%}
-    {#- ranx: trec_eval's definitions, but rel_lvl also decides which items earn an NDCG gain. -#}
-    {%- set ranx = rankwise._updated(trec_eval, {'gain_items': 'relevant'}) -%}
+    {#- ranx: trec_eval's definitions, but rel_lvl also decides which items earn an NDCG
+        gain, and evaluate(make_comparable=True) scores every user of the qrels. -#}
+    {%- set ranx = rankwise._updated(trec_eval, {'gain_items': 'relevant', 'users': 'interactions'}) -%}
     {#- Microsoft Recommenders (python_evaluation.py): binary gain by default, map_at_k over
         min(R, k), common users except in ndcg_at_k, distributional_coverage in bits. -#}
     {%- set recommenders = rankwise._updated(trec_eval, {'ap_denominator': 'min_relevant_k', 'gain': 'binary', 'gain_items': 'relevant',

@@ -1,0 +1,72 @@
+"""Evidently's recommender-system metrics, ported from evidentlyai/evidently
+0.7.23: src/evidently/legacy/calculations/recommender_systems.py
+(collect_dataset) and src/evidently/legacy/metrics/recsys/ (precision_recall_k.py
+get_precision_and_recall_dict, ndcg_k.py calculate_ndcg, mrr.py and
+hit_rate_k.py get_values), with the defaults: scores as predictions, no
+min_rel_score, no_feedback_users=False.
+
+Evidently reads one table of recommended rows, each with its target: items that
+were not recommended do not exist for it, so R counts the relevant recommended
+rows. Each function returns the mean at k.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+
+def collect_dataset(recommendations: pd.DataFrame, bin_data: bool) -> pd.DataFrame:
+    """`recommendations`: user_id, item_id, score, target (the relevance, 0 if none)."""
+    df = pd.DataFrame({"users": recommendations["user_id"], "target": recommendations["target"],
+                       "preds": recommendations["score"]})
+    df["preds"] = df.groupby("users")["preds"].transform("rank", ascending=False).astype(int)
+    if bin_data:
+        df["target"] = (df["target"] > 0).astype(int)
+    users_with_clicks = df[df.target > 0].users.unique()
+    return df[df.users.isin(users_with_clicks)]
+
+
+def precision_recall_map(recommendations: pd.DataFrame, k: int) -> dict[str, float]:
+    df = collect_dataset(recommendations, bin_data=True)
+    user_df = df.groupby("users").target.agg(["size", "sum"])
+    user_df.columns = ["size", "all"]
+    for cutoff in range(1, k + 1):
+        tp = df[df.preds <= cutoff].groupby("users").target.agg(["sum", "last"])
+        tp.columns = [f"tp_{cutoff}", f"rel_{cutoff}"]
+        user_df = pd.concat([user_df, tp], axis=1).fillna(0)
+        user_df[f"precision_{cutoff}"] = user_df[f"tp_{cutoff}"] / np.minimum(user_df["size"], cutoff)
+        user_df[f"recall_{cutoff}"] = user_df[f"tp_{cutoff}"] / user_df["all"]
+    user_df = user_df.replace([np.inf, -np.inf, np.nan], 0)
+    with_feedback = user_df[user_df["all"] != 0]
+    precisions = with_feedback[[f"precision_{c}" for c in range(1, k + 1)]]
+    relevant_at = with_feedback[[f"rel_{c}" for c in range(1, k + 1)]].values
+    average_precision = precisions.multiply(relevant_at).T.expanding().sum().T.divide(with_feedback["all"], axis=0).fillna(0)
+    return {
+        "precision": with_feedback[f"precision_{k}"].mean(),
+        "recall": with_feedback[f"recall_{k}"].mean(),
+        "map": average_precision[f"precision_{k}"].mean(),
+    }
+
+
+def ndcg(recommendations: pd.DataFrame, k: int) -> float:
+    df = collect_dataset(recommendations, bin_data=False).copy()
+    df["dcg"] = df["target"] / np.log2(df["preds"] + 1)
+    df = df.sort_values(["users", "target"], ascending=False)
+    discount = 1 / np.log2(np.arange(k) + 2)
+    dcg = df[df.preds <= k].groupby("users").dcg.sum()
+    idcg = df.groupby("users").target.apply(lambda x: x[:k].dot(discount[: len(x)])).rename("idcg")
+    user_df = pd.concat([dcg, idcg], axis=1).fillna(0)
+    return (user_df["dcg"] / user_df["idcg"]).replace([np.inf, -np.inf], np.nan).fillna(0).mean()
+
+
+def mrr(recommendations: pd.DataFrame, k: int) -> float:
+    df = collect_dataset(recommendations, bin_data=True)
+    df_k = df[(df.target == 1) & (df.preds <= k)]
+    return (1 / df_k.groupby("users").preds.min()).sum() / df.users.nunique()
+
+
+def hit_rate(recommendations: pd.DataFrame, k: int) -> float:
+    df = collect_dataset(recommendations, bin_data=True)
+    df_k = df[(df.target == 1) & (df.preds <= k)]
+    return df_k.users.nunique() / df.users.nunique()

@@ -1,0 +1,69 @@
+"""RecTools' ranking and classification metrics, ported from
+MobileTeleSystems/RecTools 0.19.0: rectools/metrics/base.py (merge_reco),
+classification.py (Precision, Recall, HitRate), ranking.py (MAP, MRR, NDCG).
+
+RecTools 0.19 pins numpy < 2 on Python 3.11, which the test environment's
+pyarrow cannot share, so the tests run this port; README.md beside this file
+records that it gave the library's numbers on the same random cases.
+
+Inputs as RecTools takes them: `reco` (user_id, item_id, rank) and
+`interactions` (user_id, item_id), every interaction relevant. The users are
+those of the interactions (merge_reco left-joins them to the recommendations),
+a user without a list scoring 0. Each function returns {user: value}.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+
+def merge_reco(reco: pd.DataFrame, interactions: pd.DataFrame) -> pd.DataFrame:
+    return pd.merge(interactions[["user_id", "item_id"]], reco[["user_id", "item_id", "rank"]],
+                    on=["user_id", "item_id"], how="left")
+
+
+def _per_user(merged: pd.DataFrame, function) -> dict[str, float]:
+    return {user: function(rows) for user, rows in merged.groupby("user_id", sort=False)}
+
+
+def precision(merged: pd.DataFrame, k: int) -> dict[str, float]:
+    return _per_user(merged, lambda rows: float((rows["rank"] <= k).sum()) / k)
+
+
+def recall(merged: pd.DataFrame, k: int) -> dict[str, float]:
+    return _per_user(merged, lambda rows: float((rows["rank"] <= k).sum()) / len(rows))
+
+
+def hit_rate(merged: pd.DataFrame, k: int) -> dict[str, float]:
+    return _per_user(merged, lambda rows: float((rows["rank"] <= k).any()))
+
+
+def mrr(merged: pd.DataFrame, k: int) -> dict[str, float]:
+    def reciprocal_rank(rows: pd.DataFrame) -> float:
+        ranks = rows["rank"][rows["rank"] <= k]
+        return 1.0 / ranks.min() if len(ranks) else 0.0
+    return _per_user(merged, reciprocal_rank)
+
+
+def map_(merged: pd.DataFrame, k: int, divide_by_k: bool = False) -> dict[str, float]:
+    """MAP.calc_per_user_from_fitted: the sum of precision@rank over the hits,
+    divided by the user's interactions (or by k)."""
+    def average_precision(rows: pd.DataFrame) -> float:
+        ranks = sorted(rows["rank"][rows["rank"] <= k])
+        total = sum((position + 1) / rank for position, rank in enumerate(ranks))
+        return total / (k if divide_by_k else len(rows))
+    return _per_user(merged, average_precision)
+
+
+def ndcg(merged: pd.DataFrame, k: int, divide_by_achievable: bool = False, log_base: int = 2) -> dict[str, float]:
+    """NDCG.calc_per_user_from_merged: binary gains; IDCG is k relevant slots, or
+    min(n_items, k) with divide_by_achievable."""
+    discounts = [1 / math.log(rank + 1, log_base) for rank in range(1, k + 1)]
+
+    def value(rows: pd.DataFrame) -> float:
+        dcg = sum(1 / math.log(rank + 1, log_base) for rank in rows["rank"] if rank <= k)
+        idcg = sum(discounts[: min(len(rows), k)]) if divide_by_achievable else sum(discounts)
+        return dcg / idcg
+    return _per_user(merged, value)

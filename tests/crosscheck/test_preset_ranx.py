@@ -1,0 +1,53 @@
+"""convention='ranx' reproduces ranx (run for real) at relevance levels 1 and 2:
+its rel_lvl decides what counts as relevant for every metric, NDCG gains
+included, and with make_comparable=True every user of the qrels is scored (0
+without a list). Scores are distinct: ranx keeps tied scores in input order."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import pandas as pd
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import rankwise
+
+from .strategies import Case, cases
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # numba's compile-time warnings
+    from ranx import Qrels, Run, evaluate
+
+# rankwise metric -> ranx metric, at k
+AT_K = {"precision": "precision", "recall": "recall", "f1": "f1", "hit_rate": "hit_rate", "map": "map",
+        "mrr": "mrr", "ndcg": "ndcg", "dcg": "dcg"}
+
+
+def _ranx_means(case: Case, measures: list[str]) -> dict[str, float]:
+    qrels = Qrels(case.qrels())
+    run = Run(case.run())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        means = evaluate(qrels, run, measures, make_comparable=True)
+    return {measures[0]: means} if len(measures) == 1 else means
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(case=cases(distinct_scores=True), k=st.integers(1, 35), level=st.sampled_from([1, 2]))
+def test_the_ranx_convention_matches_ranx(case: Case, k: int, level: int) -> None:
+    if not case.is_evaluable() or not set(case.run()) & set(case.qrels()):
+        return  # rankwise refuses empty inputs; ranx cannot evaluate disjoint tables
+    for gain, ranx_ndcg in (("linear", "ndcg"), ("exponential", "ndcg_burges")):
+        table = rankwise.evaluate(
+            case.recommendations, case.interactions, [f"{name}@{k}" for name in AT_K] + ["r_precision"],
+            score_col="score", relevance_col="relevance", convention="ranx", relevance_threshold=level, gain=gain,
+        )
+        names = {**AT_K, "ndcg": ranx_ndcg, "dcg": ranx_ndcg.replace("ndcg", "dcg")}
+        measures = {f"{name}@{k}": f"{names[name]}@{k}-l{level}" for name in AT_K} | {"r_precision@None": f"r-precision-l{level}"}
+        expected = _ranx_means(case, list(measures.values()))
+        for row in table.itertuples():
+            key = f"{row.metric}@{None if pd.isna(row.k) else int(row.k)}"
+            assert math.isclose(row.value, expected[measures[key]], rel_tol=0, abs_tol=1e-9), (key, gain, level)
+        assert set(table.n_users) == {len(case.qrels())}
