@@ -25,7 +25,7 @@
         'log_base': 'e',
     } -%}
     {#- ranx: trec_eval's definitions, but rel_lvl also decides which items earn an NDCG
-        gain, and evaluate(make_comparable=True) scores every user of the qrels. -#}
+        gain, and make_comparable=True in its evaluate scores every user of the qrels. -#}
     {%- set ranx = rankwise._updated(trec_eval, {'gain_items': 'relevant', 'users': 'interactions'}) -%}
     {#- Microsoft Recommenders (python_evaluation.py): binary gain by default, map_at_k over
         min(R, k), common users except in ndcg_at_k, distributional_coverage in bits. -#}
