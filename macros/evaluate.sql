@@ -38,6 +38,12 @@
 {%- set needs_running_hits = 'precision_sum' in components_from.judged -%}
 {%- set needs_n_relevant_on_rows = 'hits_within_n_relevant' in components_from.judged -%}
 {%- set every_truth_user = 'interactions' in spec.user_sets -%}
+{#- per metric: the condition that keeps a user in its user set, or none -#}
+{%- set user_set_conditions = {} -%}
+{%- for entry in spec.user_metrics -%}
+    {%- do user_set_conditions.update({entry.position: rankwise._in_user_set(entry.users, every_truth_user)}) -%}
+{%- endfor -%}
+{%- set some_users_left_out = user_set_conditions.values() | reject('none') | list | length > 0 -%}
 {#- with derived ranks, rw_recommendations holds a window worth storing once -#}
 {%- set inline_hint = (rankwise._inlined_cte() | trim) if spec.score is none else '' -%}
 
@@ -283,7 +289,7 @@ rw_user_metrics as (
     select
         rw_user_components.*
         {%- for entry in spec.user_metrics %},
-        {%- set condition = rankwise._in_user_set(entry.users, every_truth_user) %}
+        {%- set condition = user_set_conditions[entry.position] %}
         {% if condition is none -%}
         cast({{ rankwise._metric_expression(entry, spec) }} as {{ float64 }})
         {%- else -%}
@@ -376,7 +382,7 @@ select
     {{ rankwise._pick_by_position(spec.user_metrics, 'rw_idcg__{k}') }} as idcg
 from rw_user_metrics
 cross join rw_user_metric_grid as grid
-{%- if spec.user_sets | reject('equalto', 'interactions' if every_truth_user else 'both') | list | length > 0 %}
+{%- if some_users_left_out %}
 where {{ rankwise._pick_by_position(spec.user_metrics, 'rw_value__{position}') }} is not null
 {%- endif %}
 
@@ -396,10 +402,9 @@ from (
         {%- for column in groups %}
         {{ column }},
         {%- endfor %}
-        count(*) as rw_n_rows
-        {%- for entry in spec.user_metrics %},
+        {%- for entry in spec.user_metrics %}
         avg(rw_value__{{ entry.position }}) as rw_value__{{ entry.position }},
-        count(rw_value__{{ entry.position }}) as rw_n_users__{{ entry.position }}
+        count(rw_value__{{ entry.position }}) as rw_n_users__{{ entry.position }}{{ ',' if not loop.last }}
         {%- endfor %}
     from rw_user_metrics
     {%- if groups | length > 0 %}
