@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.reference import make_expected
+from tests.reference import make_expected, random_inputs
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 GOLDEN_EXAMPLES = REPO_ROOT.parent / "shared" / "golden-examples.md"
@@ -87,6 +87,11 @@ def expected_values() -> dict[tuple[str, ...], float]:
 
 def test_the_expected_seed_is_what_the_oracle_computes() -> None:
     assert (SEEDS / "expected__cases.csv").read_text() == make_expected.render()
+
+
+def test_the_random_input_seeds_are_what_their_seeded_generator_draws() -> None:
+    for name, text in random_inputs.render_seeds().items():
+        assert (SEEDS / f"{name}.csv").read_text() == text, name
 
 
 def test_every_golden_row_is_listed_in_the_specification() -> None:

@@ -1,5 +1,6 @@
-"""Computes integration_tests/seeds/expected__cases.csv with the oracle, for every
-case of var('rankwise_test_cases') in integration_tests/dbt_project.yml.
+"""Writes the random input seeds (random_inputs.py), then computes
+integration_tests/seeds/expected__cases.csv with the oracle, for every case of
+var('rankwise_test_cases') in integration_tests/dbt_project.yml.
 
     python tests/reference/make_expected.py
 """
@@ -16,7 +17,7 @@ import yaml
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.reference import oracle  # noqa: E402
+from tests.reference import oracle, random_inputs  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PROJECT = REPO_ROOT / "integration_tests"
@@ -73,5 +74,6 @@ def render() -> str:
 
 
 if __name__ == "__main__":
+    random_inputs.write_seeds(SEEDS)
     EXPECTED.write_text(render())
     print(f"wrote {EXPECTED.relative_to(REPO_ROOT)}")

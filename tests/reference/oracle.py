@@ -18,6 +18,8 @@ class Options:
     ap_denominator: str = "relevant"
     precision_denominator: str = "k"
     gain: str = "linear"
+    gain_items: str = "positive"
+    idcg: str = "truth"
     relevance_threshold: float = 1
     users: str = "both"
     ties: str = "item_desc"
@@ -26,9 +28,18 @@ class Options:
 
 def ranked(rows: list[tuple[str, float]], by_score: bool, ties: str) -> list[tuple[int, str]]:
     """(rank, item) pairs. With scores: score descending, ties by item id
-    descending (trec_eval) or ascending."""
+    descending (trec_eval) or ascending; or, with ties='shared', every item of
+    a tie at positions p..q gets rank floor((p + q) / 2)."""
     if not by_score:
         return sorted((int(rank), item) for item, rank in rows)
+    if ties == "shared":
+        scores = [score for _, score in rows]
+        shared = []
+        for item, score in rows:
+            first = 1 + sum(1 for other in scores if other > score)
+            last = first + scores.count(score) - 1
+            shared.append(((first + last) // 2, item))
+        return sorted(shared)
     by_item = sorted(rows, key=lambda row: row[0], reverse=(ties == "item_desc"))
     ordered = sorted(by_item, key=lambda row: row[1], reverse=True)  # stable, so ties keep the item order
     return [(position, item) for position, (item, _) in enumerate(ordered, start=1)]
@@ -39,9 +50,10 @@ def _relevant(truth: dict[str, float], item: str, options: Options) -> bool:
 
 
 def _gain(relevance: float, options: Options) -> float:
-    if relevance <= 0:
+    """Items with rel > 0 earn a gain; with gain_items='relevant', only rel >= threshold."""
+    if relevance <= 0 or (options.gain_items == "relevant" and relevance < options.relevance_threshold):
         return 0.0
-    return relevance if options.gain == "linear" else 2.0**relevance - 1.0
+    return {"linear": relevance, "exponential": 2.0**relevance - 1.0, "binary": 1.0}[options.gain]
 
 
 def _within(rank: int, k: int | None) -> bool:
@@ -59,11 +71,6 @@ def hits(ranking, truth, k, options) -> int:
 
 def n_recommended(ranking, k) -> int:
     return sum(1 for rank, _ in ranking if _within(rank, k))
-
-
-def precision_at(rank_i: int, ranking, truth, options) -> float:
-    """P@i: relevant items at ranks <= i, divided by i."""
-    return hits(ranking, truth, rank_i, options) / rank_i
 
 
 def precision(ranking, truth, k, options) -> float:
@@ -88,17 +95,22 @@ def hit_rate(ranking, truth, k, options) -> float:
 
 
 def average_precision(ranking, truth, k, options) -> float:
-    """Sum of P@i over relevant ranks i <= k, over R, min(R, k) or the hits."""
-    total = sum(
-        precision_at(rank, ranking, truth, options)
-        for rank, item in ranking
-        if _within(rank, k) and _relevant(truth, item, options)
-    )
+    """Sum of P@i over relevant ranks i <= k, over R, min(R, k), the hits or k.
+    P@i counts the relevant items listed up to and including this one, so that
+    when items share a rank (ties='shared') the j-th relevant item of the tie
+    counts the hits before the tie plus j, as a running sum over the rows does
+    (Evidently's cumulative sum); with distinct ranks this is hits@i / i."""
+    total, found = 0.0, 0
+    for rank, item in sorted(ranking):
+        if _within(rank, k) and _relevant(truth, item, options):
+            found += 1
+            total += found / rank
     relevant = n_relevant(truth, options)
     denominator = {
         "relevant": relevant,
         "min_relevant_k": relevant if k is None else min(relevant, k),
         "hits": hits(ranking, truth, k, options),
+        "k": k,
     }[options.ap_denominator]
     return total / denominator if denominator else 0.0
 
@@ -117,6 +129,8 @@ def dcg(ranking, truth, k, options) -> float:
 
 
 def idcg(truth, k, options) -> float:
+    if options.idcg == "k_positions":  # every one of the k slots relevant, gain 1
+        return sum(1 / math.log2(rank + 1) for rank in range(1, k + 1))
     ideal = sorted(truth.values(), reverse=True)
     return sum(_gain(relevance, options) / math.log2(rank + 1) for rank, relevance in enumerate(ideal, start=1) if _within(rank, k))
 
