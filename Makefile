@@ -8,7 +8,7 @@ DEMO_STAMP := $(VENV)/.installed-demo
 TEST_STAMP := $(VENV)/.installed-test
 DBT := PATH=$(BIN):$$PATH DBT_PROFILES_DIR=. DBT_SEND_ANONYMOUS_USAGE_STATS=false $(BIN)/dbt
 
-.PHONY: demo test clean
+.PHONY: demo test test-duckdb test-postgres test-spark clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,9 +29,21 @@ demo: $(DEMO_STAMP)
 	cd demo && $(DBT) build --quiet
 	cd demo && $(BIN)/python show_metrics.py
 
-## make test: the whole suite (pytest, including dbt build of integration_tests/)
+PYTEST := PATH=$(BIN):$$PATH $(BIN)/python -m pytest
+
+## make test: the whole suite (pytest, including dbt build of integration_tests/ on DuckDB, PostgreSQL and Spark)
 test: $(TEST_STAMP)
-	PATH=$(BIN):$$PATH $(BIN)/python -m pytest
+	$(PYTEST)
+
+## make test-<engine>: dbt build of integration_tests/ on one engine, which the tests start and stop
+test-duckdb: $(TEST_STAMP)
+	$(PYTEST) tests/integration --engines duckdb
+
+test-postgres: $(TEST_STAMP)
+	$(PYTEST) tests/integration --engines postgres
+
+test-spark: $(TEST_STAMP)
+	$(PYTEST) tests/integration --engines spark
 
 clean:
 	rm -rf $(VENV) integration_tests/target integration_tests/dbt_packages integration_tests/logs \

@@ -1,11 +1,55 @@
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from .dbt_project_runner import DbtRun, run_dbt
+from .engines import ENGINES
+
+
+def _selected_engines(config: pytest.Config) -> list[str]:
+    engines = [name.strip() for name in config.getoption("engines").split(",") if name.strip()]
+    unknown = sorted(set(engines) - set(ENGINES))
+    if unknown:
+        raise pytest.UsageError(f"--engines: unknown engine(s) {unknown}; choose from {sorted(ENGINES)}")
+    return engines
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "engine" in metafunc.fixturenames:
+        metafunc.parametrize("engine", _selected_engines(metafunc.config), scope="session")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The parity tests compare with the Python wrapper, which runs on DuckDB:
+    they belong to a run that includes DuckDB."""
+    if "duckdb" in _selected_engines(config):
+        return
+    deselected = [item for item in items if "duckdb_build" in getattr(item, "fixturenames", ())]
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = [item for item in items if item not in deselected]
 
 
 @pytest.fixture(scope="session")
-def dbt_build(tmp_path_factory: pytest.TempPathFactory) -> DbtRun:
-    """One `dbt build` of integration_tests/ for the whole session."""
-    return run_dbt(["build"], tmp_path_factory.mktemp("dbt_build"))
+def dbt_builds(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], DbtRun]:
+    """One `dbt build` of integration_tests/ per engine for the whole session."""
+    builds: dict[str, DbtRun] = {}
+
+    def build(engine: str) -> DbtRun:
+        if engine not in builds:
+            builds[engine] = run_dbt(["build"], tmp_path_factory.mktemp(f"dbt_build_{engine}"), engine)
+        return builds[engine]
+
+    return build
+
+
+@pytest.fixture(scope="session")
+def dbt_build(dbt_builds: Callable[[str], DbtRun], engine: str) -> DbtRun:
+    return dbt_builds(engine)
+
+
+@pytest.fixture(scope="session")
+def duckdb_build(dbt_builds: Callable[[str], DbtRun]) -> DbtRun:
+    return dbt_builds("duckdb")

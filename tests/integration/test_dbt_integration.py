@@ -1,12 +1,18 @@
-"""`dbt build` of integration_tests/ on DuckDB: seeds, the case models, and the
-tests that compare them with the oracle's expected values within 1e-9."""
+"""`dbt build` of integration_tests/ on every engine (DuckDB, PostgreSQL, Spark):
+seeds, the case models, and the tests that compare them with the oracle's
+expected values within 1e-9. The same expected values on every engine make the
+engines' numbers identical to within 1e-9."""
 
 from __future__ import annotations
 
-import duckdb
+import csv
+
+import pytest
 import yaml
 
 from .dbt_project_runner import INTEGRATION_PROJECT, DbtRun
+
+CASES = yaml.safe_load((INTEGRATION_PROJECT / "dbt_project.yml").read_text())["vars"]["rankwise_test_cases"]
 
 
 def test_dbt_build_succeeds(dbt_build: DbtRun) -> None:
@@ -18,16 +24,39 @@ def test_dbt_build_succeeds(dbt_build: DbtRun) -> None:
     assert dbt_build.returncode == 0 and not failures, "\n".join(failures) or dbt_build.output[-5000:]
 
 
-def test_every_expected_value_is_asserted(dbt_build: DbtRun) -> None:
-    """The tolerance tests ran, on models that produced a row for every case."""
-    tests = {r["unique_id"] for r in dbt_build.results if r["unique_id"].startswith("test.")}
-    assert any("equal_within_tolerance_actual__cases" in t for t in tests)
-    assert any("equal_within_tolerance_actual__self_information" in t for t in tests)
-    assert any("equal_within_tolerance_package_models__golden_default" in t for t in tests)
-    for seed in ("golden", "invalid"):
-        assert any(f"valid_recommendations_input__{seed}__recommendations" in t for t in tests)
-        assert any(f"valid_interactions_input__{seed}__interactions" in t for t in tests)
-    cases = yaml.safe_load((INTEGRATION_PROJECT / "dbt_project.yml").read_text())["vars"]["rankwise_test_cases"]
-    with duckdb.connect(str(dbt_build.database), read_only=True) as con:
-        variants = {row[0] for row in con.sql("select distinct variant from main.actual__cases").fetchall()}
-    assert variants == {case["name"] for case in cases}
+@pytest.mark.parametrize(
+    "test_name",
+    [
+        "equal_within_tolerance_actual__cases",
+        "equal_within_tolerance_actual__self_information",
+        "equal_within_tolerance_package_models__golden_default",
+        *(
+            f"valid_{table}_input__{seed}__{table}"
+            for seed in ("golden", "invalid", "random")
+            for table in ("recommendations", "interactions")
+        ),
+    ],
+)
+def test_every_assertion_ran_and_passed(dbt_build: DbtRun, test_name: str) -> None:
+    statuses = [r["status"] for r in dbt_build.results if r["unique_id"].startswith("test.") and test_name in r["unique_id"]]
+    assert statuses == ["pass"], (test_name, statuses, dbt_build.output[-3000:])
+
+
+def test_every_case_has_expected_values() -> None:
+    """The tolerance test fails on any row missing from either side, so every
+    case must be in the expected seed for it to be asserted at all."""
+    with (INTEGRATION_PROJECT / "seeds" / "expected__cases.csv").open(newline="") as handle:
+        variants = {row["variant"] for row in csv.DictReader(handle)}
+    assert variants == {case["name"] for case in CASES}
+
+
+def test_the_working_tree_keeps_no_engine_state(dbt_build: DbtRun) -> None:
+    """Spark's metastore and warehouse, and every database file, live in the
+    scratch folder."""
+    assert dbt_build.returncode == 0
+    leftovers = [
+        path.name
+        for path in INTEGRATION_PROJECT.iterdir()
+        if path.name in ("metastore_db", "spark-warehouse", "derby.log") or path.suffix == ".duckdb"
+    ]
+    assert leftovers == []

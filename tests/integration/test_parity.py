@@ -25,9 +25,9 @@ TEST_CASES = VARS["rankwise_test_cases"]
 
 
 @pytest.fixture(scope="module")
-def database(dbt_build: DbtRun) -> duckdb.DuckDBPyConnection:
-    assert dbt_build.returncode == 0, dbt_build.output[-3000:]
-    with duckdb.connect(str(dbt_build.database), read_only=True) as con:
+def database(duckdb_build: DbtRun) -> duckdb.DuckDBPyConnection:
+    assert duckdb_build.returncode == 0, duckdb_build.output[-3000:]
+    with duckdb.connect(str(duckdb_build.database), read_only=True) as con:
         yield con
 
 
