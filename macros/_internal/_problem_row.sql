@@ -9,7 +9,7 @@
     {%- else -%}
         {%- set example = first_text ~ " || ' / ' || coalesce(cast(" ~ second ~ " as " ~ string ~ "), 'NULL')" -%}
     {%- endif -%}
-    {{ return("select '" ~ problem ~ "' as problem, '" ~ column_name | replace("'", "''") ~ "' as column_name, "
+    {{ return("select '" ~ problem ~ "' as problem, " ~ rankwise._string_literal(column_name) ~ " as column_name, "
         ~ ("coalesce(sum(" ~ count_column ~ "), 0)" if count_column is not none else "count(*)") ~ " as n_rows, min(" ~ example ~ ") as example from "
         ~ source ~ " where " ~ condition) }}
 {% endmacro %}

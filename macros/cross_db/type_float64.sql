@@ -12,3 +12,9 @@
 {% macro postgres__type_float64() -%}
     double precision
 {%- endmacro %}
+
+{#- BigQuery has no `double`; its 64-bit float is FLOAT64:
+    https://cloud.google.com/bigquery/docs/reference/standard-sql/data-types#floating_point_types -#}
+{% macro bigquery__type_float64() -%}
+    float64
+{%- endmacro %}

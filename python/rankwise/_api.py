@@ -31,7 +31,7 @@ DIALECT_ADAPTERS: dict[str, tuple[str, str]] = {
     "databricks": ("databricks", "databricks"),
     "redshift": ("redshift", "postgres"),
     "snowflake": ("snowflake", "duckdb"),
-    "bigquery": ("bigquery", "duckdb"),
+    "bigquery": ("bigquery", "bigquery"),
     "trino": ("trino", "duckdb"),
 }
 
@@ -344,8 +344,8 @@ def sql(
 
     The macros are rendered with the dispatch overrides of the dialect's dbt
     adapter (``postgres__``, ``spark__``...), exactly as dbt would compile them
-    there; for a dialect the macros have no overrides for (snowflake, bigquery,
-    trino, and redshift through postgres), sqlglot then
+    there; for a dialect the macros have no overrides for (snowflake, trino, and
+    redshift through postgres), sqlglot then
     transpiles that SQL into the dialect. Arguments are those of :func:`evaluate`; ``recommendations`` and
     ``interactions`` are table names (``schema.table`` is split on the dot).
     """

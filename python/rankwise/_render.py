@@ -87,7 +87,9 @@ class _DbtNamespace:
         self._adapter_type = adapter_type
 
     def type_string(self) -> str:
-        return "string" if self._adapter_type in ("spark", "databricks") else "varchar"
+        # As the adapters' own type_string(): `string` on Spark, Databricks and
+        # BigQuery (which has no varchar), `varchar` elsewhere.
+        return "string" if self._adapter_type in ("spark", "databricks", "bigquery") else "varchar"
 
 
 # dbt generic tests ({% test %} blocks) are for dbt only; the wrapper runs the

@@ -1,0 +1,425 @@
+"""The macros, rendered for each warehouse's dbt adapter, parse in that warehouse's
+SQL dialect.
+
+DuckDB, PostgreSQL and Spark run the SQL for real (tests/integration/); Snowflake,
+BigQuery, Trino, Databricks and Redshift are not run in CI, so their SQL is held
+to sqlglot's parser here. The SQL is what dbt compiles there: the macros of
+macros/ through adapter.dispatch (``bigquery__``, then the adapter's parents,
+then ``default__``), and, for rankwise.sql, sqlglot's transpilation where the
+dialect has no overrides of its own. Beyond parsing, the trees are checked for
+two traps of that transpilation (sqlglot keeps a one-argument log(), whose base
+differs between engines, and moves QUALIFY's ORDER BY) and for user-supplied
+column names quoted the engine's way.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlglot
+import yaml
+from sqlglot import exp
+from sqlglot.tokens import Token, TokenType
+
+import rankwise
+from rankwise._api import DIALECT_ADAPTERS
+from rankwise._render import renderer
+
+MACRO_ROOT = Path(__file__).resolve().parents[2] / "macros"
+
+# dbt adapter type -> sqlglot dialect name.
+DIALECTS = {
+    "snowflake": "snowflake",
+    "bigquery": "bigquery",
+    "trino": "trino",
+    "databricks": "databricks",
+    "redshift": "redshift",
+    "duckdb": "duckdb",
+    "postgres": "postgres",
+    "spark": "spark",
+}
+BACKTICK_DIALECTS = ("bigquery", "spark", "databricks")
+
+ALL_METRICS = ["precision", "recall", "f1", "hit_rate", "map", "mrr", "dcg", "idcg", "ndcg", "r_precision",
+               "map_to_full_recall", "entropy"]
+ALL_CUTOFFS = [1, 2, 3, 5, 10, None]
+CUTOFFS = [1, 10, None]  # a cutoff and none: every SQL path, a third of the text
+PER_USER_METRICS = [name for name in ALL_METRICS if name != "entropy"]
+# idcg='k_positions' (rectools) has no IDCG for the whole list, which r_precision
+# (a metric without cutoff) would ask for.
+K_SLOT_METRICS = [name for name in ALL_METRICS if name != "r_precision"]
+
+# Option sets of integration_tests/dbt_project.yml (rankwise_test_cases and
+# rankwise_parity_cases), and the conventions, so that every SQL path is rendered.
+EVALUATE_CASES: dict[str, dict[str, Any]] = {
+    "defaults": dict(metrics=ALL_METRICS, k=ALL_CUTOFFS, group_by=["example_id"], relevance_col="relevance"),
+    "no_groups_no_relevance": dict(metrics=ALL_METRICS, k=[3, None]),
+    "threshold_2": dict(metrics=PER_USER_METRICS, k=CUTOFFS, relevance_col="relevance", relevance_threshold=2),
+    "log_base_2": dict(metrics=["entropy"], k=CUTOFFS, relevance_col="relevance", log_base=2),
+    "entropy_only_grouped": dict(metrics=["entropy"], k=[10], group_by=["model"]),
+    "map_to_full_recall": dict(metrics=["map_to_full_recall"], k=[5, None], group_by=["model"], relevance_col="relevance"),
+    "ties_item_asc": dict(metrics=ALL_METRICS, k=CUTOFFS, relevance_col="relevance", score_col="score", ties="item_asc"),
+    "ties_shared": dict(metrics=ALL_METRICS, k=CUTOFFS, group_by=["model"], relevance_col="relevance",
+                        score_col="score", ties="shared", precision_denominator="list_length", gain_items="relevant"),
+    "users_interactions": dict(metrics=PER_USER_METRICS, k=[3, None], group_by=["example_id"], relevance_col="relevance",
+                               users="interactions"),
+    "users_relevant": dict(metrics=PER_USER_METRICS, k=[3, None], relevance_col="relevance", users="relevant"),
+    "users_mapping": dict(metrics=ALL_METRICS, k=[5], group_by=["model"], relevance_col="relevance",
+                          users={"default": "both", "ndcg": "interactions", "map": "relevant"}),
+    "scores_exponential": dict(metrics=[m for m in ALL_METRICS if m not in ("hit_rate", "map_to_full_recall")],
+                               k=CUTOFFS, relevance_col="relevance", score_col="score", ties="item_asc",
+                               gain="exponential", ap_denominator="min_relevant_k", precision_denominator="list_length",
+                               users="interactions", log_base=2),
+    "gain_items_relevant": dict(metrics=PER_USER_METRICS, k=[1, 3, None], relevance_col="relevance", relevance_threshold=2,
+                                gain_items="relevant", ap_denominator="hits", users="relevant"),
+    "k_positions": dict(metrics=["precision", "recall", "map", "mrr", "ndcg"], k=[1, 3, 5, 10], relevance_col="relevance",
+                        gain="binary", idcg="k_positions", ap_denominator="k", users="interactions"),
+    "duplicate_interactions_max": dict(metrics=ALL_METRICS, k=[5, None], group_by=["model"], relevance_col="relevance",
+                                       duplicate_interactions="max"),
+    "metrics_with_cutoffs": dict(metrics=["ndcg@10", "map", "r_precision", "precision@2", "mrr"], group_by=["example_id"],
+                                 relevance_col="relevance"),
+    "per_user": dict(metrics=["ndcg@10", "map", "r_precision"], group_by=["example_id"], per_user=True,
+                     relevance_col="relevance"),
+    "per_user_every_metric": dict(metrics=PER_USER_METRICS, k=[1, 5, None], group_by=["model", "run"], per_user=True,
+                                  relevance_col="relevance", score_col="score", ties="shared", users="interactions"),
+    "per_user_users_relevant": dict(metrics=["precision", "ndcg"], k=[3], per_user=True, users="relevant"),
+    **{
+        f"convention_{convention}": dict(metrics=K_SLOT_METRICS if convention == "rectools" else ALL_METRICS, k=[5],
+                                         group_by=["model"], relevance_col="relevance", score_col="score",
+                                         convention=convention)
+        for convention in ("trec_eval", "ranx", "recommenders", "rectools", "evidently")
+    },
+    "convention_rectools_per_user": dict(metrics=[m for m in K_SLOT_METRICS if m != "entropy"], k=[3], per_user=True,
+                                         relevance_col="relevance", convention="rectools"),
+}
+
+VALIDATION_CASES: dict[str, tuple[str, tuple[str, ...], dict[str, Any]]] = {
+    "recommendation_problems": ("recommendation_problems", ("recs",), {}),
+    "recommendation_problems_scores_groups": (
+        "recommendation_problems", ("recs",), dict(score_col="score", group_by=["model", "run"])),
+    "recommendation_problems_one_group": ("recommendation_problems", ("recs",), dict(group_by="model")),
+    "interaction_problems": ("interaction_problems", ("truth",), {}),
+    "interaction_problems_relevance": ("interaction_problems", ("truth",), dict(relevance_col="relevance")),
+    "evaluation_notes": ("evaluation_notes", ("recs", "truth"), {}),
+    "evaluation_notes_every_option": (
+        "evaluation_notes", ("recs", "truth"),
+        dict(score_col="score", relevance_col="relevance", relevance_threshold=2, k=10, group_by=["model"])),
+}
+
+# Every public macro that returns SQL, with arguments as a dbt model would pass
+# them; the expressions are placed in a SELECT to be parsed.
+EXPRESSION_CASES: dict[str, tuple[str, tuple[Any, ...], dict[str, Any]]] = {
+    "precision_at_k": ("precision_at_k", ("hits",), dict(k=10)),
+    "precision_at_k_list_length": ("precision_at_k", ("hits",), dict(k=10, n_recommended="n_recommended",
+                                                                      precision_denominator="list_length")),
+    "precision_at_k_no_cutoff": ("precision_at_k", ("hits",), dict(n_recommended="n_recommended")),
+    "recall_at_k": ("recall_at_k", ("hits", "n_relevant"), {}),
+    "f1_at_k": ("f1_at_k", ("hits", "n_relevant"), dict(k=5)),
+    "f1_at_k_list_length": ("f1_at_k", ("hits", "n_relevant"), dict(k=5, n_recommended="n_recommended",
+                                                                    precision_denominator="list_length")),
+    "hit_rate_at_k": ("hit_rate_at_k", ("hits",), {}),
+    **{
+        f"average_precision_at_k_{denominator}": (
+            "average_precision_at_k", ("precision_sum", "n_relevant"), dict(k=10, hits="hits", ap_denominator=denominator))
+        for denominator in ("relevant", "min_relevant_k", "hits", "k")
+    },
+    "average_precision_no_cutoff": ("average_precision_at_k", ("precision_sum", "n_relevant"), {}),
+    "reciprocal_rank_at_k": ("reciprocal_rank_at_k", ("first_relevant_rank",), dict(k=10)),
+    "reciprocal_rank_no_cutoff": ("reciprocal_rank_at_k", ("first_relevant_rank",), {}),
+    **{
+        f"dcg_at_k_{gain}": ("dcg_at_k", ("rank", "relevance"), dict(k=10, gain=gain))
+        for gain in ("linear", "exponential", "binary")
+    },
+    "dcg_at_k_min_relevance": ("dcg_at_k", ("rank", "relevance"), dict(min_relevance=2)),
+    **{
+        f"idcg_at_k_{gain}": ("idcg_at_k", ("ideal_rank", "relevance"), dict(k=10, gain=gain))
+        for gain in ("linear", "exponential", "binary")
+    },
+    "idcg_at_k_min_relevance": ("idcg_at_k", ("ideal_rank", "relevance"), dict(min_relevance=2)),
+    "idcg_of_k_slots": ("idcg_of_k_slots", (10,), {}),
+    "ndcg_at_k": ("ndcg_at_k", ("dcg", "idcg"), {}),
+    "r_precision": ("r_precision", ("hits_within_n_relevant", "n_relevant"), {}),
+    "map_to_full_recall_at_k": ("map_to_full_recall_at_k", ("precision_sum", "ranks"), {}),
+    "entropy_at_k": ("entropy_at_k", ("share",), {}),
+    "entropy_at_k_log_base_2": ("entropy_at_k", ("share",), dict(log_base=2)),
+    "self_information": ("self_information", ("probability",), {}),
+    "self_information_log_base_10": ("self_information", ("probability",), dict(log_base=10)),
+    **{
+        f"relevance_gain_{gain}": ("relevance_gain", ("relevance",), dict(gain=gain, min_relevance=1))
+        for gain in ("linear", "exponential", "binary")
+    },
+    "rank_discount": ("rank_discount", ("rank",), {}),
+    "safe_divide": ("safe_divide", ("a", "b"), {}),
+    "null_safe_equals": ("null_safe_equals", ("a", "b"), {}),
+    "quote_identifier": ("quote_identifier", ('x"; drop table t; --',), {}),
+}
+# Public macros that return no SQL expression, and the macros whose output is a
+# type, not a value.
+NOT_SQL = {"convention_options"}
+TYPE_MACROS = {"type_float64"}
+
+# Column names that need quoting, holding every quote and escape character of the
+# dialects; each must reach the SQL as one quoted identifier with that name.
+ODD_COLUMNS = dict(
+    user_col="user id",
+    item_col="it's item",
+    rank_col='r"ank',
+    score_col="sc`ore",
+    relevance_col="rel\\evance",
+)
+ODD_GROUPS = ['x"; drop table t; --', "model name"]
+
+
+def parsed(sql: str, dialect: str) -> exp.Expression:
+    """The syntax tree of one statement in `dialect`, after the checks every
+    rendered query must pass: it parses with no error, it is one query, it has no
+    one-argument LOG (its base is 10 on some engines, e on others) and no QUALIFY
+    (PostgreSQL, Redshift, Trino and Spark have none)."""
+    tree = sqlglot.parse_one(sql, read=dialect, error_level=sqlglot.ErrorLevel.RAISE)
+    # several statements parse into an exp.Block
+    assert isinstance(tree, exp.Query), f"not a single query in {dialect}: {type(tree).__name__}"
+    one_argument_logs = [node.sql(dialect) for node in tree.find_all(exp.Log) if node.args.get("expression") is None]
+    assert not one_argument_logs, f"one-argument log() in {dialect}: {one_argument_logs}"
+    # BigQuery, Spark and Databricks read a one-argument LOG as exp.Ln, so the
+    # tokens are checked too (when the text has a log call at all).
+    if re.search(r"(?i)\blog\s*\(", sql):
+        assert _one_argument_log_calls(sqlglot.tokenize(sql, read=dialect)) == 0, f"one-argument log() in {dialect}"
+    assert not list(tree.find_all(exp.Qualify)), f"QUALIFY in {dialect}"
+    return tree
+
+
+def _one_argument_log_calls(tokens: list[Token]) -> int:
+    found = 0
+    for position, token in enumerate(tokens[:-1]):
+        if token.text.upper() != "LOG" or tokens[position + 1].token_type != TokenType.L_PAREN:
+            continue
+        depth, arguments = 0, 1
+        for inner in tokens[position + 1:]:
+            if inner.token_type == TokenType.L_PAREN:
+                depth += 1
+            elif inner.token_type == TokenType.R_PAREN:
+                depth -= 1
+                if depth == 0:
+                    break
+            elif inner.token_type == TokenType.COMMA and depth == 1:
+                arguments += 1
+        found += arguments == 1
+    return found
+
+
+def _cast_types(sql: str, dialect: str) -> set[str]:
+    """The types of every CAST(... AS type) as written in the SQL."""
+    tokens = sqlglot.tokenize(sql, read=dialect)
+    types = set()
+    for position, token in enumerate(tokens[:-1]):
+        if token.text.upper() != "CAST" or tokens[position + 1].token_type != TokenType.L_PAREN:
+            continue
+        depth, written = 0, None
+        for inner in tokens[position + 1:]:
+            depth += {TokenType.L_PAREN: 1, TokenType.R_PAREN: -1}.get(inner.token_type, 0)
+            if depth == 0:
+                break
+            if written is not None:
+                written.append(inner.text.lower())
+            elif depth == 1 and inner.token_type == TokenType.ALIAS:
+                written = []
+        types.add(" ".join(written or []))
+    return types
+
+
+def quoted(name: str, dialect: str) -> str:
+    """`name` as the engine's quoted identifier, written here independently of the
+    macros: backticks on BigQuery (with a string literal's backslash escapes), on
+    Spark and Databricks (a backtick doubled); double quotes elsewhere."""
+    if dialect == "bigquery":
+        return "`" + name.replace("\\", "\\\\").replace("`", "\\`") + "`"
+    if dialect in BACKTICK_DIALECTS:
+        return "`" + name.replace("`", "``") + "`"
+    return '"' + name.replace('"', '""') + '"'
+
+
+def assert_column(tree: exp.Expression, sql: str, dialect: str, name: str) -> None:
+    """`name` is in the SQL as the engine's quoted identifier, which sqlglot reads
+    as a quoted column (not a string literal) of that exact name."""
+    assert quoted(name, dialect) in sql, f"{name!r} is not quoted as {quoted(name, dialect)} in {dialect}"
+    columns = [column for column in tree.find_all(exp.Column) if column.name == name]
+    assert columns, f"no column named {name!r} in the {dialect} tree"
+    assert all(column.this.quoted for column in columns), f"{name!r} unquoted in {dialect}"
+
+
+def _render(adapter_type: str, macro: str, *args: Any, **kwargs: Any) -> str:
+    return renderer(adapter_type).call(macro, *args, **kwargs)
+
+
+def _public_macros() -> set[str]:
+    return {macro["name"] for macro in yaml.safe_load((MACRO_ROOT / "schema.yml").read_text())["macros"]
+            if not macro["name"].startswith("test_")}
+
+
+@pytest.mark.parametrize("adapter_type", DIALECTS)
+@pytest.mark.parametrize("case", EVALUATE_CASES)
+def test_evaluate_parses_in_each_dialect(adapter_type: str, case: str) -> None:
+    dialect = DIALECTS[adapter_type]
+    sql = _render(adapter_type, "evaluate", "analytics.recs", "analytics.truth", **EVALUATE_CASES[case])
+    tree = parsed(sql, dialect)
+    # entropy alone reads only the recommendations
+    assert "recs" in {table.name for table in tree.find_all(exp.Table)}
+    for column in EVALUATE_CASES[case].get("group_by") or []:
+        assert_column(tree, sql, dialect, column)
+
+
+@pytest.mark.parametrize("adapter_type", DIALECTS)
+@pytest.mark.parametrize("case", VALIDATION_CASES)
+def test_validation_macros_parse_in_each_dialect(adapter_type: str, case: str) -> None:
+    macro, tables, kwargs = VALIDATION_CASES[case]
+    sql = _render(adapter_type, macro, *tables, **kwargs)
+    tree = parsed(sql, DIALECTS[adapter_type])
+    assert set(tables) <= {table.name for table in tree.find_all(exp.Table)}
+
+
+@pytest.mark.parametrize("adapter_type", DIALECTS)
+@pytest.mark.parametrize("case", EXPRESSION_CASES)
+def test_every_metric_macro_parses_in_each_dialect(adapter_type: str, case: str) -> None:
+    macro, args, kwargs = EXPRESSION_CASES[case]
+    expression = _render(adapter_type, macro, *args, **kwargs).strip()
+    parsed(f"select {expression} as value from rw_lists", DIALECTS[adapter_type])
+
+
+@pytest.mark.parametrize("adapter_type", DIALECTS)
+def test_type_macros_parse_in_each_dialect(adapter_type: str) -> None:
+    for macro in TYPE_MACROS:
+        type_name = _render(adapter_type, macro).strip()
+        tree = parsed(f"select cast(x as {type_name}) as value from t", DIALECTS[adapter_type])
+        assert tree.find(exp.Cast).to.is_type(exp.DataType.Type.DOUBLE), f"{macro} on {adapter_type}: {type_name}"
+
+
+def test_every_public_macro_is_rendered_here() -> None:
+    covered = {macro for macro, _, _ in EXPRESSION_CASES.values()} | {macro for macro, _, _ in VALIDATION_CASES.values()}
+    covered |= {"evaluate"} | TYPE_MACROS | NOT_SQL
+    assert _public_macros() <= covered, f"not parsed in any dialect: {sorted(_public_macros() - covered)}"
+
+
+@pytest.mark.parametrize("adapter_type", DIALECTS)
+@pytest.mark.parametrize("per_user", [False, True], ids=["means", "per_user"])
+@pytest.mark.parametrize("ranked_by", ["rank_col", "score_col"])
+def test_column_names_are_quoted_for_the_dialect_in_evaluate(adapter_type: str, per_user: bool, ranked_by: str) -> None:
+    dialect = DIALECTS[adapter_type]
+    metrics = PER_USER_METRICS if per_user else ALL_METRICS
+    # with a score column the rank column is not read
+    unused = "score_col" if ranked_by == "rank_col" else "rank_col"
+    columns = {role: name for role, name in ODD_COLUMNS.items() if role != unused}
+    sql = _render(adapter_type, "evaluate", "recs", "truth", metrics=metrics, k=[3, None], group_by=ODD_GROUPS,
+                  per_user=per_user, ties="shared", users="interactions", **columns)
+    tree = parsed(sql, dialect)
+    for name in [*columns.values(), *ODD_GROUPS]:
+        assert_column(tree, sql, dialect, name)
+
+
+@pytest.mark.parametrize("adapter_type", DIALECTS)
+def test_column_names_are_quoted_for_the_dialect_in_the_validation_macros(adapter_type: str) -> None:
+    """Each name is quoted as an identifier where it is read, and written intact as
+    the string literal of the report's column_name (backslash escapes included)."""
+    dialect = DIALECTS[adapter_type]
+    user, item = ODD_COLUMNS["user_col"], ODD_COLUMNS["item_col"]
+    score, relevance = ODD_COLUMNS["score_col"], ODD_COLUMNS["relevance_col"]
+    rank = ODD_COLUMNS["rank_col"]
+    # (SQL, names read as columns, names reported as column_name)
+    rendered = [
+        (_render(adapter_type, "recommendation_problems", "recs", user_col=user, item_col=item, rank_col=rank,
+                 group_by=ODD_GROUPS), [user, item, rank, *ODD_GROUPS], {user, item, rank}),
+        (_render(adapter_type, "recommendation_problems", "recs", user_col=user, item_col=item, score_col=score),
+         [user, item, score], {user, item, score}),
+        (_render(adapter_type, "interaction_problems", "truth", user_col=user, item_col=item, relevance_col=relevance),
+         [user, item, relevance], {user, item, relevance}),
+        (_render(adapter_type, "evaluation_notes", "recs", "truth", user_col=user, item_col=item, score_col=score,
+                 relevance_col=relevance, k=5, group_by=ODD_GROUPS), [user, score, relevance, *ODD_GROUPS], {user, score}),
+    ]
+    for sql, columns, reported in rendered:
+        tree = parsed(sql, dialect)
+        for name in columns:
+            assert_column(tree, sql, dialect, name)
+        literals = {literal.this for literal in tree.find_all(exp.Literal) if literal.is_string}
+        assert reported <= literals, f"column_name literals in {dialect}: {sorted(reported - literals)} not intact"
+
+
+@pytest.mark.parametrize("adapter_type", DIALECTS)
+def test_casts_name_types_the_engine_has(adapter_type: str) -> None:
+    """sqlglot parses `double` and `varchar` in every dialect; BigQuery has neither
+    (FLOAT64, STRING), PostgreSQL and Redshift have no bare `double`."""
+    queries = [_render(adapter_type, "evaluate", "recs", "truth", **EVALUATE_CASES[case])
+               for case in ("defaults", "per_user_every_metric", "duplicate_interactions_max")]
+    queries += [_render(adapter_type, macro, *tables, **kwargs) for macro, tables, kwargs in VALIDATION_CASES.values()]
+    types = {name for sql in queries for name in _cast_types(sql, DIALECTS[adapter_type])}
+    assert {"bigint", "integer"} < types
+    expected = {
+        "bigquery": {"float64", "string", "bigint", "integer"},
+        "postgres": {"double precision", "varchar", "bigint", "integer"},
+        "redshift": {"double precision", "varchar", "bigint", "integer"},
+        "spark": {"double", "string", "bigint", "integer"},
+        "databricks": {"double", "string", "bigint", "integer"},
+    }.get(adapter_type, {"double", "varchar", "bigint", "integer"})
+    assert types <= expected, f"{adapter_type} casts to {sorted(types - expected)}"
+
+
+@pytest.mark.parametrize("dialect", list(DIALECT_ADAPTERS))
+@pytest.mark.parametrize("case", ["defaults", "per_user_every_metric", "convention_rectools", "log_base_2"])
+def test_rankwise_sql_parses_in_its_dialect_after_transpilation(dialect: str, case: str) -> None:
+    """rankwise.sql renders for the dialect's adapter, and has sqlglot transpile
+    where the macros have no overrides; the transpiled SQL keeps ln() (no
+    one-argument log) and no QUALIFY."""
+    sql = rankwise.sql("analytics.recs", "analytics.truth", dialect=dialect, **EVALUATE_CASES[case])
+    tree = parsed(sql, dialect)
+    assert "recs" in {table.name for table in tree.find_all(exp.Table)}
+
+
+# The checks can fail: each breaks one of them on purpose.
+
+BROKEN_SQL = {
+    "unclosed parenthesis": "select cast((a as double from t",
+    "missing select list": "select from t where",
+    "dangling operator": "select a + from t",
+}
+
+
+@pytest.mark.parametrize("adapter_type", DIALECTS)
+@pytest.mark.parametrize("broken", BROKEN_SQL)
+def test_invalid_sql_fails_the_check(adapter_type: str, broken: str) -> None:
+    with pytest.raises(sqlglot.errors.ParseError):
+        parsed(BROKEN_SQL[broken], DIALECTS[adapter_type])
+
+
+@pytest.mark.parametrize("adapter_type", DIALECTS)
+def test_a_broken_rendering_fails_the_check(adapter_type: str) -> None:
+    sql = _render(adapter_type, "evaluate", "recs", "truth", **EVALUATE_CASES["per_user"])
+    parsed(sql, DIALECTS[adapter_type])
+    with pytest.raises(sqlglot.errors.ParseError):
+        parsed(sql.replace("select", "select (", 1), DIALECTS[adapter_type])
+
+
+@pytest.mark.parametrize("adapter_type", DIALECTS)
+def test_the_trap_checks_fail_on_their_traps(adapter_type: str) -> None:
+    dialect = DIALECTS[adapter_type]
+    parsed("select log(2, x) as v from t", dialect)  # two arguments: explicit base, allowed
+    with pytest.raises(AssertionError, match="one-argument log"):
+        parsed("select log(x) as v from t", dialect)
+    with pytest.raises(AssertionError, match="one-argument log"):
+        parsed("select 1 - log((x + 1) * 2) as v from t", dialect)
+    with pytest.raises(AssertionError, match="not a single query"):
+        parsed("select 1 as v from t; drop table t", dialect)
+    # sqlglot reads QUALIFY in every dialect here but Trino, where it is an error
+    with pytest.raises((AssertionError, sqlglot.errors.ParseError)):
+        parsed("select a from t qualify row_number() over (order by a) = 1", dialect)
+
+
+@pytest.mark.parametrize("adapter_type", DIALECTS)
+def test_the_quoting_check_fails_on_the_other_quotes(adapter_type: str) -> None:
+    dialect = DIALECTS[adapter_type]
+    right = quoted("user id", dialect)
+    wrong = '"user id"' if right.startswith("`") else "`user id`"
+    assert_column(parsed(f"select {right} from t", dialect), f"select {right} from t", dialect, "user id")
+    with pytest.raises((AssertionError, sqlglot.errors.ParseError, sqlglot.errors.TokenError)):
+        sql = f"select {wrong} from t"
+        assert_column(parsed(sql, dialect), sql, dialect, "user id")
