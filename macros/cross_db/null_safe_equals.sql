@@ -7,3 +7,9 @@
 {% macro default__null_safe_equals(left, right) -%}
     (({{ left }}) is not distinct from ({{ right }}))
 {%- endmacro %}
+
+{#- Redshift's SQL reference documents no IS [NOT] DISTINCT FROM predicate, so its
+    joins on grouping columns spell the NULL case out (as dbt.equals does). -#}
+{% macro redshift__null_safe_equals(left, right) -%}
+    ((({{ left }}) = ({{ right }})) or (({{ left }}) is null and ({{ right }}) is null))
+{%- endmacro %}
