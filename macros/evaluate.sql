@@ -114,7 +114,11 @@ rw_user_truth as (
         count(case when rw_relevance >= {{ threshold }} then 1 end) as rw_n_relevant
         {%- if 'idcg' in components_from.truth %}
         {%- for cutoff in spec.cutoffs %},
-        {% if spec.idcg == 'k_positions' -%}
+        {% if spec.idcg == 'k_positions' and cutoff is none -%}
+        -- the whole list has no fixed number of slots; only cutoff-free metrics
+        -- such as r_precision ask for this cutoff, and they read no IDCG
+        cast(null as {{ float64 }})
+        {%- elif spec.idcg == 'k_positions' -%}
         {{ rankwise.idcg_of_k_slots(cutoff) }}
         {%- else -%}
         {{ rankwise.idcg_at_k('rw_ideal_rank', 'rw_relevance', cutoff, spec.gain, spec.min_gain_relevance) }}

@@ -48,9 +48,6 @@ ALL_METRICS = ["precision", "recall", "f1", "hit_rate", "map", "mrr", "dcg", "id
 ALL_CUTOFFS = [1, 2, 3, 5, 10, None]
 CUTOFFS = [1, 10, None]  # a cutoff and none: every SQL path, a third of the text
 PER_USER_METRICS = [name for name in ALL_METRICS if name != "entropy"]
-# idcg='k_positions' (rectools) has no IDCG for the whole list, which r_precision
-# (a metric without cutoff) would ask for.
-K_SLOT_METRICS = [name for name in ALL_METRICS if name != "r_precision"]
 
 # Option sets of integration_tests/dbt_project.yml (rankwise_test_cases and
 # rankwise_parity_cases), and the conventions, so that every SQL path is rendered.
@@ -87,12 +84,12 @@ EVALUATE_CASES: dict[str, dict[str, Any]] = {
                                   relevance_col="relevance", score_col="score", ties="shared", users="interactions"),
     "per_user_users_relevant": dict(metrics=["precision", "ndcg"], k=[3], per_user=True, users="relevant"),
     **{
-        f"convention_{convention}": dict(metrics=K_SLOT_METRICS if convention == "rectools" else ALL_METRICS, k=[5],
+        f"convention_{convention}": dict(metrics=ALL_METRICS, k=[5],
                                          group_by=["model"], relevance_col="relevance", score_col="score",
                                          convention=convention)
         for convention in ("trec_eval", "ranx", "recommenders", "rectools", "evidently")
     },
-    "convention_rectools_per_user": dict(metrics=[m for m in K_SLOT_METRICS if m != "entropy"], k=[3], per_user=True,
+    "convention_rectools_per_user": dict(metrics=PER_USER_METRICS, k=[3], per_user=True,
                                          relevance_col="relevance", convention="rectools"),
 }
 

@@ -246,3 +246,19 @@ def test_a_convention_sets_the_options_an_explicit_option_overrides(frames) -> N
     preset_values = {(row.model, row.metric): row.value for row in preset.itertuples()}
     assert map_values[("a", "map")] != preset_values[("a", "map")]
     assert map_values[("a", "ndcg")] == pytest.approx(preset_values[("a", "ndcg")], rel=1e-12)
+
+
+def test_r_precision_beside_k_slot_idcg(frames) -> None:
+    """idcg='k_positions' has no IDCG for the whole list; r_precision, the one metric
+    without a cutoff, reads none, so asking for both works and changes neither."""
+    recommendations, interactions = frames
+    arguments = dict(relevance_col="relevance", group_by="model")
+    both = rankwise.evaluate(recommendations, interactions, ["r_precision", "ndcg@5"], convention="rectools",
+                             per_user=True, **arguments)
+    alone = [rankwise.evaluate(recommendations, interactions, [metric], convention="rectools", per_user=True, **arguments)
+             for metric in ("r_precision", "ndcg@5")]
+    keys = ["model", "user_id", "metric", "k"]
+    expected = pd.concat(alone).sort_values(keys).reset_index(drop=True)
+    pd.testing.assert_frame_equal(both.sort_values(keys).reset_index(drop=True), expected)
+    r_precision = both[both.metric == "r_precision"]
+    assert r_precision.idcg.isna().all() and r_precision.value.notna().all()
