@@ -11,9 +11,11 @@
 {% endmacro %}
 
 {% macro default__interaction_problems(interactions, user_col, item_col, relevance_col) -%}
+{%- set distinct_item_buckets = rankwise._distinct_item_buckets('rw_item') -%}
+{%- set inline_hint = rankwise._inlined_cte() | trim -%}
 with
 
-rw_rows as (
+rw_rows as {{ inline_hint ~ ' ' if inline_hint }}(
     select
         {{ rankwise.quote_identifier(user_col) }} as rw_user,
         {{ rankwise.quote_identifier(item_col) }} as rw_item,
@@ -25,12 +27,20 @@ rw_rows as (
     from {{ interactions }}
 ),
 
-rw_repeated_pairs as (
-    select rw_user, rw_item, count(*) as rw_n
+{%- if distinct_item_buckets is not none %}
+
+-- A user whose items fill as many hash buckets as there are items holds no item
+-- twice: only the other users need the exact (user, item) grouping.
+rw_lists_to_check as (
+    select rw_user, case when {{ distinct_item_buckets }} < count(rw_item) then 1 else 0 end as rw_check_items
     from rw_rows
-    where rw_user is not null and rw_item is not null
-    group by rw_user, rw_item
-    having count(*) > 1
+    where rw_user is not null
+    group by rw_user
+),
+{%- endif %}
+
+rw_repeated_pairs as (
+    {{ rankwise._repeated_in_list('rw_item', ['rw_user'], [], 'rw_check_items' if distinct_item_buckets is not none else none) }}
 ),
 
 rw_problems as (

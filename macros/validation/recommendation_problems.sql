@@ -19,9 +19,13 @@
 {%- for column in group_by %}{% do groups.append(rankwise.quote_identifier(column)) %}{% endfor -%}
 {%- set position_col = score_col if score_col is not none else rank_col -%}
 {%- set list_key = groups + ['rw_user'] -%}
+{%- set distinct_item_buckets = rankwise._distinct_item_buckets('rw_item') -%}
+{%- set distinct_small_ranks = rankwise._distinct_small_ranks('rw_position') if score_col is none else none -%}
+{%- set prefilter = distinct_item_buckets is not none or distinct_small_ranks is not none -%}
+{%- set inline_hint = rankwise._inlined_cte() | trim -%}
 with
 
-rw_rows as (
+rw_rows as {{ inline_hint ~ ' ' if inline_hint }}(
     select
         {%- for column in groups %}
         {{ column }},
@@ -32,44 +36,39 @@ rw_rows as (
     from {{ recommendations }}
 ),
 
-rw_repeated_items as (
-    select {{ list_key | join(', ') }}, rw_item, count(*) as rw_n
-    from rw_rows
-    where rw_user is not null and rw_item is not null
-    group by {{ list_key | join(', ') }}, rw_item
-    having count(*) > 1
-),
+{%- if prefilter %}
 
-{%- if score_col is none %}
-{%- set distinct_small_ranks = rankwise._distinct_small_ranks('rw_position') %}
-{%- if distinct_small_ranks is not none %}
-
--- A list whose ranks are all whole numbers in 1..63 shows its distinct ranks
--- as the set bits of one integer: only the other lists need the exact
--- (list, rank) grouping below, which costs as much as the metrics themselves.
+-- The exact (list, item) and (list, rank) groupings below cost as much as the
+-- metrics themselves. One pass over the lists first clears most of them: a list
+-- whose items fill as many hash buckets as it has items holds no item twice, and
+-- a list whose ranks are all whole numbers in 1..63 shows its distinct ranks as
+-- the set bits of one integer. Only the other lists are grouped exactly.
 rw_lists_to_check as (
-    select {{ list_key | join(', ') }}
+    select
+        {{ list_key | join(', ') }},
+        {% if distinct_item_buckets is not none -%}
+        case when {{ distinct_item_buckets }} < count(rw_item) then 1 else 0 end
+        {%- else %}1{% endif %} as rw_check_items
+        {%- if score_col is none %},
+        {% if distinct_small_ranks is not none -%}
+        case when count(case when rw_position between 1 and 63 and rw_position = floor(rw_position) then 1 end) < count(rw_position)
+            or {{ distinct_small_ranks }} < count(rw_position) then 1 else 0 end
+        {%- else %}1{% endif %} as rw_check_ranks
+        {%- endif %}
     from rw_rows
-    where rw_user is not null and rw_position is not null
+    where rw_user is not null
     group by {{ list_key | join(', ') }}
-    having count(case when rw_position between 1 and 63 and rw_position = floor(rw_position) then 1 end) < count(*)
-        or {{ distinct_small_ranks }} < count(*)
 ),
 {%- endif %}
 
+rw_repeated_items as (
+    {{ rankwise._repeated_in_list('rw_item', list_key, groups, 'rw_check_items' if prefilter else none) }}
+),
+
+{%- if score_col is none %}
+
 rw_repeated_ranks as (
-    select {% for column in list_key %}rw_rows.{{ column }}, {% endfor %}rw_position, count(*) as rw_n
-    from rw_rows
-    {%- if distinct_small_ranks is not none %}
-    inner join rw_lists_to_check as suspect
-        on rw_rows.rw_user = suspect.rw_user
-        {%- for column in groups %}
-        and {{ rankwise.null_safe_equals('rw_rows.' ~ column, 'suspect.' ~ column) }}
-        {%- endfor %}
-    {%- endif %}
-    where rw_rows.rw_user is not null and rw_position is not null
-    group by {% for column in list_key %}rw_rows.{{ column }}, {% endfor %}rw_position
-    having count(*) > 1
+    {{ rankwise._repeated_in_list('rw_position', list_key, groups, 'rw_check_ranks' if prefilter else none) }}
 ),
 {%- endif %}
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import duckdb
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
@@ -157,3 +158,37 @@ def test_a_file_that_cannot_be_read_is_an_input_error(tmp_path) -> None:
     broken.write_bytes(b"not a parquet file")
     with pytest.raises(InputError, match=r"the recommendations file '.*recs.parquet' cannot be read: "):
         _evaluate(str(broken), _interactions())
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_duplicates_are_counted_exactly_in_lists_of_every_length(seed: int) -> None:
+    """The one-pass pre-check clears lists by hash buckets and small-rank bitmasks;
+    long lists collide in buckets and have ranks past 63, short ones do not. Either
+    way the counts of repeated items, ranks and interactions are pandas' exact ones."""
+    generator = np.random.default_rng(seed)
+    recommendations, interactions = [], []
+    for user in range(300):
+        length = int(generator.choice([1, 5, 20, 64, 200, 700]))
+        items = generator.choice(5000, size=length, replace=False)
+        ranks = np.arange(1, length + 1)
+        if generator.random() < 0.2:  # an item listed twice
+            items[generator.integers(length)] = items[generator.integers(length)]
+        if generator.random() < 0.2:  # a rank used twice
+            ranks[generator.integers(length)] = ranks[generator.integers(length)]
+        recommendations.append(pd.DataFrame({"user_id": user, "item_id": items, "rank": ranks}))
+        truth = generator.choice(5000, size=int(generator.choice([1, 10, 300])))  # with replacement
+        interactions.append(pd.DataFrame({"user_id": user, "item_id": truth, "relevance": 1.0}))
+    recommendations, interactions = pd.concat(recommendations), pd.concat(interactions)
+    report = rankwise.check(recommendations, interactions, relevance_col="relevance")
+    found = {row.problem: row.n_rows for row in report.itertuples() if row.severity == "error"}
+
+    def repeated(frame: pd.DataFrame, columns: list[str]) -> int:
+        return int(frame.duplicated(columns, keep=False).sum())
+
+    expected = {
+        "duplicate_item": repeated(recommendations, ["user_id", "item_id"]),
+        "duplicate_rank": repeated(recommendations, ["user_id", "rank"]),
+        "duplicate_interaction": repeated(interactions, ["user_id", "item_id"]),
+    }
+    assert all(expected.values()), expected
+    assert found == expected

@@ -1,0 +1,17 @@
+{#- The (list, value) pairs of rw_rows that occur more than once, with their count;
+    with `check_flag`, only among the lists rw_lists_to_check flags. -#}
+{% macro _repeated_in_list(value, list_key, groups, check_flag) -%}
+    select {% for column in list_key %}rw_rows.{{ column }}, {% endfor %}rw_rows.{{ value }}, count(*) as rw_n
+    from rw_rows
+    {%- if check_flag is not none %}
+    inner join rw_lists_to_check as suspect
+        on rw_rows.rw_user = suspect.rw_user
+        {%- for column in groups %}
+        and {{ rankwise.null_safe_equals('rw_rows.' ~ column, 'suspect.' ~ column) }}
+        {%- endfor %}
+        and suspect.{{ check_flag }} = 1
+    {%- endif %}
+    where rw_rows.rw_user is not null and rw_rows.{{ value }} is not null
+    group by {% for column in list_key %}rw_rows.{{ column }}, {% endfor %}rw_rows.{{ value }}
+    having count(*) > 1
+{%- endmacro %}
