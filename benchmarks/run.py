@@ -260,9 +260,14 @@ PEER_PACKAGES = {"pytrec_eval": "pytrec-eval-terrier", "ranx": "ranx", "RecTools
 PEER_CONVENTIONS = {"pytrec_eval": "trec_eval", "ranx": "ranx", "RecTools": "rectools"}
 
 
+# Interpreters for peers that cannot share rankwise's environment (--peer-python).
+PEER_PYTHONS: dict[str, str] = {}
+
+
 def _measure(tool: str, folder: Path) -> dict:
     completed = subprocess.run(
-        [sys.executable, __file__, "--worker", tool, str(folder)], check=True, capture_output=True, text=True
+        [PEER_PYTHONS.get(tool, sys.executable), __file__, "--worker", tool, str(folder)],
+        check=True, capture_output=True, text=True,
     )
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
@@ -286,13 +291,22 @@ def _own_peak_kib() -> int:
 
 def _installed(tool: str) -> bool:
     package = PEER_PACKAGES.get(tool)
-    if package is None:
-        return True
-    try:
-        metadata.version(package)
-    except metadata.PackageNotFoundError:
-        return False
-    return True
+    return package is None or _peer_version(tool) is not None
+
+
+def _peer_version(tool: str) -> str | None:
+    """The version of a peer's package, in the interpreter its worker runs in."""
+    package = PEER_PACKAGES[tool]
+    if tool not in PEER_PYTHONS:
+        try:
+            return metadata.version(package)
+        except metadata.PackageNotFoundError:
+            return None
+    completed = subprocess.run(
+        [PEER_PYTHONS[tool], "-c", f"import importlib.metadata as m; print(m.version({package!r}))"],
+        capture_output=True, text=True,
+    )
+    return completed.stdout.strip() if completed.returncode == 0 else None
 
 
 def _check_agreement(tool: str, values: dict, reference: dict) -> None:
@@ -309,11 +323,19 @@ def main() -> None:
     parser.add_argument("--memory-limit", help="DuckDB memory_limit for the rankwise runs, e.g. 12GB")
     parser.add_argument("--temp-directory", help="where DuckDB spills in the rankwise runs")
     parser.add_argument("--report", type=Path, default=REPORT)
+    parser.add_argument("--peer-python", action="append", default=[], metavar="TOOL=PYTHON",
+                        help="run a peer's workers in another interpreter, e.g. RecTools=/opt/rectools/bin/python "
+                             "(RecTools pins numpy < 2 on Python 3.11, which rankwise's environment does not share)")
     parser.add_argument("--worker", nargs=2, metavar=("TOOL", "FOLDER"), help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.worker:
         _worker(arguments.worker[0], Path(arguments.worker[1]))
         return
+    for entry in arguments.peer_python:
+        tool, _, python = entry.partition("=")
+        if tool not in PEER_PACKAGES or not python:
+            parser.error(f"--peer-python takes TOOL=PYTHON with TOOL one of {', '.join(PEER_PACKAGES)}; got {entry!r}")
+        PEER_PYTHONS[tool] = python
     for name, value in zip(MEMORY_ENVIRONMENT, (arguments.memory_limit, arguments.temp_directory)):
         if value:
             os.environ[name] = value
@@ -347,6 +369,8 @@ def _write_report(arguments: argparse.Namespace, rows: list[tuple], notes: list[
         command += f" --memory-limit {arguments.memory_limit}"
     if arguments.temp_directory:
         command += f" --temp-directory {arguments.temp_directory}"
+    for entry in arguments.peer_python:
+        command += f" --peer-python {entry}"
     lines = [
         "# Benchmarks",
         "",
@@ -368,17 +392,22 @@ def _write_report(arguments: argparse.Namespace, rows: list[tuple], notes: list[
         ratio = f"{value / floor:.2f}" if floor else ""
         lines.append(f"| {users:,} | {20 * users:,} | {tool} | {value:.2f} | {ratio} | {peak:,.0f} |")
     lines += ["", "## Targets", "", "| target | measured | met |", "|---|---|---|"]
-    lines += [_target_row(*target) for target in _targets(arguments.users, seconds, peaks)]
+    lines += [_target_row(*target) for target in _targets(arguments.users, seconds, peaks, arguments.memory_limit)]
     lines += ["", "## Notes", ""] + [f"- {note}" for note in dict.fromkeys(notes)]
     arguments.report.parent.mkdir(parents=True, exist_ok=True)
     arguments.report.write_text("\n".join(lines).rstrip() + "\n")
     print(f"wrote {arguments.report}")
 
 
-def _targets(sizes: list[int], seconds: dict, peaks: dict) -> list[tuple[str, str, bool | None]]:
+def _targets(sizes: list[int], seconds: dict, peaks: dict, memory_limit: str | None) -> list[tuple[str, str, bool | None]]:
     """The targets of the performance issue, read off the largest size measured."""
     largest = max(sizes)
     found = []
+    for variant in ("rankwise", "rankwise, validate=False"):
+        if largest >= 10_000_000 and (largest, variant) in seconds:
+            found.append((f"`{variant}` completes at {largest:,} users ({20 * largest:,} rows)",
+                          f"{seconds[(largest, variant)]:.1f} s, peak {peaks[(largest, variant)]:,.0f} MiB"
+                          + (f" with memory_limit {memory_limit}" if memory_limit else ""), True))
     for variant in ("rankwise", "rankwise, validate=False"):
         own = seconds.get((largest, variant))
         if own is None:
@@ -418,12 +447,11 @@ def _memory_gib() -> float:
 
 
 def _versions() -> list[str]:
-    versions = []
-    for package in ("rankwise", "duckdb", "pytrec-eval-terrier", "ranx", "rectools"):
-        try:
-            versions.append(f"{package} {metadata.version(package)}")
-        except metadata.PackageNotFoundError:
-            pass
+    versions = [f"{package} {metadata.version(package)}" for package in ("rankwise", "duckdb")]
+    for tool, package in PEER_PACKAGES.items():
+        version = _peer_version(tool)
+        if version is not None:
+            versions.append(f"{package} {version}" + (" (own environment)" if tool in PEER_PYTHONS else ""))
     return versions
 
 
