@@ -31,6 +31,7 @@ METRICS = ["precision", "recall", "map", "mrr", "ndcg"]
 # rankwise metric@k -> trec_eval measure, for the agreement check
 TREC_EVAL = {"precision": "P_{k}", "recall": "recall_{k}", "map": "map_cut_{k}", "ndcg": "ndcg_cut_{k}"}
 # Settings for the rankwise workers (--memory-limit, --temp-directory), passed by environment.
+GENERATE_CHUNK_USERS = 1_000_000
 MEMORY_ENVIRONMENT = ("RANKWISE_BENCHMARK_MEMORY_LIMIT", "RANKWISE_BENCHMARK_TEMP_DIRECTORY")
 
 
@@ -44,34 +45,43 @@ def generate(users: int) -> Path:
     if (folder / "interactions.parquet").exists():
         return folder
     folder.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect()
-    con.execute("select setseed(0.42)")
+    # Built a million users at a time in a scratch database beside the data: 10M
+    # users are 400M candidate rows, whose grouping in one query spills past the disk.
+    scratch = folder / "generate.duckdb"
+    con = duckdb.connect(str(scratch))
+    con.execute(f"set temp_directory = '{folder / 'generate.tmp'}'")
     zipf_item = "cast(floor(50000 * pow(hash({seed}) / 18446744073709551615.0, 3)) as integer)"
-    con.execute(
-        f"""copy (
+    for first in range(0, users, GENERATE_CHUNK_USERS):
+        chunk = f"range({first}, {min(users, first + GENERATE_CHUNK_USERS)}) as users(u)"
+        into = "create table {table} as" if first == 0 else "insert into {table}"
+        con.execute(
+            f"""{into.format(table="recommendations")}
             select user_id, item_id, rank, 1.0 - rank / 100.0 as score
             from (
                 select user_id, item_id, row_number() over (partition by user_id order by min(slot)) as rank
                 from (
                     select u as user_id, slot, {zipf_item.format(seed="u * 97 + slot")} as item_id
-                    from range({users}) as users(u), range(40) as slots(slot)
+                    from {chunk}, range(40) as slots(slot)
                 ) group by user_id, item_id
             ) where rank <= 20
-            order by user_id, rank
-        ) to '{folder / "recommendations.parquet"}' (format parquet)"""
-    )
-    con.execute(
-        f"""copy (
+            order by user_id, rank"""
+        )
+        con.execute(
+            f"""{into.format(table="interactions")}
             select user_id, item_id, max(relevance) as relevance
             from (
                 select u as user_id, {zipf_item.format(seed="u * 131 + slot + 7")} as item_id,
                        1 + hash(u * 7 + slot) % 3 as relevance
-                from range({users}) as users(u), range(10) as slots(slot)
+                from {chunk}, range(10) as slots(slot)
                 where hash(u) % 100 >= 3
             ) group by user_id, item_id
-            order by user_id
-        ) to '{folder / "interactions.parquet"}' (format parquet)"""
-    )
+            order by user_id"""
+        )
+    # insertion order is kept: rows stay grouped by user
+    for table in ("recommendations", "interactions"):
+        con.execute(f"copy {table} to '{folder / (table + '.parquet')}' (format parquet)")
+    con.close()
+    scratch.unlink()
     return folder
 
 
