@@ -32,10 +32,11 @@ rw_rows as {{ inline_hint ~ ' ' if inline_hint }}(
 -- A user whose items fill as many hash buckets as there are items holds no item
 -- twice: only the other users need the exact (user, item) grouping.
 rw_lists_to_check as (
-    select rw_user, case when {{ distinct_item_buckets }} < count(rw_item) then 1 else 0 end as rw_check_items
+    select rw_user, 1 as rw_check_items
     from rw_rows
     where rw_user is not null
     group by rw_user
+    having {{ distinct_item_buckets }} < count(rw_item)
 ),
 {%- endif %}
 
