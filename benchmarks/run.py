@@ -30,8 +30,9 @@ CUTOFFS = [5, 10, 20]
 METRICS = ["precision", "recall", "map", "mrr", "ndcg"]
 # rankwise metric@k -> trec_eval measure, for the agreement check
 TREC_EVAL = {"precision": "P_{k}", "recall": "recall_{k}", "map": "map_cut_{k}", "ndcg": "ndcg_cut_{k}"}
-# Settings for the rankwise workers (--memory-limit, --temp-directory), passed by environment.
+# Users generated per query: a million users' candidate rows group in memory.
 GENERATE_CHUNK_USERS = 1_000_000
+# Settings for the rankwise workers (--memory-limit, --temp-directory), passed by environment.
 MEMORY_ENVIRONMENT = ("RANKWISE_BENCHMARK_MEMORY_LIMIT", "RANKWISE_BENCHMARK_TEMP_DIRECTORY")
 
 
@@ -416,14 +417,13 @@ def _targets(sizes: list[int], seconds: dict, peaks: dict, memory_limit: str | N
     largest = max(sizes)
     found = []
     for variant in ("rankwise", "rankwise, validate=False"):
-        if largest >= 10_000_000 and (largest, variant) in seconds:
-            found.append((f"`{variant}` completes at {largest:,} users ({20 * largest:,} rows)",
-                          f"{seconds[(largest, variant)]:.1f} s, peak {peaks[(largest, variant)]:,.0f} MiB"
-                          + (f" with memory_limit {memory_limit}" if memory_limit else ""), True))
-    for variant in ("rankwise", "rankwise, validate=False"):
         own = seconds.get((largest, variant))
         if own is None:
             continue
+        if largest >= 10_000_000:
+            found.append((f"`{variant}` completes at {largest:,} users ({20 * largest:,} rows)",
+                          f"{own:.1f} s, peak {peaks[(largest, variant)]:,.0f} MiB"
+                          + (f" with memory_limit {memory_limit}" if memory_limit else ""), True))
         floor = seconds.get((largest, "floor query"))
         if floor:
             found.append((f"`{variant}` within 2x the floor query ({largest:,} users)", f"{own / floor:.2f}x", own <= 2 * floor))

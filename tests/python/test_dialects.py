@@ -188,42 +188,34 @@ def parsed(sql: str, dialect: str) -> exp.Expression:
     return tree
 
 
-def _one_argument_log_calls(tokens: list[Token]) -> int:
-    found = 0
+def _calls(tokens: list[Token], name: str) -> list[list[tuple[int, Token]]]:
+    """The tokens inside each `name(...)` call, each with its parenthesis depth
+    (1 = the call's own arguments)."""
+    calls = []
     for position, token in enumerate(tokens[:-1]):
-        if token.text.upper() != "LOG" or tokens[position + 1].token_type != TokenType.L_PAREN:
+        if token.text.upper() != name or tokens[position + 1].token_type != TokenType.L_PAREN:
             continue
-        depth, arguments = 0, 1
-        for inner in tokens[position + 1:]:
-            if inner.token_type == TokenType.L_PAREN:
-                depth += 1
-            elif inner.token_type == TokenType.R_PAREN:
-                depth -= 1
-                if depth == 0:
-                    break
-            elif inner.token_type == TokenType.COMMA and depth == 1:
-                arguments += 1
-        found += arguments == 1
-    return found
-
-
-def _cast_types(sql: str, dialect: str) -> set[str]:
-    """The types of every CAST(... AS type) as written in the SQL."""
-    tokens = sqlglot.tokenize(sql, read=dialect)
-    types = set()
-    for position, token in enumerate(tokens[:-1]):
-        if token.text.upper() != "CAST" or tokens[position + 1].token_type != TokenType.L_PAREN:
-            continue
-        depth, written = 0, None
+        depth, inside = 0, []
         for inner in tokens[position + 1:]:
             depth += {TokenType.L_PAREN: 1, TokenType.R_PAREN: -1}.get(inner.token_type, 0)
             if depth == 0:
                 break
-            if written is not None:
-                written.append(inner.text.lower())
-            elif depth == 1 and inner.token_type == TokenType.ALIAS:
-                written = []
-        types.add(" ".join(written or []))
+            inside.append((depth, inner))
+        calls.append(inside[1:])  # without the opening parenthesis
+    return calls
+
+
+def _one_argument_log_calls(tokens: list[Token]) -> int:
+    return sum(not any(depth == 1 and token.token_type == TokenType.COMMA for depth, token in call)
+               for call in _calls(tokens, "LOG"))
+
+
+def _cast_types(sql: str, dialect: str) -> set[str]:
+    """The types of every CAST(... AS type) as written in the SQL."""
+    types = set()
+    for call in _calls(sqlglot.tokenize(sql, read=dialect), "CAST"):
+        aliases = [index for index, (depth, token) in enumerate(call) if depth == 1 and token.token_type == TokenType.ALIAS]
+        types.add(" ".join(token.text.lower() for _, token in call[aliases[0] + 1:]) if aliases else "")
     return types
 
 
