@@ -38,6 +38,10 @@
 {%- set needs_running_hits = 'precision_sum' in components_from.judged -%}
 {%- set needs_n_relevant_on_rows = 'hits_within_n_relevant' in components_from.judged -%}
 {%- set every_truth_user = 'interactions' in spec.user_sets -%}
+{%- set needs_ideal_order = 'idcg' in components_from.truth and spec.idcg == 'truth' -%}
+{#- IDCG of every user (not only of those with a judged row) for the idcg metric
+    and the per-user drill-down -#}
+{%- set every_idcg = spec.per_user or 'idcg' in spec.user_metrics | map(attribute='name') | list -%}
 {#- per metric: the condition that keeps a user in its user set, or none -#}
 {%- set user_set_conditions = {} -%}
 {%- for entry in spec.user_metrics -%}
@@ -93,7 +97,7 @@ rw_list_rows as (
 
 {%- if spec.user_metrics | length > 0 %},
 
-rw_interactions as (
+rw_interactions as {{ rankwise._inlined_cte() ~ ' ' if spec.duplicate_interactions != 'max' }}(
     select
         {{ spec.user }} as rw_user,
         {{ spec.item }} as rw_item,
@@ -107,35 +111,12 @@ rw_interactions as (
         {%- endif %}
 ),
 
--- Per user of the truth: R, and IDCG (the whole truth set sorted by relevance).
-rw_user_truth as (
+-- Per user of the truth: R, the number of relevant items.
+rw_user_truth_counts as (
     select
         rw_user,
         count(case when rw_relevance >= {{ threshold }} then 1 end) as rw_n_relevant
-        {%- if 'idcg' in components_from.truth %}
-        {%- for cutoff in spec.cutoffs %},
-        {% if spec.idcg == 'k_positions' and cutoff is none -%}
-        -- the whole list has no fixed number of slots; only cutoff-free metrics
-        -- such as r_precision ask for this cutoff, and they read no IDCG
-        cast(null as {{ float64 }})
-        {%- elif spec.idcg == 'k_positions' -%}
-        {{ rankwise.idcg_of_k_slots(cutoff) }}
-        {%- else -%}
-        {{ rankwise.idcg_at_k('rw_ideal_rank', 'rw_relevance', cutoff, spec.gain, spec.min_gain_relevance) }}
-        {%- endif %} as {{ rankwise._component_column('idcg', cutoff) }}
-        {%- endfor %}
-        {%- endif %}
-    {%- if 'idcg' in components_from.truth and spec.idcg == 'truth' %}
-    from (
-        select
-            rw_user,
-            rw_relevance,
-            row_number() over (partition by rw_user order by rw_relevance desc nulls last) as rw_ideal_rank
-        from rw_interactions
-    ) as rw_ideal_lists
-    {%- else %}
     from rw_interactions
-    {%- endif %}
     group by rw_user
 ),
 
@@ -165,7 +146,7 @@ rw_judged as (
         on recommendation.rw_user = judgement.rw_user
         and recommendation.rw_item = judgement.rw_item
     {%- if needs_n_relevant_on_rows %}
-    inner join rw_user_truth as truth
+    inner join rw_user_truth_counts as truth
         on recommendation.rw_user = truth.rw_user
     {%- endif %}
 ),
@@ -179,6 +160,58 @@ rw_judged_lists as (
         {{- rankwise._component_aggregates(components_from.judged, spec) }}
     from rw_judged
     group by {{ list_keys | join(', ') }}
+),
+
+{%- if needs_ideal_order %}
+
+-- IDCG: the user's whole truth set sorted by relevance. Only a user with a judged
+-- row can have a DCG above 0, and NDCG is 0 for the others whatever their IDCG,
+-- so unless IDCG itself is asked for, only those users' truth is sorted.
+rw_ideal_lists as (
+    select
+        rw_user
+        {%- for cutoff in spec.cutoffs %},
+        {{ rankwise.idcg_at_k('rw_ideal_rank', 'rw_relevance', cutoff, spec.gain, spec.min_gain_relevance) }} as {{ rankwise._component_column('idcg', cutoff) }}
+        {%- endfor %}
+    from (
+        select
+            rw_user,
+            rw_relevance,
+            row_number() over (partition by rw_user order by rw_relevance desc nulls last) as rw_ideal_rank
+        from rw_interactions
+        {%- if not every_idcg %}
+        where rw_user in (select rw_user from rw_judged_lists)
+        {%- endif %}
+    ) as rw_ideal_order
+    group by rw_user
+),
+{%- endif %}
+
+-- Per user of the truth: R, and IDCG at every cutoff.
+rw_user_truth as (
+    select
+        counts.rw_user,
+        counts.rw_n_relevant
+        {%- if 'idcg' in components_from.truth %}
+        {%- for cutoff in spec.cutoffs %}
+        {%- set column = rankwise._component_column('idcg', cutoff) %},
+        {% if spec.idcg == 'k_positions' and cutoff is none -%}
+        -- the whole list has no fixed number of slots; only cutoff-free metrics
+        -- such as r_precision ask for this cutoff, and they read no IDCG
+        cast(null as {{ float64 }})
+        {%- elif spec.idcg == 'k_positions' -%}
+        {{ rankwise.idcg_of_k_slots(cutoff) }}
+        {%- else -%}
+        -- NULL for a user left out of the ideal order (then no DCG above 0)
+        ideal.{{ column }}
+        {%- endif %} as {{ column }}
+        {%- endfor %}
+        {%- endif %}
+    from rw_user_truth_counts as counts
+    {%- if needs_ideal_order %}
+    left join rw_ideal_lists as ideal
+        on counts.rw_user = ideal.rw_user
+    {%- endif %}
 ),
 
 {%- if components_from.all_running | length > 0 %}

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 import duckdb
-import sqlglot
 
 from ._inputs import ResolvedInput, quote_table_name, resolved_inputs
 from ._render import renderer
@@ -359,13 +358,15 @@ def sql(
     arguments = _macro_arguments(metrics, k, group_by, log_base, _conventions(locals()))
     adapter_type, written_in = DIALECT_ADAPTERS[dialect]
     rendered = _render_evaluate(
-        quote_table_name(recommendations, written_in),
-        quote_table_name(interactions, written_in),
+        quote_table_name(recommendations, adapter_type),
+        quote_table_name(interactions, adapter_type),
         adapter_type,
         arguments,
     )
     if written_in == dialect:
         return rendered
+    import sqlglot  # only here: its import costs every evaluate() a tenth of a second
+
     return sqlglot.transpile(rendered, read=written_in, write=dialect, pretty=True)[0]
 
 

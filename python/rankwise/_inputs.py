@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import sqlglot.expressions as exp
 
+from ._render import renderer
 from .errors import InputError
 
 _FILE_READERS = {
@@ -41,12 +41,14 @@ class ResolvedInput:
     registered: bool = False
 
 
-def quote_table_name(name: str, dialect: str = "duckdb") -> str:
+def quote_table_name(name: str, adapter_type: str = "duckdb") -> str:
     """Quotes a table name: `schema.table` is split on dots when every part is a
     plain identifier; any other string is one identifier, quoted whole (quotes
-    inside it doubled), so no name reaches SQL raw."""
+    inside it escaped), so no name reaches SQL raw. The quoting is the macro
+    quote_identifier's for the adapter, the same as the SQL's column names."""
     parts = name.split(".") if _SIMPLE_NAME.fullmatch(name) else [name]
-    return ".".join(exp.to_identifier(part, quoted=True).sql(dialect=dialect) for part in parts)
+    macros = renderer(adapter_type)
+    return ".".join(macros.call("quote_identifier", part) for part in parts)
 
 
 def _file_reader(path: str) -> str | None:
@@ -61,7 +63,7 @@ def _is_glob(path: str) -> bool:
 
 
 def _string_literal(text: str) -> str:
-    return exp.Literal.string(text).sql(dialect="duckdb")
+    return renderer().call("_string_literal", text)
 
 
 def _resolve_path(path: str, role: str) -> ResolvedInput:
