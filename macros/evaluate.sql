@@ -9,7 +9,7 @@
                   user_col='user_id', item_col='item_id', rank_col='rank', score_col=none, relevance_col=none,
                   convention='trec_eval', ap_denominator=none, precision_denominator=none, gain=none, gain_items=none,
                   idcg=none, relevance_threshold=none, users=none, ties=none, log_base=none,
-                  duplicate_interactions='error', fail_on_problems=false) %}
+                  duplicate_interactions='error') %}
     {%- set options = {
         'ap_denominator': ap_denominator,
         'precision_denominator': precision_denominator,
@@ -22,7 +22,7 @@
         'log_base': log_base,
     } -%}
     {%- set spec = rankwise._evaluate_spec(metrics, k, group_by, per_user, user_col, item_col, rank_col, score_col,
-                                           relevance_col, convention, options, duplicate_interactions, fail_on_problems) -%}
+                                           relevance_col, convention, options, duplicate_interactions) -%}
     {{- return(adapter.dispatch('evaluate', 'rankwise')(recommendations, interactions, spec)) -}}
 {% endmacro %}
 
@@ -48,9 +48,6 @@
     {%- do user_set_conditions.update({entry.position: rankwise._in_user_set(entry.users, every_truth_user)}) -%}
 {%- endfor -%}
 {%- set some_users_left_out = user_set_conditions.values() | reject('none') | list | length > 0 -%}
-{#- fail_on_problems: the interaction checks ride on the truth's pass where there
-    is one over the rows as given (not merged by duplicate_interactions='max') -#}
-{%- set check_interactions_in_pass = spec.fail_on_problems and spec.user_metrics | length > 0 and spec.duplicate_interactions == 'error' -%}
 {#- with derived ranks, rw_recommendations holds a window worth storing once -#}
 {%- set inline_hint = (rankwise._inlined_cte() | trim) if spec.score is none else '' -%}
 
@@ -81,9 +78,6 @@ rw_recommendations as {{ inline_hint ~ ' ' if inline_hint }}(
             order by {{ spec.score }} desc nulls last, {{ spec.item }} {{ 'desc' if spec.ties == 'item_desc' else 'asc' }} nulls last
         ) as rw_rank
         {%- endif %}
-        {%- if spec.fail_on_problems and spec.score is not none %},
-        {{ spec.score }} as rw_score
-        {%- endif %}
     from {{ recommendations }}
 ),
 
@@ -97,19 +91,6 @@ rw_list_rows as (
         {%- for cutoff in spec.cutoffs if 'n_recommended' in components_from.list_rows %},
         {{ rankwise._list_component('n_recommended', cutoff, spec) }} as {{ rankwise._component_column('n_recommended', cutoff) }}
         {%- endfor %}
-        {%- if spec.fail_on_problems %},
-        -- the checks of recommendation_problems, in the same pass over the lists
-        count(*) as rw_n_rows,
-        count(rw_item) as rw_n_items,
-        {%- if spec.score is none %}
-        count(rw_rank) as rw_n_positions,
-        min(rw_rank) as rw_min_rank,
-        count(case when rw_rank <> floor(rw_rank) then 1 end) as rw_n_fractional_ranks,
-        {%- else %}
-        count(rw_score) as rw_n_positions,
-        {%- endif %}
-        {{ rankwise._lists_to_check_flags('rw_item', 'rw_rank' if spec.score is none else none) }}
-        {%- endif %}
     from rw_recommendations
     group by {{ list_keys | join(', ') }}
 )
@@ -135,17 +116,6 @@ rw_user_truth_counts as (
     select
         rw_user,
         count(case when rw_relevance >= {{ threshold }} then 1 end) as rw_n_relevant
-        {%- if check_interactions_in_pass %},
-        -- the checks of interaction_problems, in the same pass over the truth
-        count(*) as rw_n_rows,
-        count(rw_item) as rw_n_items,
-        {%- if spec.relevance is not none %}
-        count(rw_relevance) as rw_n_relevances,
-        min(rw_relevance) as rw_min_relevance,
-        count(case when {{ rankwise._is_not_finite('rw_relevance') }} then 1 end) as rw_n_not_finite,
-        {%- endif %}
-        {{ rankwise._lists_to_check_flags('rw_item') }}
-        {%- endif %}
     from rw_interactions
     group by rw_user
 ),
@@ -432,66 +402,6 @@ rw_group_metric_grid as (
 )
 {%- endif %}
 
-{%- if spec.fail_on_problems %},
-
--- fail_on_problems: the query fails, rather than return numbers, when the inputs
--- hold any problem recommendation_problems or interaction_problems reports.
--- (Counts, not EXISTS: DuckDB 2.0 stalls on EXISTS over these CTEs at scale.)
-rw_lists_to_check as (
-    select {{ list_keys | join(', ') }}, rw_check_items{{ ', rw_check_ranks' if spec.score is none }}
-    from rw_list_rows
-    where rw_check_items = 1{{ ' or rw_check_ranks = 1' if spec.score is none }}
-),
-
-{%- if check_interactions_in_pass %}
-
-rw_users_to_check as (
-    select rw_user, rw_check_items
-    from rw_user_truth_counts
-    where rw_check_items = 1
-),
-{%- endif %}
-
-rw_input_guard as (
-    select case when
-        0 < (select count(*) from (
-            select 1 from rw_list_rows
-            where rw_user is null or rw_n_items < rw_n_rows or rw_n_positions < rw_n_rows
-            {%- if spec.score is none %} or rw_min_rank < 1 or rw_n_fractional_ranks > 0{% endif %}
-        ) as rw_found)
-        or 0 < (select count(*) from (
-            {{ rankwise._repeated_in_list('rw_item', list_keys, groups, 'rw_check_items', rows='rw_recommendations') | indent(12) }}
-        ) as rw_found)
-        {%- if spec.score is none %}
-        or 0 < (select count(*) from (
-            {{ rankwise._repeated_in_list('rw_rank', list_keys, groups, 'rw_check_ranks', rows='rw_recommendations') | indent(12) }}
-        ) as rw_found)
-        {%- endif %}
-        {%- if check_interactions_in_pass %}
-        or 0 < (select count(*) from (
-            select 1 from rw_user_truth_counts
-            where rw_user is null or rw_n_items < rw_n_rows
-            {%- if spec.relevance is not none %} or rw_n_relevances < rw_n_rows or rw_min_relevance < 0 or rw_n_not_finite > 0{% endif %}
-        ) as rw_found)
-        or 0 < (select count(*) from (
-            {{ rankwise._repeated_in_list('rw_item', ['rw_user'], [], 'rw_check_items', rows='rw_interactions', suspects='rw_users_to_check') | indent(12) }}
-        ) as rw_found)
-        {%- else %}
-        or 0 < (select count(*) from (
-            select 1
-            from (
-                {{ rankwise.interaction_problems(interactions, spec.user_col, spec.item_col, spec.relevance_col) | indent(16) }}
-            ) as rw_interaction_problems
-            {%- if spec.duplicate_interactions == 'max' %}
-            where problem <> 'duplicate_interaction'
-            {%- endif %}
-        ) as rw_found)
-        {%- endif %}
-    then {{ rankwise._raise_error("rankwise: the inputs hold problems (null ids, items or ranks twice in a list, invalid ranks or relevances, duplicate interactions...): run rankwise.recommendation_problems and rankwise.interaction_problems, or rankwise.check in Python, to see which.") }}
-    else 1 end as rw_inputs_valid
-)
-{%- endif %}
-
 {%- if spec.per_user %}
 
 select
@@ -509,10 +419,6 @@ select
     {{ rankwise._pick_by_position(spec.user_metrics, 'rw_idcg__{k}') }} as idcg
 from rw_user_metrics
 cross join rw_user_metric_grid as grid
-{%- if spec.fail_on_problems %}
--- joined on its value, which the engine cannot drop unevaluated
-inner join rw_input_guard on rw_input_guard.rw_inputs_valid = 1
-{%- endif %}
 {%- if some_users_left_out %}
 where {{ rankwise._pick_by_position(spec.user_metrics, 'rw_value__{position}') }} is not null
 {%- endif %}
@@ -543,10 +449,6 @@ from (
     {%- endif %}
 ) as rw_means
 cross join rw_user_metric_grid as grid
-{%- if spec.fail_on_problems %}
--- joined on its value, which the engine cannot drop unevaluated
-inner join rw_input_guard on rw_input_guard.rw_inputs_valid = 1
-{%- endif %}
 where {{ rankwise._pick_by_position(spec.user_metrics, 'rw_means.rw_n_users__{position}') }} > 0
 {%- endif %}
 
@@ -571,10 +473,6 @@ inner join rw_group_lists
     and {{ rankwise.null_safe_equals('rw_group_metrics.' ~ column, 'rw_group_lists.' ~ column) }}
     {%- endfor %}
 cross join rw_group_metric_grid as grid
-{%- if spec.fail_on_problems %}
--- joined on its value, which the engine cannot drop unevaluated
-inner join rw_input_guard on rw_input_guard.rw_inputs_valid = 1
-{%- endif %}
 {%- endif %}
 
 {%- endif %}

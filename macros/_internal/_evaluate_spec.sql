@@ -3,7 +3,7 @@
     pass must compute, and the quoted column names. `options` holds the
     convention options as given (none = take the convention's value). -#}
 {% macro _evaluate_spec(metrics, k, group_by, per_user, user_col, item_col, rank_col, score_col, relevance_col,
-                        convention, options, duplicate_interactions, fail_on_problems=false) %}
+                        convention, options, duplicate_interactions) %}
     {%- do rankwise._check_choice('evaluate', 'convention', convention, rankwise._convention_presets().keys() | list) -%}
     {%- set resolved = rankwise._updated(rankwise.convention_options(convention), {}) -%}
     {%- for name, value in options.items() if value is not none -%}
@@ -22,9 +22,6 @@
     {%- do rankwise._check_choice('evaluate', 'idcg', resolved.idcg, ['truth', 'k_positions']) -%}
     {%- do rankwise._check_choice('evaluate', 'ties', resolved.ties, ['item_desc', 'item_asc', 'shared']) -%}
     {%- do rankwise._check_choice('evaluate', 'duplicate_interactions', duplicate_interactions, ['error', 'max']) -%}
-    {%- if fail_on_problems is not boolean -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `fail_on_problems` must be true or false; got " ~ rankwise._describe(fail_on_problems) ~ ".") }}
-    {%- endif -%}
     {%- if per_user is not boolean -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `per_user` must be true or false; got " ~ rankwise._describe(per_user) ~ ".") }}
     {%- endif -%}
@@ -112,8 +109,6 @@
         'groups': groups,
         'per_user': per_user,
         'user_col': user_col,
-        'item_col': item_col,
-        'relevance_col': relevance_col,
         'user': rankwise.quote_identifier(user_col),
         'item': rankwise.quote_identifier(item_col),
         'rank': rankwise.quote_identifier(rank_col),
@@ -130,7 +125,6 @@
         'ties': resolved.ties,
         'log_base': log_base,
         'duplicate_interactions': duplicate_interactions,
-        'fail_on_problems': fail_on_problems,
     }) }}
 {% endmacro %}
 

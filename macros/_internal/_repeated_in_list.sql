@@ -1,11 +1,10 @@
-{#- The (list, value) pairs of `rows` that occur more than once, with their count;
-    with `check_flag`, only among the lists `suspects` flags (see
-    _lists_to_check_flags). -#}
-{% macro _repeated_in_list(value, list_key, groups, check_flag, rows='rw_rows', suspects='rw_lists_to_check') -%}
+{#- The (list, value) pairs of rw_rows that occur more than once, with their count;
+    with `check_flag`, only among the lists rw_lists_to_check flags. -#}
+{% macro _repeated_in_list(value, list_key, groups, check_flag) -%}
     select {% for column in list_key %}rw_rows.{{ column }}, {% endfor %}rw_rows.{{ value }}, count(*) as rw_n
-    from {{ rows }} as rw_rows
+    from rw_rows
     {%- if check_flag is not none %}
-    inner join {{ suspects }} as suspect
+    inner join rw_lists_to_check as suspect
         on rw_rows.rw_user = suspect.rw_user
         {%- for column in groups %}
         and {{ rankwise.null_safe_equals('rw_rows.' ~ column, 'suspect.' ~ column) }}

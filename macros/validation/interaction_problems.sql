@@ -32,14 +32,11 @@ rw_rows as {{ inline_hint ~ ' ' if inline_hint }}(
 -- A user whose items fill as many hash buckets as there are items holds no item
 -- twice: only the other users need the exact (user, item) grouping.
 rw_lists_to_check as (
-    select *
-    from (
-        select rw_user, {{ rankwise._lists_to_check_flags('rw_item') }}
-        from rw_rows
-        where rw_user is not null
-        group by rw_user
-    ) as rw_users
-    where rw_check_items = 1
+    select rw_user, 1 as rw_check_items
+    from rw_rows
+    where rw_user is not null
+    group by rw_user
+    having {{ distinct_item_buckets }} < count(rw_item)
 ),
 {%- endif %}
 

@@ -39,13 +39,24 @@ rw_rows as {{ inline_hint ~ ' ' if inline_hint }}(
 {%- if prefilter %}
 
 -- The exact (list, item) and (list, rank) groupings below cost as much as the
--- metrics themselves: one pass over the lists first clears most of them.
+-- metrics themselves. One pass over the lists first clears most of them: a list
+-- whose items fill as many hash buckets as it has items holds no item twice, and
+-- a list whose ranks are all whole numbers in 1..63 shows its distinct ranks as
+-- the set bits of one integer. Only the other lists are grouped exactly.
 rw_lists_to_check as (
     select *
     from (
         select
             {{ list_key | join(', ') }},
-            {{ rankwise._lists_to_check_flags('rw_item', 'rw_position' if score_col is none else none) }}
+            {% if distinct_item_buckets is not none -%}
+            case when {{ distinct_item_buckets }} < count(rw_item) then 1 else 0 end
+            {%- else %}1{% endif %} as rw_check_items
+            {%- if score_col is none %},
+            {% if distinct_small_ranks is not none -%}
+            case when count(case when rw_position between 1 and 63 and rw_position = floor(rw_position) then 1 end) < count(rw_position)
+                or {{ distinct_small_ranks }} < count(rw_position) then 1 else 0 end
+            {%- else %}1{% endif %} as rw_check_ranks
+            {%- endif %}
         from rw_rows
         where rw_user is not null
         group by {{ list_key | join(', ') }}

@@ -243,23 +243,9 @@ def evaluate(
         if private:
             _apply_settings(connection, memory_limit=memory_limit, temp_directory=temp_directory)
         with resolved_inputs(connection, recommendations=recommendations, interactions=interactions) as inputs:
-            # The value checks run in the metric query's own passes over the inputs
-            # (fail_on_problems), which then fails on bad input; only then do the
-            # separate problem queries run, to say what is wrong. A lazy relation
-            # is checked up front instead, so that it never fails later.
-            checked_in_query = validate and output != "relation"
             if validate:
-                _check_columns(connection, inputs, arguments)
-                if not checked_in_query:
-                    _raise_first_problem(connection, inputs, arguments)
-            query = _render_evaluate(inputs["recommendations"].sql, inputs["interactions"].sql, "duckdb",
-                                     {**arguments, "fail_on_problems": checked_in_query})
-            if checked_in_query:
-                try:
-                    return _convert(connection.sql(_ordered(query, arguments, user_col if per_user else None)), output)
-                except duckdb.Error:
-                    _raise_first_problem(connection, inputs, arguments)
-                    raise
+                _validate(connection, inputs, arguments)
+            query = _render_evaluate(inputs["recommendations"].sql, inputs["interactions"].sql, "duckdb", arguments)
             relation = connection.sql(_ordered(query, arguments, user_col if per_user else None))
             if output != "relation":
                 return _convert(relation, output)
@@ -286,21 +272,14 @@ def _apply_settings(connection: duckdb.DuckDBPyConnection, **settings: Any) -> N
                 f"rankwise.evaluate: argument `{name}` {str(value)!r} is not accepted by DuckDB: {first_line}") from None
 
 
-_COLUMN_ARGUMENTS = ("user_col", "item_col", "rank_col", "score_col", "relevance_col")
-
-
-def _check_columns(connection: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], arguments: dict[str, Any]) -> None:
-    columns = {name: arguments[name] for name in _COLUMN_ARGUMENTS}
-    check_columns(connection, inputs["recommendations"], inputs["interactions"], group_by=arguments["group_by"] or [],
-                  **columns)
-
-
-def _raise_first_problem(connection: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], arguments: dict[str, Any]) -> None:
-    columns = {name: arguments[name] for name in _COLUMN_ARGUMENTS}
-    found = problems(connection, inputs["recommendations"], inputs["interactions"], group_by=arguments["group_by"] or [],
+def _validate(connection: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], arguments: dict[str, Any]) -> None:
+    columns = {name: arguments[name] for name in ("user_col", "item_col", "rank_col", "score_col", "relevance_col")}
+    group_by = arguments["group_by"] or []
+    check_columns(connection, inputs["recommendations"], inputs["interactions"], group_by=group_by, **columns)
+    found = problems(connection, inputs["recommendations"], inputs["interactions"], group_by=group_by,
                      duplicate_interactions=arguments["duplicate_interactions"], **columns)
     if found:
-        raise found[0].error() from None
+        raise found[0].error()
 
 
 def _ordered(query: str, arguments: dict[str, Any], user_col: str | None) -> str:

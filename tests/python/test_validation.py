@@ -12,7 +12,6 @@ import pyarrow as pa
 import pytest
 
 import rankwise
-from rankwise._render import renderer
 from rankwise.errors import (
     ColumnTypeError,
     DuplicateRowsError,
@@ -193,53 +192,3 @@ def test_duplicates_are_counted_exactly_in_lists_of_every_length(seed: int) -> N
     }
     assert all(expected.values()), expected
     assert found == expected
-
-
-# The wrapper's validation runs inside the metric query (fail_on_problems) and
-# only then asks the problem queries what is wrong: the query itself must refuse
-# every value problem, whichever of its paths the checks take.
-VALUE_CASES = [case for case in CASES if case[4] in (InvalidValueError, DuplicateRowsError)]
-RANK_PROBLEMS = ("null rank", "rank below one", "fractional rank", "item twice in a list", "rank twice in a list",
-                 "large rank twice in a list", "rank twice among other lists")
-GUARD_VARIANTS = {
-    # ranks as given, the interaction checks in the truth's own pass
-    "ranks": lambda case: (dict(metrics=["ndcg@3", "map"]), True),
-    # ranks derived from scores: the rank checks do not apply
-    "scores": lambda case: (dict(metrics=["ndcg@3", "map"], score_col="score"),
-                            case[0] not in RANK_PROBLEMS or case[0] == "item twice in a list"),
-    # merged interactions: their checks read the rows as given
-    "duplicate_interactions='max'": lambda case: (dict(metrics=["ndcg@3", "map"], duplicate_interactions="max"),
-                                                  case[0] != "interaction twice"),
-    # no per-user metric: the interactions are read by the checks alone
-    "group metric only": lambda case: (dict(metrics=["entropy@2"]), True),
-}
-
-
-def _guarded_query(recommendations, interactions, **options) -> tuple[duckdb.DuckDBPyConnection, str]:
-    con = duckdb.connect()
-    if "score" not in recommendations.columns:
-        recommendations = recommendations.assign(score=[1.0 / (position + 1) for position in range(len(recommendations))])
-    con.register("recommendations", recommendations)
-    con.register("interactions", interactions)
-    query = renderer().call("evaluate", '"recommendations"', '"interactions"', relevance_col="relevance", **options)
-    return con, query
-
-
-@pytest.mark.parametrize("variant", GUARD_VARIANTS)
-@pytest.mark.parametrize("case", VALUE_CASES, ids=[case[0] for case in VALUE_CASES])
-def test_the_metric_query_fails_on_every_value_problem(case, variant) -> None:
-    options, applies = GUARD_VARIANTS[variant](case)
-    con, query = _guarded_query(case[1], case[2], **{**case[3], **options}, fail_on_problems=True)
-    if not applies:
-        con.sql(query).fetchall()
-        return
-    with pytest.raises(duckdb.Error, match="rankwise: the inputs hold problems"):
-        con.sql(query).fetchall()
-
-
-@pytest.mark.parametrize("variant", GUARD_VARIANTS)
-def test_the_checks_in_the_metric_query_leave_the_numbers_of_valid_input_unchanged(variant) -> None:
-    options, _ = GUARD_VARIANTS[variant](CASES[0])
-    con, checked = _guarded_query(_recommendations(), _interactions(), **options, fail_on_problems=True)
-    _, unchecked = _guarded_query(_recommendations(), _interactions(), **options)
-    assert sorted(con.sql(checked).fetchall()) == sorted(con.sql(unchecked).fetchall())
