@@ -187,7 +187,9 @@ rw_ideal_lists as (
 ),
 {%- endif %}
 
--- Per user of the truth: R, and IDCG at every cutoff.
+-- Per user of the truth: R, and IDCG at every cutoff
+{%- if needs_ideal_order and not every_idcg %} (NULL for a user left out of
+-- rw_ideal_lists, who has no DCG above 0){% endif %}.
 rw_user_truth as (
     select
         counts.rw_user,
@@ -202,7 +204,6 @@ rw_user_truth as (
         {%- elif spec.idcg == 'k_positions' -%}
         {{ rankwise.idcg_of_k_slots(cutoff) }}
         {%- else -%}
-        -- NULL for a user left out of the ideal order (then no DCG above 0)
         ideal.{{ column }}
         {%- endif %} as {{ column }}
         {%- endfor %}
