@@ -249,7 +249,7 @@ def _dbt(folder: Path, *arguments: str) -> None:
 def _work_dbt_run(folder: Path) -> dict:
     """dbt run; returns the package model's compile and execute seconds from dbt's
     run_results.json, to tell the macros' rendering apart from the SQL."""
-    _dbt(folder, "run", "--quiet")
+    _dbt(folder, "run", "--quiet", "--exclude", "baseline_table")
     results = json.loads((folder / "dbt" / "target" / "run_results.json").read_text())
     model = next(result for result in results["results"] if result["unique_id"] == "model.rankwise.rankwise_metrics")
     return {f"dbt {step['name']} seconds": _seconds_between(step["started_at"], step["completed_at"])
@@ -263,8 +263,10 @@ def _seconds_between(started: str, completed: str) -> float:
 
 
 def _work_dbt_start_up(folder: Path) -> dict:
-    """dbt's own cost: parse, connect and build the two input views, which is
-    everything `dbt run` does besides the package model."""
+    """dbt's own cost: parse, connect, build the two input views and one table
+    model of `select 1` (dbt's materialization of a table, which the package
+    model goes through too), that is, `dbt run` with a trivial model in place
+    of the package model."""
     _dbt(folder, "run", "--quiet", "--exclude", "rankwise_metrics")
     return {}
 
