@@ -225,9 +225,10 @@ def _work_rectools(folder: Path) -> dict:
 DBT_PROJECT = REPO_ROOT / "benchmarks" / "dbt_project"
 
 
-def _dbt(folder: Path, *arguments: str) -> None:
+def _dbt(folder: Path, *arguments: str) -> Path:
     """Runs dbt on the benchmark's dbt project; its database, target and logs in a
-    scratch folder beside the data, kept between runs like a user's target/."""
+    scratch folder beside the data, kept between runs like a user's target/.
+    Returns the target folder."""
     import os
 
     scratch = folder / "dbt"
@@ -244,16 +245,16 @@ def _dbt(folder: Path, *arguments: str) -> None:
         paths += ["--target-path", str(scratch / "target")]
     subprocess.run([str(Path(sys.executable).with_name("dbt")), *arguments, *paths], cwd=DBT_PROJECT,
                    env=environment, check=True, capture_output=True)
+    return scratch / "target"
 
 
 def _work_dbt_run(folder: Path) -> dict:
     """dbt run; returns the package model's compile and execute seconds from dbt's
     run_results.json, to tell the macros' rendering apart from the SQL."""
-    _dbt(folder, "run", "--quiet", "--exclude", "baseline_table")
-    results = json.loads((folder / "dbt" / "target" / "run_results.json").read_text())
+    target = _dbt(folder, "run", "--quiet", "--exclude", "baseline_table")
+    results = json.loads((target / "run_results.json").read_text())
     model = next(result for result in results["results"] if result["unique_id"] == "model.rankwise.rankwise_metrics")
-    return {f"dbt {step['name']} seconds": _seconds_between(step["started_at"], step["completed_at"])
-            for step in model["timing"]}
+    return {step["name"]: _seconds_between(step["started_at"], step["completed_at"]) for step in model["timing"]}
 
 
 def _seconds_between(started: str, completed: str) -> float:
@@ -400,9 +401,9 @@ def main() -> None:
                 notes.append(f"{tool}: its means agree with rankwise's (convention='{convention}') within 1e-9 at every size.")
             if tool == "dbt run (package model)":
                 steps = {name: statistics.median(r["values"][name] for r in runs) for name in runs[0]["values"]}
-                notes.append(f"{tool}, {users:,} users: the package model " + ", ".join(
-                    f"{name.removeprefix('dbt ').removesuffix(' seconds')}s in {value:.2f} s" for name, value in steps.items())
-                    + " (medians, from dbt's run_results.json).")
+                notes.append(f"{tool}, {users:,} users: the package model "
+                             + ", ".join(f"{step}s in {value:.2f} s" for step, value in steps.items())
+                             + " (medians, from dbt's run_results.json).")
             rows.append((users, tool, statistics.median(r["seconds"] for r in runs), max(r["peak_mib"] for r in runs)))
             print(f"{users:>10} users  {tool:<26} {rows[-1][2]:8.2f} s  {rows[-1][3]:8.0f} MiB", flush=True)
     _write_report(arguments, rows, notes)

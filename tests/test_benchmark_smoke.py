@@ -16,7 +16,7 @@ def test_benchmark_runs_and_reports(tmp_path: Path) -> None:
         [sys.executable, str(REPO_ROOT / "benchmarks" / "run.py"), "--users", "2000", "--repeat", "1", "--report", str(report),
          # ranx compiles with numba for a minute; its agreement is tested in tests/crosscheck
          "--tools", "rankwise", "rankwise, validate=False", "rankwise CLI", "floor query", "floor query, checked",
-         "dbt run (package model)", "pytrec_eval",
+         "dbt run (package model)", "dbt start-up", "rankwise SQL only", "pytrec_eval",
          # the way to run RecTools beside rankwise, which pins numpy < 2: here the same interpreter
          "--peer-python", f"pytrec_eval={sys.executable}"],
         capture_output=True,
@@ -26,9 +26,10 @@ def test_benchmark_runs_and_reports(tmp_path: Path) -> None:
     assert completed.returncode == 0, completed.stderr[-3000:]
     text = report.read_text()
     for tool in ("rankwise", "rankwise, validate=False", "rankwise CLI", "floor query", "floor query, checked",
-                 "dbt run (package model)", "pytrec_eval"):
+                 "dbt run (package model)", "dbt start-up", "rankwise SQL only", "pytrec_eval"):
         assert f"| 2,000 | 40,000 | {tool} |" in text
     assert "pytrec_eval: its means agree with rankwise's (convention='trec_eval') within 1e-9" in text
     assert "| `rankwise` within 2x the floor query (2,000 users) |" in text
     assert "dbt run (package model), 2,000 users: the package model compiles in " in text
+    assert "| the dbt path adds no more than dbt's start-up to the same SQL | dbt run " in text
     assert "pytrec-eval-terrier 0.5" in text and "(own environment)" in text
