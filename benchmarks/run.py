@@ -232,7 +232,7 @@ def _dbt(folder: Path, *arguments: str) -> Path:
     import os
 
     scratch = folder / "dbt"
-    scratch.mkdir(exist_ok=True)
+    scratch.mkdir(parents=True, exist_ok=True)
     environment = {
         **os.environ,
         "RANKWISE_BENCHMARK_DATA": str(folder.resolve()),
