@@ -6,7 +6,8 @@ method must do (the floor query) and against the peers that are installed.
 Every measurement runs in a fresh process (`python benchmarks/run.py --worker
 ...`), which reports its wall time and peak RSS; the median of the repetitions is
 kept. Before a peer's time is reported, its numbers are checked against
-rankwise's under the matching convention. The report goes to docs/benchmarks.md.
+rankwise's under the matching convention. The report goes to docs/benchmarks.md;
+the generated data stays in benchmarks/data (--data-root) for the next run.
 """
 
 from __future__ import annotations
@@ -36,13 +37,13 @@ GENERATE_CHUNK_USERS = 1_000_000
 MEMORY_ENVIRONMENT = ("RANKWISE_BENCHMARK_MEMORY_LIMIT", "RANKWISE_BENCHMARK_TEMP_DIRECTORY")
 
 
-def generate(users: int) -> Path:
+def generate(data_root: Path, users: int) -> Path:
     """Deterministic data: Zipf-like item popularity over 50k items, 20 ranked
     recommendations per user, ~10 graded (1..3) relevant items per user, ~3% of
     users with none; rows written grouped by user."""
     import duckdb
 
-    folder = DATA_ROOT / f"users_{users}"
+    folder = data_root / f"users_{users}"
     if (folder / "interactions.parquet").exists():
         return folder
     folder.mkdir(parents=True, exist_ok=True)
@@ -368,6 +369,8 @@ def main() -> None:
     parser.add_argument("--memory-limit", help="DuckDB memory_limit for the rankwise runs, e.g. 12GB")
     parser.add_argument("--temp-directory", help="where DuckDB spills in the rankwise runs")
     parser.add_argument("--report", type=Path, default=REPORT)
+    parser.add_argument("--data-root", type=Path, default=DATA_ROOT,
+                        help="where the generated data and dbt's scratch files are kept between runs (default: benchmarks/data)")
     parser.add_argument("--peer-python", action="append", default=[], metavar="TOOL=PYTHON",
                         help="run a peer's workers in another interpreter, e.g. RecTools=/opt/rectools/bin/python "
                              "(RecTools pins numpy < 2 on Python 3.11, which rankwise's environment does not share)")
@@ -387,9 +390,9 @@ def main() -> None:
 
     rows, notes = [], []
     if any(tool.startswith("dbt") for tool in arguments.tools):
-        _dbt(DATA_ROOT, "deps", "--quiet")
+        _dbt(arguments.data_root, "deps", "--quiet")
     for users in arguments.users:
-        folder = generate(users)
+        folder = generate(arguments.data_root, users)
         for tool in arguments.tools:
             if not _installed(tool):
                 notes.append(f"{tool}: not measured, `{PEER_PACKAGES[tool]}` is not installed.")

@@ -14,6 +14,8 @@ def test_benchmark_runs_and_reports(tmp_path: Path) -> None:
     report = tmp_path / "benchmarks.md"
     completed = subprocess.run(
         [sys.executable, str(REPO_ROOT / "benchmarks" / "run.py"), "--users", "2000", "--repeat", "1", "--report", str(report),
+         # a folder that does not exist yet, as on a clean checkout
+         "--data-root", str(tmp_path / "data"),
          # ranx compiles with numba for a minute; its agreement is tested in tests/crosscheck
          "--tools", "rankwise", "rankwise, validate=False", "rankwise CLI", "floor query", "floor query, checked",
          "dbt run (package model)", "dbt start-up", "rankwise SQL only", "pytrec_eval",
