@@ -91,8 +91,6 @@ def generate(data_root: Path, users: int) -> Path:
 
 
 def _rankwise_values(folder: Path, convention: str = "trec_eval", validate: bool = True) -> dict:
-    import os
-
     import rankwise
 
     memory_limit, temp_directory = (os.environ.get(name) or None for name in MEMORY_ENVIRONMENT)
@@ -119,8 +117,6 @@ def _work_rankwise_unvalidated(folder: Path) -> dict:
 
 
 def _work_cli(folder: Path) -> dict:
-    import os
-
     arguments = [str(folder / "recommendations.parquet"), str(folder / "interactions.parquet")]
     for option, name in zip(("--memory-limit", "--temp-directory"), MEMORY_ENVIRONMENT):
         if os.environ.get(name):
@@ -137,14 +133,20 @@ def _work_cli(folder: Path) -> dict:
     return {}
 
 
+def _read_parquet(folder: Path, table: str) -> str:
+    """The SQL that reads one of the benchmark's tables, its path as a string literal."""
+    path = str(folder / f"{table}.parquet").replace("'", "''")
+    return f"read_parquet('{path}')"
+
+
 def _work_floor(folder: Path) -> dict:
     import duckdb
 
     hits = duckdb.sql(
         f"""select count(*) from (
             select r.user_id, count(i.item_id) as hits
-            from read_parquet('{folder / "recommendations.parquet"}') r
-            left join read_parquet('{folder / "interactions.parquet"}') i using (user_id, item_id)
+            from {_read_parquet(folder, "recommendations")} r
+            left join {_read_parquet(folder, "interactions")} i using (user_id, item_id)
             group by r.user_id
         )"""
     ).fetchall()
@@ -157,8 +159,7 @@ def _work_floor_checked(folder: Path) -> dict:
     checks cost when written the obvious way, beside rankwise's own."""
     import duckdb
 
-    recommendations = f"read_parquet('{folder / 'recommendations.parquet'}')"
-    interactions = f"read_parquet('{folder / 'interactions.parquet'}')"
+    recommendations, interactions = (_read_parquet(folder, table) for table in ("recommendations", "interactions"))
     for table, column in ((recommendations, "item_id"), (recommendations, "rank"), (interactions, "item_id")):
         repeated = duckdb.sql(
             f"select count(*) from (select user_id, {column} from {table} group by user_id, {column} having count(*) > 1)"
@@ -230,8 +231,6 @@ def _dbt(folder: Path, *arguments: str) -> Path:
     """Runs dbt on the benchmark's dbt project; its database, target and logs in a
     scratch folder beside the data, kept between runs like a user's target/.
     Returns the target folder."""
-    import os
-
     scratch = folder / "dbt"
     scratch.mkdir(parents=True, exist_ok=True)
     environment = {
@@ -283,7 +282,7 @@ def _work_sql_only(folder: Path) -> dict:
         "recommendations", "interactions", METRICS + ["entropy@10"], k=CUTOFFS, relevance_col="relevance")
     con = duckdb.connect()
     for table in ("recommendations", "interactions"):
-        con.execute(f"create view {table} as select * from read_parquet('{folder / (table + '.parquet')}')")
+        con.execute(f"create view {table} as select * from {_read_parquet(folder, table)}")
     con.execute(f"create table rankwise_metrics as {query}")
     return {}
 

@@ -8,6 +8,9 @@ import sys
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+# ranx compiles with numba for a minute; its agreement is tested in tests/crosscheck
+TOOLS = ("rankwise", "rankwise, validate=False", "rankwise CLI", "floor query", "floor query, checked",
+         "dbt run (package model)", "dbt start-up", "rankwise SQL only", "pytrec_eval")
 
 
 def test_benchmark_runs_and_reports(tmp_path: Path) -> None:
@@ -16,9 +19,7 @@ def test_benchmark_runs_and_reports(tmp_path: Path) -> None:
         [sys.executable, str(REPO_ROOT / "benchmarks" / "run.py"), "--users", "2000", "--repeat", "1", "--report", str(report),
          # a folder that does not exist yet, as on a clean checkout
          "--data-root", str(tmp_path / "data"),
-         # ranx compiles with numba for a minute; its agreement is tested in tests/crosscheck
-         "--tools", "rankwise", "rankwise, validate=False", "rankwise CLI", "floor query", "floor query, checked",
-         "dbt run (package model)", "dbt start-up", "rankwise SQL only", "pytrec_eval",
+         "--tools", *TOOLS,
          # the way to run RecTools beside rankwise, which pins numpy < 2: here the same interpreter
          "--peer-python", f"pytrec_eval={sys.executable}"],
         capture_output=True,
@@ -27,8 +28,7 @@ def test_benchmark_runs_and_reports(tmp_path: Path) -> None:
     )
     assert completed.returncode == 0, completed.stderr[-3000:]
     text = report.read_text()
-    for tool in ("rankwise", "rankwise, validate=False", "rankwise CLI", "floor query", "floor query, checked",
-                 "dbt run (package model)", "dbt start-up", "rankwise SQL only", "pytrec_eval"):
+    for tool in TOOLS:
         assert f"| 2,000 | 40,000 | {tool} |" in text
     assert "pytrec_eval: its means agree with rankwise's (convention='trec_eval') within 1e-9" in text
     assert "| `rankwise` within 2x the floor query (2,000 users) |" in text
