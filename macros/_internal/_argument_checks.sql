@@ -21,6 +21,17 @@
     {%- endif -%}
 {% endmacro %}
 
+{#- A numeric option as SQL: checked to be a finite number (not a boolean, not
+    text, not NaN or infinite) and written as a numeric literal, so that nothing a
+    caller passes reaches the SQL as text. Every numeric option goes through here. -#}
+{% macro _number_literal(macro_name, argument, value) %}
+    {#- x - x is 0 for every finite number and NaN for NaN and the infinities -#}
+    {%- if not (value is number and value is not boolean) or (value - value) != 0 -%}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `" ~ argument ~ "` must be a finite number; got " ~ rankwise._describe(value) ~ ".") }}
+    {%- endif -%}
+    {{ return(value | string) }}
+{% endmacro %}
+
 {#- A value as the user wrote it: strings quoted, so that '10' and 10 read apart. -#}
 {% macro _describe(value) %}
     {%- if value is string -%}

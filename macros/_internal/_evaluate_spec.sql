@@ -27,10 +27,8 @@
     {%- endif -%}
     {%- set log_base = none if resolved.log_base == 'e' else resolved.log_base -%}
     {%- do rankwise._check_log_base('evaluate', log_base) -%}
+    {%- do rankwise._number_literal('evaluate', 'relevance_threshold', resolved.relevance_threshold) -%}
     {%- set relevance_threshold = resolved.relevance_threshold -%}
-    {%- if not (relevance_threshold is number and relevance_threshold is not boolean) -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `relevance_threshold` must be a number; got " ~ rankwise._describe(relevance_threshold) ~ ".") }}
-    {%- endif -%}
     {%- if resolved.idcg == 'k_positions' and resolved.gain != 'binary' -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: idcg='k_positions' counts every one of the k slots as a relevant item of gain 1, so it needs gain='binary'; got gain=" ~ rankwise._describe(resolved.gain) ~ ".") }}
     {%- endif -%}

@@ -6,8 +6,8 @@
     Evidently's min_rel_score). -#}
 {% macro relevance_gain(relevance, gain='linear', min_relevance=none) %}
     {%- do rankwise._check_choice('relevance_gain', 'gain', gain, ['linear', 'exponential', 'binary']) -%}
-    {%- if min_relevance is not none and not (min_relevance is number and min_relevance is not boolean) -%}
-        {{ exceptions.raise_compiler_error("rankwise.relevance_gain: argument `min_relevance` must be a number or none; got " ~ rankwise._describe(min_relevance) ~ ".") }}
+    {%- if min_relevance is not none -%}
+        {%- do rankwise._number_literal('relevance_gain', 'min_relevance', min_relevance) -%}
     {%- endif -%}
     {{- return(adapter.dispatch('relevance_gain', 'rankwise')(relevance, gain, min_relevance)) -}}
 {% endmacro %}

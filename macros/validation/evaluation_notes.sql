@@ -6,6 +6,7 @@
 {% macro evaluation_notes(recommendations, interactions, user_col='user_id', item_col='item_id', score_col=none,
                           relevance_col=none, relevance_threshold=1, k=none, group_by=none) %}
     {%- do rankwise._check_cutoff('evaluation_notes', k) -%}
+    {%- set relevance_threshold = rankwise._number_literal('evaluation_notes', 'relevance_threshold', relevance_threshold) -%}
     {%- if group_by is none %}{% set group_by = [] %}{% elif group_by is string %}{% set group_by = [group_by] %}{% endif -%}
     {{- return(adapter.dispatch('evaluation_notes', 'rankwise')(recommendations, interactions, user_col, item_col, score_col,
                                                                relevance_col, relevance_threshold, k, group_by)) -}}

@@ -404,6 +404,9 @@ def check(
     group_by = [group_by] if isinstance(group_by, str) else list(group_by or [])
     cutoffs = [k] if isinstance(k, int) else [cutoff for cutoff in (k or []) if cutoff is not None]
     columns = {"user_col": user_col, "item_col": item_col, "score_col": score_col, "relevance_col": relevance_col}
+    # Render first: an invalid argument fails before anything touches a connection.
+    renderer().call("evaluation_notes", "recommendations", "interactions", user_col, item_col, score_col,
+                    relevance_col, relevance_threshold, max(cutoffs) if cutoffs else None, group_by)
     rows: list[tuple] = []
     private = con is None
     connection = duckdb.connect() if private else con
