@@ -29,11 +29,3 @@
     {%- endif -%}
     coalesce({{ rankwise.safe_divide(precision_sum, denominator) }}, 0)
 {%- endmacro %}
-
-{#- Sum over one list's rows of P@rank at each relevant rank within the cutoff.
-    P@rank = (relevant items at ranks <= rank) / rank, read off the running count
-    `rw_hits_so_far`, so every cutoff shares one window over the judged rows. -#}
-{% macro _precision_sum(k) %}
-    {{- return('sum(case when ' ~ rankwise._within_cutoff('rw_rank', k) ~ ' and rw_is_relevant = 1 then '
-        ~ rankwise.safe_divide('rw_hits_so_far', 'rw_rank') ~ ' else 0 end)') -}}
-{% endmacro %}

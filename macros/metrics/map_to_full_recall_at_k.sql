@@ -10,19 +10,3 @@
 {% macro default__map_to_full_recall_at_k(precision_sum_to_full_recall, ranks_to_full_recall) -%}
     coalesce({{ rankwise.safe_divide(precision_sum_to_full_recall, ranks_to_full_recall) }}, 0)
 {%- endmacro %}
-
-{#- A rank i is at or before full recall when the relevant items strictly before it
-    are still fewer than R: hits_so_far - is_relevant < R. This needs no second
-    pass to find r first. -#}
-{% macro _before_full_recall() %}
-    {{- return('rw_hits_so_far - rw_is_relevant < rw_n_relevant') -}}
-{% endmacro %}
-
-{% macro _precision_sum_to_full_recall(k) %}
-    {{- return('sum(case when ' ~ rankwise._within_cutoff('rw_rank', k) ~ ' and ' ~ rankwise._before_full_recall() ~ ' then '
-        ~ rankwise.safe_divide('rw_hits_so_far', 'rw_rank') ~ ' else 0 end)') -}}
-{% endmacro %}
-
-{% macro _ranks_to_full_recall(k) %}
-    {{- return('count(case when ' ~ rankwise._within_cutoff('rw_rank', k) ~ ' and ' ~ rankwise._before_full_recall() ~ ' then 1 end)') -}}
-{% endmacro %}

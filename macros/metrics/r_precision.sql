@@ -7,8 +7,3 @@
 {% macro default__r_precision(hits_within_n_relevant, n_relevant) -%}
     coalesce({{ rankwise.safe_divide(hits_within_n_relevant, n_relevant) }}, 0)
 {%- endmacro %}
-
-{#- Relevant items at ranks <= R in one list (R is carried on every row). -#}
-{% macro _hits_within_n_relevant() %}
-    {{- return('count(case when rw_rank <= rw_n_relevant and rw_is_relevant = 1 then 1 end)') -}}
-{% endmacro %}

@@ -8,8 +8,3 @@
 {% macro default__reciprocal_rank_at_k(first_relevant_rank, k) -%}
     (case when {{ rankwise._within_cutoff(first_relevant_rank, k) }} then coalesce({{ rankwise.safe_divide(1, first_relevant_rank) }}, 0) else 0 end)
 {%- endmacro %}
-
-{#- The best rank holding a relevant item in one list; NULL when there is none. -#}
-{% macro _first_relevant_rank() %}
-    {{- return('min(case when rw_is_relevant = 1 then rw_rank end)') -}}
-{% endmacro %}

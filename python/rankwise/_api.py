@@ -37,7 +37,7 @@ DIALECT_ADAPTERS: dict[str, tuple[str, str]] = {
 
 def metric_names() -> list[str]:
     """The names rankwise knows, as `metrics` accepts them (each optionally @k)."""
-    return list(renderer().call("_metric_catalog"))
+    return list(renderer().call("_metric_registry"))
 
 
 def convention_options(convention: Convention = "trec_eval") -> dict[str, Any]:
@@ -246,7 +246,7 @@ def evaluate(
             if validate:
                 _validate(connection, inputs, arguments)
             query = _render_evaluate(inputs["recommendations"].sql, inputs["interactions"].sql, "duckdb", arguments)
-            relation = connection.sql(_ordered(query, arguments, user_col if per_user else None))
+            relation = connection.sql(query)
             if output != "relation":
                 return _convert(relation, output)
             if not any(resolved.registered for resolved in inputs.values()):
@@ -280,21 +280,6 @@ def _validate(connection: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedI
                      duplicate_interactions=arguments["duplicate_interactions"], **columns)
     if found:
         raise found[0].error()
-
-
-def _ordered(query: str, arguments: dict[str, Any], user_col: str | None) -> str:
-    """Sorts the result for reading: groups, user, metrics in the order asked, k."""
-    macros = renderer()
-    order = [macros.call("quote_identifier", column) for column in arguments["group_by"] or []]
-    if user_col is not None:
-        order.append(macros.call("quote_identifier", user_col))
-    plan = macros.call("_parse_metrics", arguments["metrics"], arguments["k"])
-    positions = {}
-    for entry in plan:
-        positions.setdefault(entry["name"], len(positions) + 1)
-    cases = " ".join(f"when '{name}' then {position}" for name, position in positions.items())
-    order += [f"case metric {cases} end", "k nulls last"]
-    return f"select * from (\n{query}\n) as rankwise_result\norder by {', '.join(order)}"
 
 
 def _detached(connection: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:

@@ -2,7 +2,7 @@
     names given without @k) into a list of {name, k}, in the order asked, without
     duplicates. A metric without a cutoff (k = none) covers the whole list. -#}
 {% macro _parse_metrics(metrics, k) %}
-    {%- set catalog = rankwise._metric_catalog() -%}
+    {%- set catalog = rankwise._metric_registry() -%}
     {%- set known = catalog.keys() | list -%}
     {%- if metrics is string -%}{%- set metrics = [metrics] -%}{%- endif -%}
     {%- if metrics is none or metrics is mapping or metrics is not iterable or metrics | length == 0 -%}

@@ -17,7 +17,7 @@
     {%- endfor -%}
     {%- set metrics = var('rankwise_metrics', ['precision', 'recall', 'f1', 'hit_rate', 'map', 'mrr', 'ndcg', 'entropy']) -%}
     {%- if per_user -%}
-        {%- set catalog = rankwise._metric_catalog() -%}
+        {%- set catalog = rankwise._metric_registry() -%}
         {%- set user_level = [] -%}
         {%- for metric in ([metrics] if metrics is string else metrics) -%}
             {%- if catalog.get(metric.split('@')[0], {}).get('level') != 'group' %}{% do user_level.append(metric) %}{% endif -%}

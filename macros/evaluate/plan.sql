@@ -1,6 +1,7 @@
-{#- Checks every argument of rankwise.evaluate and resolves them into one plan:
-    which metric at which cutoff, which per-list components and cutoffs the one
-    pass must compute, and the quoted column names. `options` holds the
+{#- The planner of rankwise.evaluate: checks every argument and resolves them into
+    one plan, so that the stages read decisions instead of re-deriving them: which
+    metric at which cutoff, which per-list components each source must compute,
+    which CTEs the query needs, and the quoted column names. `options` holds the
     convention options as given (none = take the convention's value). -#}
 {% macro _evaluate_spec(metrics, k, group_by, per_user, user_col, item_col, rank_col, score_col, relevance_col,
                         convention, options, duplicate_interactions) %}
@@ -48,8 +49,9 @@
     {%- if group_by is mapping or group_by is not iterable -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `group_by` must be a column name or a list of them; got " ~ rankwise._describe(group_by) ~ ".") }}
     {%- endif -%}
+    {#- Engines match names case-insensitively, so clashes are checked in lower case. -#}
     {%- set reserved = ['metric', 'k', 'value', 'n_users', 'n_relevant', 'n_recommended', 'hits', 'dcg', 'idcg'] -%}
-    {%- if user_col in reserved -%}
+    {%- if user_col | lower in reserved -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `user_col` may not be named '" ~ user_col ~ "': the output has a column of that name. Rename it in a view first.") }}
     {%- endif -%}
     {%- set groups = [] -%}
@@ -57,17 +59,19 @@
         {%- if column is not string or column | length == 0 -%}
             {{ exceptions.raise_compiler_error("rankwise.evaluate: every entry of `group_by` must be a non-empty column name; got " ~ rankwise._describe(column) ~ ".") }}
         {%- endif -%}
-        {%- if column in reserved or column in [user_col, item_col] or (column | lower).startswith('rw_') -%}
+        {%- if column | lower in reserved or column | lower in [user_col | lower, item_col | lower] or (column | lower).startswith('rw_') -%}
             {{ exceptions.raise_compiler_error("rankwise.evaluate: group_by column '" ~ column ~ "' clashes with a column rankwise uses (the user and item columns, " ~ reserved | join(', ') ~ ", or a name starting with rw_). Rename it in a view first.") }}
         {%- endif -%}
-        {%- if rankwise.quote_identifier(column) in groups -%}
+        {%- if column | lower in groups | map('lower') | list -%}
             {{ exceptions.raise_compiler_error("rankwise.evaluate: group_by lists column '" ~ column ~ "' twice.") }}
         {%- endif -%}
-        {%- do groups.append(rankwise.quote_identifier(column)) -%}
+        {%- do groups.append(column) -%}
     {%- endfor -%}
+    {%- set quoted_groups = [] -%}
+    {%- for column in groups %}{% do quoted_groups.append(rankwise.quote_identifier(column)) %}{% endfor -%}
 
     {#- metrics and the components their formulas read -#}
-    {%- set catalog = rankwise._metric_catalog() -%}
+    {%- set catalog = rankwise._metric_registry() -%}
     {%- set plan = rankwise._parse_metrics(metrics, k) -%}
     {%- set user_metrics = [] -%}
     {%- set group_metrics = [] -%}
@@ -98,13 +102,14 @@
         {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ (group_metrics | map(attribute='name') | join(', ')) ~ " has one value per group, not per user; drop it from `metrics` when per_user is true.") }}
     {%- endif -%}
 
-    {{ return({
+    {%- set spec = {
+        'plan': plan,
         'user_metrics': user_metrics,
         'group_metrics': group_metrics,
         'components': components,
         'cutoffs': cutoffs,
         'user_sets': user_metrics | map(attribute='users') | unique | list,
-        'groups': groups,
+        'groups': quoted_groups,
         'per_user': per_user,
         'user_col': user_col,
         'user': rankwise.quote_identifier(user_col),
@@ -123,7 +128,9 @@
         'ties': resolved.ties,
         'log_base': log_base,
         'duplicate_interactions': duplicate_interactions,
-    }) }}
+    } -%}
+    {%- do spec.update(rankwise._plan_stages(spec)) -%}
+    {{ return(spec) }}
 {% endmacro %}
 
 {#- `users` as {'default': set, metric: set...}, checked. -#}
@@ -140,4 +147,55 @@
         {{ exceptions.raise_compiler_error("rankwise.evaluate: internal error, `users` has no default set.") }}
     {%- endif -%}
     {{ return(sets) }}
+{% endmacro %}
+
+{#- What the stages need, decided once from the metrics and options. -#}
+{% macro _plan_stages(spec) %}
+    {%- set registry = rankwise._component_registry() -%}
+    {%- set components_from = {'list_rows': [], 'judged': [], 'all_running': [], 'truth': []} -%}
+    {%- for component in spec.components -%}
+        {%- do components_from[registry[component].source].append(component) -%}
+    {%- endfor -%}
+    {%- set every_truth_user = 'interactions' in spec.user_sets -%}
+    {%- set user_set_conditions = {} -%}
+    {%- for entry in spec.user_metrics -%}
+        {%- do user_set_conditions.update({entry.position: rankwise._in_user_set(entry.users, every_truth_user and spec.per_user)}) -%}
+    {%- endfor -%}
+    {%- set metric_names = spec.user_metrics | map(attribute='name') | list -%}
+    {%- set truth_wide_metrics = [] -%}
+    {%- for entry in spec.user_metrics if entry.users == 'interactions' and not rankwise._metric_registry()[entry.name].zero_without_list -%}
+        {%- do truth_wide_metrics.append(entry) -%}
+    {%- endfor -%}
+    {{ return({
+        'components_from': components_from,
+        'needs_user_metrics': spec.user_metrics | length > 0,
+        'needs_group_metrics': spec.group_metrics | length > 0,
+        'needs_running_hits': 'precision_sum' in components_from.judged,
+        'needs_n_relevant_on_rows': 'hits_within_n_relevant' in components_from.judged,
+        'needs_all_running': components_from.all_running | length > 0,
+        'needs_ideal_order': 'idcg' in components_from.truth and spec.idcg == 'truth',
+        'every_idcg': spec.per_user or 'idcg' in metric_names,
+        'every_truth_user': every_truth_user,
+        'materialise_missing_users': every_truth_user and spec.per_user,
+        'truth_wide_metrics': truth_wide_metrics,
+        'user_set_conditions': user_set_conditions,
+        'some_users_left_out': user_set_conditions.values() | reject('none') | list | length > 0,
+        'list_keys': spec.groups + ['rw_user'],
+        'inlined_recommendations': spec.score is none,
+    }) }}
+{% endmacro %}
+
+{#- The condition that keeps a user in a metric's user set, or none for every row
+    of rw_user_components. Those rows are every truth user of every group when the
+    per-user output lists users without a list; otherwise the users with a list
+    and truth, the users without a list being counted, not listed (see
+    _stage_group_means). -#}
+{% macro _in_user_set(users, rows_include_users_without_list) %}
+    {%- if users == 'relevant' -%}
+        {{ return('rw_has_list = 1 and rw_n_relevant > 0' if rows_include_users_without_list else 'rw_n_relevant > 0') }}
+    {%- elif users == 'both' and rows_include_users_without_list -%}
+        {{ return('rw_has_list = 1') }}
+    {%- else -%}
+        {{ return(none) }}
+    {%- endif -%}
 {% endmacro %}

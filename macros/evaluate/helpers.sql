@@ -1,0 +1,37 @@
+{#- Small pieces the stages share, so that each is written once. -#}
+
+{#- The group columns for a select list or a GROUP BY, each followed by a comma
+    and qualified by `alias` when given; '' without groups. -#}
+{% macro _group_columns(groups, alias=none) %}
+    {%- set columns = [] -%}
+    {%- for column in groups -%}
+        {%- do columns.append((alias ~ '.' if alias else '') ~ column ~ ', ') -%}
+    {%- endfor -%}
+    {{ return(columns | join('')) }}
+{% endmacro %}
+
+{#- `group by g1, g2`, or '' without groups (one group: the whole input). -#}
+{% macro _group_by_groups(groups) %}
+    {{ return('group by ' ~ groups | join(', ') if groups | length > 0 else '') }}
+{% endmacro %}
+
+{#- The join condition on the group columns of two relations, each led by `and`;
+    NULL group values match each other. -#}
+{% macro _groups_match(left, right, groups) %}
+    {%- set conditions = [] -%}
+    {%- for column in groups -%}
+        {%- do conditions.append(' and ' ~ rankwise.null_safe_equals(left ~ '.' ~ column, right ~ '.' ~ column)) -%}
+    {%- endfor -%}
+    {{ return(conditions | join('')) }}
+{% endmacro %}
+
+{#- Whether a relevance counts as relevant for the binary metrics. -#}
+{% macro _is_relevant(relevance, spec) %}
+    {{ return('(' ~ relevance ~ ') >= ' ~ rankwise._number_literal('evaluate', 'relevance_threshold', spec.relevance_threshold)) }}
+{% endmacro %}
+
+{#- The window spec of one list in rank order, rank ascending whatever the
+    connection's default order. -#}
+{% macro _over_list_in_rank_order(spec, alias) %}
+    {{ return('partition by ' ~ rankwise._group_columns(spec.groups, alias) ~ alias ~ '.rw_user order by ' ~ alias ~ '.rw_rank asc rows between unbounded preceding and current row') }}
+{% endmacro %}

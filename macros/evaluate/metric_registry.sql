@@ -1,0 +1,89 @@
+{#- Every metric rankwise.evaluate knows, as data. An entry says:
+      cutoff          whether the metric takes @k
+      level           'user' (one value per user, averaged) or 'group' (one value
+                      per group, such as entropy)
+      components      the per-list components its formula reads (see
+                      _component_registry)
+      formula         the macro that writes its SQL from the component columns:
+                      formula(columns, k, spec), `columns` mapping each component
+                      to its column at this cutoff
+      zero_without_list  true when a user with truth but no list scores 0 (every
+                      metric but idcg, which is the user's ideal DCG either way)
+    Adding a metric: one entry here, its formula macro, docs/metrics.md, tests. -#}
+{% macro _metric_registry() %}
+    {{ return({
+        'precision':          {'cutoff': true,  'level': 'user',  'components': ['hits', 'n_recommended'], 'formula': '_formula_precision', 'zero_without_list': true},
+        'recall':             {'cutoff': true,  'level': 'user',  'components': ['hits'], 'formula': '_formula_recall', 'zero_without_list': true},
+        'f1':                 {'cutoff': true,  'level': 'user',  'components': ['hits', 'n_recommended'], 'formula': '_formula_f1', 'zero_without_list': true},
+        'hit_rate':           {'cutoff': true,  'level': 'user',  'components': ['hits'], 'formula': '_formula_hit_rate', 'zero_without_list': true},
+        'map':                {'cutoff': true,  'level': 'user',  'components': ['precision_sum', 'hits'], 'formula': '_formula_map', 'zero_without_list': true},
+        'mrr':                {'cutoff': true,  'level': 'user',  'components': ['first_relevant_rank'], 'formula': '_formula_mrr', 'zero_without_list': true},
+        'dcg':                {'cutoff': true,  'level': 'user',  'components': ['dcg'], 'formula': '_formula_dcg', 'zero_without_list': true},
+        'idcg':               {'cutoff': true,  'level': 'user',  'components': ['idcg'], 'formula': '_formula_idcg', 'zero_without_list': false},
+        'ndcg':               {'cutoff': true,  'level': 'user',  'components': ['dcg', 'idcg'], 'formula': '_formula_ndcg', 'zero_without_list': true},
+        'r_precision':        {'cutoff': false, 'level': 'user',  'components': ['hits_within_n_relevant'], 'formula': '_formula_r_precision', 'zero_without_list': true},
+        'map_to_full_recall': {'cutoff': true,  'level': 'user',  'components': ['precision_sum_to_full_recall', 'ranks_to_full_recall'], 'formula': '_formula_map_to_full_recall', 'zero_without_list': true},
+        'entropy':            {'cutoff': true,  'level': 'group', 'components': [], 'formula': '_formula_entropy', 'zero_without_list': true},
+    }) }}
+{% endmacro %}
+
+{#- The SQL of one metric at one cutoff for one user row, through its formula macro. -#}
+{% macro _metric_expression(entry, spec) %}
+    {%- set metric = rankwise._metric_registry()[entry.name] -%}
+    {%- set columns = {'n_relevant': 'rw_n_relevant'} -%}
+    {%- for component in metric.components -%}
+        {%- do columns.update({component: rankwise._component_column(component, entry.k)}) -%}
+    {%- endfor -%}
+    {{ return(rankwise[metric.formula](columns, entry.k, spec)) }}
+{% endmacro %}
+
+{#- The formulas: each hands the component columns to the public building block. -#}
+
+{% macro _formula_precision(columns, k, spec) %}
+    {{ return(rankwise.precision_at_k(columns.hits, k, columns.n_recommended, spec.precision_denominator)) }}
+{% endmacro %}
+
+{% macro _formula_recall(columns, k, spec) %}
+    {{ return(rankwise.recall_at_k(columns.hits, columns.n_relevant)) }}
+{% endmacro %}
+
+{% macro _formula_f1(columns, k, spec) %}
+    {{ return(rankwise.f1_at_k(columns.hits, columns.n_relevant, k, columns.n_recommended, spec.precision_denominator)) }}
+{% endmacro %}
+
+{% macro _formula_hit_rate(columns, k, spec) %}
+    {{ return(rankwise.hit_rate_at_k(columns.hits)) }}
+{% endmacro %}
+
+{% macro _formula_map(columns, k, spec) %}
+    {{ return(rankwise.average_precision_at_k(columns.precision_sum, columns.n_relevant, k, columns.hits, spec.ap_denominator)) }}
+{% endmacro %}
+
+{% macro _formula_mrr(columns, k, spec) %}
+    {{ return(rankwise.reciprocal_rank_at_k(columns.first_relevant_rank, k)) }}
+{% endmacro %}
+
+{% macro _formula_dcg(columns, k, spec) %}
+    {{ return(columns.dcg) }}
+{% endmacro %}
+
+{% macro _formula_idcg(columns, k, spec) %}
+    {{ return(columns.idcg) }}
+{% endmacro %}
+
+{% macro _formula_ndcg(columns, k, spec) %}
+    {{ return(rankwise.ndcg_at_k(columns.dcg, columns.idcg)) }}
+{% endmacro %}
+
+{% macro _formula_r_precision(columns, k, spec) %}
+    {{ return(rankwise.r_precision(columns.hits_within_n_relevant, columns.n_relevant)) }}
+{% endmacro %}
+
+{% macro _formula_map_to_full_recall(columns, k, spec) %}
+    {{ return(rankwise.map_to_full_recall_at_k(columns.precision_sum_to_full_recall, columns.ranks_to_full_recall)) }}
+{% endmacro %}
+
+{#- A group-level formula reads an item's share of the group's top-k slots. -#}
+{% macro _formula_entropy(columns, k, spec) %}
+    {{ return(rankwise.entropy_at_k(columns.share, spec.log_base)) }}
+{% endmacro %}

@@ -1,0 +1,76 @@
+{#- Stages over the recommended rows found in the interactions (the judged rows),
+    and, for map_to_full_recall only, over every recommended row. -#}
+
+{#- rw_judged: each judged row with its relevance and, where the components need
+    them, R and the running count of hits (P@rank for every cutoff at once). -#}
+{% macro _stage_judged(spec) %}
+rw_judged as (
+    select
+        {{ rankwise._group_columns(spec.groups, 'recommendation') }}recommendation.rw_user,
+        recommendation.rw_rank,
+        judgement.rw_relevance,
+        case when {{ rankwise._is_relevant('judgement.rw_relevance', spec) }} then 1 else 0 end as rw_is_relevant
+        {%- if spec.needs_n_relevant_on_rows %},
+        truth.rw_n_relevant
+        {%- endif %}
+        {%- if spec.needs_running_hits %},
+        sum(case when {{ rankwise._is_relevant('judgement.rw_relevance', spec) }} then 1 else 0 end) over (
+            {{ rankwise._over_list_in_rank_order(spec, 'recommendation') }}
+        ) as rw_hits_so_far
+        {%- endif %}
+    from rw_recommendations as recommendation
+    inner join rw_interactions as judgement
+        on recommendation.rw_user = judgement.rw_user
+        and recommendation.rw_item = judgement.rw_item
+    {%- if spec.needs_n_relevant_on_rows %}
+    inner join rw_user_truth_counts as truth
+        on recommendation.rw_user = truth.rw_user
+    {%- endif %}
+)
+{%- endmacro %}
+
+{#- rw_judged_lists: the judged components of every list with a judged row. -#}
+{% macro _stage_judged_lists(spec) %}
+rw_judged_lists as (
+    select
+        {{ rankwise._group_columns(spec.groups) }}rw_user
+        {{- rankwise._component_aggregates(spec.components_from.judged, spec) }}
+    from rw_judged
+    group by {{ spec.list_keys | join(', ') }}
+)
+{%- endmacro %}
+
+{#- rw_all_running: every recommended row of a user with truth, with the running
+    count of hits; map_to_full_recall averages P@i over non-relevant ranks too. -#}
+{% macro _stage_all_running(spec) %}
+rw_all_running as (
+    select
+        recommendation.*,
+        truth.rw_n_relevant,
+        sum(recommendation.rw_is_relevant) over (
+            {{ rankwise._over_list_in_rank_order(spec, 'recommendation') }}
+        ) as rw_hits_so_far
+    from (
+        select
+            all_rows.*,
+            case when {{ rankwise._is_relevant('judgement.rw_relevance', spec) }} then 1 else 0 end as rw_is_relevant
+        from rw_recommendations as all_rows
+        left join rw_interactions as judgement
+            on all_rows.rw_user = judgement.rw_user
+            and all_rows.rw_item = judgement.rw_item
+    ) as recommendation
+    inner join rw_user_truth as truth
+        on recommendation.rw_user = truth.rw_user
+)
+{%- endmacro %}
+
+{#- rw_all_running_lists: the components read off rw_all_running, per list. -#}
+{% macro _stage_all_running_lists(spec) %}
+rw_all_running_lists as (
+    select
+        {{ rankwise._group_columns(spec.groups) }}rw_user
+        {{- rankwise._component_aggregates(spec.components_from.all_running, spec) }}
+    from rw_all_running
+    group by {{ spec.list_keys | join(', ') }}
+)
+{%- endmacro %}
