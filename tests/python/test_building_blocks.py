@@ -1,0 +1,104 @@
+"""The public metric macros are building blocks a dbt user calls on their own
+columns: each is rendered on a table whose column names have nothing to do with
+evaluate's internals and checked against the formula worked out by hand."""
+
+from __future__ import annotations
+
+import math
+
+import duckdb
+import pytest
+
+from rankwise._render import renderer
+
+# One row per user, in a user's own names: hits in the top 3, R, list length,
+# sum of P@i at the relevant ranks, rank of the first relevant item, DCG, IDCG.
+ROWS = [
+    # user, my_hits, my_r, my_len, my_psum, my_first, my_dcg, my_idcg
+    ("u1", 2, 4, 3, 1 / 1 + 2 / 3, 1, 1.5, 2.5),
+    ("u2", 0, 2, 2, 0.0, None, 0.0, 1.6),
+    ("u3", 1, 0, 3, 1 / 2, 2, 0.0, 0.0),
+]
+
+
+@pytest.fixture(scope="module")
+def table() -> duckdb.DuckDBPyConnection:
+    connection = duckdb.connect()
+    connection.execute(
+        "create table my_lists (user_name varchar, my_hits bigint, my_r bigint, my_len bigint, my_psum double, "
+        "my_first bigint, my_dcg double, my_idcg double)"
+    )
+    connection.executemany("insert into my_lists values (?, ?, ?, ?, ?, ?, ?, ?)", ROWS)
+    return connection
+
+
+def _values(connection: duckdb.DuckDBPyConnection, macro: str, *args, **kwargs) -> list[float]:
+    expression = renderer().call(macro, *args, **kwargs)
+    return [row[0] for row in connection.sql(f"select {expression} from my_lists order by user_name asc").fetchall()]
+
+
+def _close(actual: list[float], expected: list[float]) -> None:
+    assert len(actual) == len(expected)
+    for got, want in zip(actual, expected):
+        assert math.isclose(got, want, rel_tol=0, abs_tol=1e-12), (actual, expected)
+
+
+def test_precision_at_k(table):
+    _close(_values(table, "precision_at_k", "my_hits", 3), [2 / 3, 0 / 3, 1 / 3])
+    # list_length: min(list length, k) in the denominator
+    _close(_values(table, "precision_at_k", "my_hits", 3, "my_len", "list_length"), [2 / 3, 0 / 2, 1 / 3])
+
+
+def test_recall_at_k(table):
+    # u3 has no relevant item: 0, not a division by zero
+    _close(_values(table, "recall_at_k", "my_hits", "my_r"), [2 / 4, 0 / 2, 0.0])
+
+
+def test_f1_at_k(table):
+    # 2h / (k + R)
+    _close(_values(table, "f1_at_k", "my_hits", "my_r", 3), [2 * 2 / (3 + 4), 0.0, 2 * 1 / (3 + 0)])
+
+
+def test_hit_rate_at_k(table):
+    _close(_values(table, "hit_rate_at_k", "my_hits"), [1.0, 0.0, 1.0])
+
+
+@pytest.mark.parametrize(
+    ("ap_denominator", "expected"),
+    [
+        ("relevant", [(1 / 1 + 2 / 3) / 4, 0.0, 0.0]),
+        ("min_relevant_k", [(1 / 1 + 2 / 3) / min(4, 3), 0.0, 0.0]),
+        ("hits", [(1 / 1 + 2 / 3) / 2, 0.0, (1 / 2) / 1]),
+        ("k", [(1 / 1 + 2 / 3) / 3, 0.0, (1 / 2) / 3]),
+    ],
+)
+def test_average_precision_at_k(table, ap_denominator, expected):
+    _close(_values(table, "average_precision_at_k", "my_psum", "my_r", 3, "my_hits", ap_denominator), expected)
+
+
+def test_reciprocal_rank_at_k(table):
+    _close(_values(table, "reciprocal_rank_at_k", "my_first", 3), [1 / 1, 0.0, 1 / 2])
+    _close(_values(table, "reciprocal_rank_at_k", "my_first", 1), [1 / 1, 0.0, 0.0])
+
+
+def test_ndcg_at_k(table):
+    _close(_values(table, "ndcg_at_k", "my_dcg", "my_idcg"), [1.5 / 2.5, 0.0 / 1.6, 0.0])
+
+
+def test_r_precision(table):
+    # hits within the top R, over R
+    _close(_values(table, "r_precision", "my_hits", "my_r"), [2 / 4, 0.0, 0.0])
+
+
+def test_map_to_full_recall_at_k(table):
+    _close(_values(table, "map_to_full_recall_at_k", "my_psum", "my_len"), [(1 / 1 + 2 / 3) / 3, 0.0, (1 / 2) / 3])
+
+
+def test_dcg_and_idcg_at_k_aggregate_a_users_rows():
+    connection = duckdb.connect()
+    connection.execute("create table my_rows as select * from (values (1, 3.0), (2, 0.0), (3, 2.0)) as t(position, grade)")
+    dcg = renderer().call("dcg_at_k", "position", "grade", 2)
+    idcg = renderer().call("idcg_at_k", "position", "grade", 3)
+    [(got_dcg, got_idcg)] = connection.sql(f"select {dcg}, {idcg} from my_rows").fetchall()
+    assert math.isclose(got_dcg, 3.0 / math.log2(2), abs_tol=1e-12)
+    assert math.isclose(got_idcg, 3.0 / math.log2(2) + 2.0 / math.log2(4), abs_tol=1e-12)
