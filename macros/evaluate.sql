@@ -34,17 +34,21 @@
 {% macro default__evaluate(recommendations, interactions, spec) -%}
 {%- set stages = [rankwise._stage_recommendations(recommendations, spec), rankwise._stage_list_rows(spec)] -%}
 {%- if spec.needs_user_metrics -%}
-    {%- do stages.extend([rankwise._stage_interactions(interactions, spec), rankwise._stage_user_truth_counts(spec),
-                          rankwise._stage_judged(spec), rankwise._stage_judged_lists(spec)]) -%}
+    {%- do stages.extend([rankwise._stage_cutoffs(spec), rankwise._stage_interactions(interactions, spec),
+                          rankwise._stage_user_truth_counts(spec), rankwise._stage_judged(spec), rankwise._stage_judged_lists(spec)]) -%}
+    {%- if 'n_recommended' in spec.components %}{% do stages.append(rankwise._stage_list_lengths(spec)) %}{% endif -%}
     {%- if spec.needs_ideal_order %}{% do stages.append(rankwise._stage_ideal_lists(spec)) %}{% endif -%}
-    {%- do stages.append(rankwise._stage_user_truth(spec)) -%}
+    {%- if spec.needs_slot_idcg %}{% do stages.append(rankwise._stage_slot_idcg(spec)) %}{% endif -%}
     {%- if spec.needs_all_running -%}
         {%- do stages.extend([rankwise._stage_all_running(spec), rankwise._stage_all_running_lists(spec)]) -%}
     {%- endif -%}
-    {%- do stages.extend([rankwise._stage_user_lists(spec), rankwise._stage_user_components(spec), rankwise._stage_user_metrics(spec)]) -%}
+    {%- do stages.extend([rankwise._stage_user_components(spec), rankwise._stage_user_metrics(spec)]) -%}
     {%- if not spec.per_user -%}
-        {%- do stages.append(rankwise._stage_group_sums(spec)) -%}
+        {%- do stages.extend([rankwise._stage_group_sums(spec), rankwise._stage_group_counts(spec)]) -%}
         {%- if spec.every_truth_user %}{% do stages.append(rankwise._stage_truth_totals(spec)) %}{% endif -%}
+        {%- if spec.needs_present_idcg -%}
+            {%- do stages.extend([rankwise._stage_idcg_sums(spec), rankwise._stage_truth_idcg_sums(spec)]) -%}
+        {%- endif -%}
         {%- do stages.append(rankwise._stage_group_means(spec)) -%}
     {%- endif -%}
 {%- endif -%}

@@ -9,9 +9,30 @@
     {%- endif -%}
 {% endmacro %}
 
-{% macro _check_cutoff(macro_name, k, argument='k') %}
-    {%- if k is not none and not (k is integer and k >= 1) -%}
-        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `" ~ argument ~ "` must be a positive integer (or none for the whole list); got " ~ rankwise._describe(k) ~ ".") }}
+{#- A cutoff: a positive integer the engines can hold (BIGINT), or none for the
+    whole list; with `column_allowed`, also a SQL expression (a column) holding
+    the cutoff of each row, NULL meaning the whole list. -#}
+{% macro _check_cutoff(macro_name, k, argument='k', column_allowed=false) %}
+    {%- if column_allowed and k is string and k | length > 0 -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {%- if k is not none and not (k is integer and k is not boolean and k >= 1) -%}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `" ~ argument ~ "` must be a positive integer" ~ (", a column" if column_allowed else "") ~ " (or none for the whole list); got " ~ rankwise._describe(k) ~ ".") }}
+    {%- endif -%}
+    {%- if k is not none and k > 9223372036854775807 -%}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `" ~ argument ~ "` is " ~ k ~ ", past the largest cutoff an engine holds (2^63 - 1, a BIGINT); pass none for the whole list.") }}
+    {%- endif -%}
+{% endmacro %}
+
+{#- The SQL of a cutoff checked by _check_cutoff, with `whole_list` standing for
+    none (or for NULL in a cutoff column). -#}
+{% macro _cutoff_or(k, whole_list) %}
+    {%- if k is none -%}
+        {{ return(whole_list) }}
+    {%- elif k is string -%}
+        {{ return('coalesce(' ~ k ~ ', ' ~ whole_list ~ ')') }}
+    {%- else -%}
+        {{ return(k | string) }}
     {%- endif -%}
 {% endmacro %}
 

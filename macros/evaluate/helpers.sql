@@ -10,9 +10,11 @@
     {{ return(columns | join('')) }}
 {% endmacro %}
 
-{#- `group by g1, g2`, or '' without groups (one group: the whole input). -#}
-{% macro _group_by_groups(groups) %}
-    {{ return('group by ' ~ groups | join(', ') if groups | length > 0 else '') }}
+{#- `group by g1, g2` (qualified by `alias` when given), or '' without groups
+    (one group: the whole input). -#}
+{% macro _group_by_groups(groups, alias=none) %}
+    {%- set columns = rankwise._group_columns(groups, alias) -%}
+    {{ return('group by ' ~ columns[:-2] if groups | length > 0 else '') }}
 {% endmacro %}
 
 {#- The join condition on the group columns of two relations, each led by `and`;

@@ -16,7 +16,7 @@
     {%- set rows = [] -%}
     {%- for entry in entries -%}
         {%- do rows.append("select " ~ entry.position ~ " as rw_position, '" ~ entry.name ~ "' as metric, cast("
-            ~ (entry.k if entry.k is not none else 'null') ~ " as integer) as k") -%}
+            ~ (entry.k if entry.k is not none else 'null') ~ " as bigint) as k") -%}
     {%- endfor -%}
     {{ return(rows | join('\n    union all\n    ')) }}
 {% endmacro %}

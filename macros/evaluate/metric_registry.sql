@@ -6,7 +6,7 @@
                       _component_registry)
       formula         the macro that writes its SQL from the component columns:
                       formula(columns, k, spec), `columns` mapping each component
-                      to its column at this cutoff
+                      to its column and `k` the column of the row's cutoff
       zero_without_list  true when a user with truth but no list scores 0 (every
                       metric but idcg, which is the user's ideal DCG either way)
     Adding a metric: one entry here, its formula macro, docs/metrics.md, tests. -#}
@@ -27,14 +27,15 @@
     }) }}
 {% endmacro %}
 
-{#- The SQL of one metric at one cutoff for one user row, through its formula macro. -#}
-{% macro _metric_expression(entry, spec) %}
-    {%- set metric = rankwise._metric_registry()[entry.name] -%}
+{#- The SQL of one metric for one row of (list, cutoff), through its formula
+    macro; the row's cutoff is the column rw_k (NULL for the whole list). -#}
+{% macro _metric_expression(name, spec) %}
+    {%- set metric = rankwise._metric_registry()[name] -%}
     {%- set columns = {'n_relevant': 'rw_n_relevant'} -%}
     {%- for component in metric.components -%}
-        {%- do columns.update({component: rankwise._component_column(component, entry.k)}) -%}
+        {%- do columns.update({component: rankwise._component_column(component)}) -%}
     {%- endfor -%}
-    {{ return(rankwise[metric.formula](columns, entry.k, spec)) }}
+    {{ return(rankwise[metric.formula](columns, 'rw_k', spec)) }}
 {% endmacro %}
 
 {#- The formulas: each hands the component columns to the public building block. -#}
@@ -59,8 +60,9 @@
     {{ return(rankwise.average_precision_at_k(columns.precision_sum, columns.n_relevant, k, columns.hits, spec.ap_denominator)) }}
 {% endmacro %}
 
+{#- The first relevant rank is already that within the cutoff. -#}
 {% macro _formula_mrr(columns, k, spec) %}
-    {{ return(rankwise.reciprocal_rank_at_k(columns.first_relevant_rank, k)) }}
+    {{ return(rankwise.reciprocal_rank_at_k(columns.first_relevant_rank)) }}
 {% endmacro %}
 
 {% macro _formula_dcg(columns, k, spec) %}

@@ -23,7 +23,8 @@
     {%- endfor -%}
 
     {%- set parsed = [] -%}
-    {%- set seen = [] -%}
+    {#- a mapping, so that looking a key up does not grow with the number of cutoffs -#}
+    {%- set seen = {} -%}
     {%- for metric in metrics -%}
         {%- if metric is not string -%}
             {{ exceptions.raise_compiler_error("rankwise.evaluate: every entry of `metrics` must be a string such as 'ndcg@10'; got " ~ rankwise._describe(metric) ~ ".") }}
@@ -49,7 +50,7 @@
         {%- for cutoff in cutoffs -%}
             {%- set key = name ~ '@' ~ cutoff -%}
             {%- if key not in seen -%}
-                {%- do seen.append(key) -%}
+                {%- do seen.update({key: true}) -%}
                 {%- do parsed.append({'name': name, 'k': cutoff}) -%}
             {%- endif -%}
         {%- endfor -%}

@@ -77,24 +77,28 @@
     {%- set group_metrics = [] -%}
     {%- set components = [] -%}
     {%- set cutoffs = [] -%}
+    {%- set cutoff_seen = {} -%}
     {%- set user_sets = rankwise._user_sets(resolved.users, catalog) -%}
     {%- for entry in plan -%}
         {%- do entry.update({'position': loop.index, 'users': user_sets.get(entry.name, user_sets.default)}) -%}
         {%- if entry.k is none and ((entry.name == 'map' and resolved.ap_denominator == 'k') or (entry.name in ['idcg', 'ndcg'] and resolved.idcg == 'k_positions')) -%}
             {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ entry.name ~ " needs a cutoff with " ~ ("ap_denominator='k'" if entry.name == 'map' else "idcg='k_positions'") ~ "; ask for '" ~ entry.name ~ "@10', say, not the whole list.") }}
         {%- endif -%}
+        {%- if entry.name in ['idcg', 'ndcg'] and resolved.idcg == 'k_positions' and entry.k is not none and entry.k > 10000000 -%}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ entry.name ~ "@" ~ entry.k ~ " with idcg='k_positions' sums the discount of every one of the k slots; k may be at most 10000000 there.") }}
+        {%- endif -%}
         {%- if catalog[entry.name].level == 'user' -%}
             {%- do user_metrics.append(entry) -%}
             {%- for component in catalog[entry.name].components -%}
                 {%- if component not in components %}{% do components.append(component) %}{% endif -%}
             {%- endfor -%}
-            {%- if entry.k not in cutoffs %}{% do cutoffs.append(entry.k) %}{% endif -%}
+            {%- if entry.k not in cutoff_seen %}{% do cutoffs.append(entry.k) %}{% do cutoff_seen.update({entry.k: true}) %}{% endif -%}
         {%- else -%}
             {%- do group_metrics.append(entry) -%}
         {%- endif -%}
     {%- endfor -%}
     {#- per-user rows carry hits, list length, DCG and IDCG for drill-down -#}
-    {%- set drill_down = ['hits', 'n_recommended', 'dcg', 'idcg'] if per_user else ['hits', 'n_recommended'] -%}
+    {%- set drill_down = ['hits', 'n_recommended', 'dcg', 'idcg'] if per_user else [] -%}
     {%- for component in drill_down -%}
         {%- if component not in components %}{% do components.append(component) %}{% endif -%}
     {%- endfor -%}
@@ -102,8 +106,11 @@
         {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ (group_metrics | map(attribute='name') | join(', ')) ~ " has one value per group, not per user; drop it from `metrics` when per_user is true.") }}
     {%- endif -%}
 
+    {#- the cutoffs of `k`, shared by every metric given without @k -#}
+    {%- set default_cutoffs = [none] if k is none else ([k] if k is integer else k | list) -%}
     {%- set spec = {
         'plan': plan,
+        'default_cutoffs': default_cutoffs,
         'user_metrics': user_metrics,
         'group_metrics': group_metrics,
         'components': components,
@@ -152,48 +159,62 @@
 {#- What the stages need, decided once from the metrics and options. -#}
 {% macro _plan_stages(spec) %}
     {%- set registry = rankwise._component_registry() -%}
+    {%- set metrics = rankwise._metric_registry() -%}
     {%- set components_from = {'list_rows': [], 'judged': [], 'all_running': [], 'truth': []} -%}
     {%- for component in spec.components -%}
         {%- do components_from[registry[component].source].append(component) -%}
     {%- endfor -%}
-    {%- set every_truth_user = 'interactions' in spec.user_sets -%}
-    {%- set user_set_conditions = {} -%}
+    {#- one entry per metric name, in the order asked: the formulas do not depend on k -#}
+    {%- set names = [] -%}
+    {%- set user_metric_names = [] -%}
+    {%- set default_cutoffs = {} -%}
+    {%- for cutoff in spec.default_cutoffs %}{% do default_cutoffs.update({cutoff: true}) %}{% endfor -%}
+    {%- set cutoffs_of = {} -%}
     {%- for entry in spec.user_metrics -%}
-        {%- do user_set_conditions.update({entry.position: rankwise._in_user_set(entry.users, every_truth_user and spec.per_user)}) -%}
+        {%- do cutoffs_of.update({entry.name: cutoffs_of.get(entry.name, []) + [entry.k]}) -%}
     {%- endfor -%}
-    {%- set metric_names = spec.user_metrics | map(attribute='name') | list -%}
-    {%- set truth_wide_metrics = [] -%}
-    {%- for entry in spec.user_metrics if entry.users == 'interactions' and not rankwise._metric_registry()[entry.name].zero_without_list -%}
-        {%- do truth_wide_metrics.append(entry) -%}
+    {%- for entry in spec.user_metrics if entry.name not in names -%}
+        {%- do names.append(entry.name) -%}
+        {%- set its_cutoffs = cutoffs_of[entry.name] -%}
+        {#- a metric asked at exactly the cutoffs of `k` takes its grid rows from rw_cutoffs -#}
+        {%- set outside_default = [] -%}
+        {%- for cutoff in its_cutoffs if cutoff not in default_cutoffs %}{% do outside_default.append(cutoff) %}{% endfor -%}
+        {%- set at_default_cutoffs = its_cutoffs | length == spec.default_cutoffs | length and outside_default | length == 0 -%}
+        {%- do user_metric_names.append({'name': entry.name, 'users': entry.users, 'zero_without_list': metrics[entry.name].zero_without_list,
+                                         'at_default_cutoffs': at_default_cutoffs}) -%}
     {%- endfor -%}
+    {%- set every_truth_user = 'interactions' in spec.user_sets -%}
+    {%- set whole_list_cutoff = none in spec.cutoffs -%}
+    {%- set exact_lengths = 'n_recommended' in spec.components and (spec.per_user or spec.precision_denominator == 'list_length') -%}
     {{ return({
         'components_from': components_from,
+        'user_metric_names': user_metric_names,
         'needs_user_metrics': spec.user_metrics | length > 0,
         'needs_group_metrics': spec.group_metrics | length > 0,
         'needs_running_hits': 'precision_sum' in components_from.judged,
         'needs_n_relevant_on_rows': 'hits_within_n_relevant' in components_from.judged,
         'needs_all_running': components_from.all_running | length > 0,
+        'needs_idcg': 'idcg' in components_from.truth,
         'needs_ideal_order': 'idcg' in components_from.truth and spec.idcg == 'truth',
-        'every_idcg': spec.per_user or 'idcg' in metric_names,
+        'needs_slot_idcg': 'idcg' in components_from.truth and spec.idcg == 'k_positions',
+        'every_idcg': spec.per_user or 'idcg' in names,
+        'needs_present_idcg': 'idcg' in names and not spec.per_user,
+        'exact_lengths': exact_lengths,
+        'needs_list_lengths': 'n_recommended' in spec.components and (exact_lengths or whole_list_cutoff),
         'every_truth_user': every_truth_user,
         'materialise_missing_users': every_truth_user and spec.per_user,
-        'truth_wide_metrics': truth_wide_metrics,
-        'user_set_conditions': user_set_conditions,
-        'some_users_left_out': user_set_conditions.values() | reject('none') | list | length > 0,
         'list_keys': spec.groups + ['rw_user'],
+        'whole_list': '9223372036854775807',
         'inlined_recommendations': spec.score is none,
     }) }}
 {% endmacro %}
 
-{#- The condition that keeps a user in a metric's user set, or none for every row
-    of rw_user_components. Those rows are every truth user of every group when the
-    per-user output lists users without a list; otherwise the users with a list
-    and truth, the users without a list being counted, not listed (see
-    _stage_group_means). -#}
-{% macro _in_user_set(users, rows_include_users_without_list) %}
+{#- The condition that keeps a user in a metric's user set, over rows that carry
+    rw_has_list and rw_n_relevant, or none when every row counts. -#}
+{% macro _in_user_set(users) %}
     {%- if users == 'relevant' -%}
-        {{ return('rw_has_list = 1 and rw_n_relevant > 0' if rows_include_users_without_list else 'rw_n_relevant > 0') }}
-    {%- elif users == 'both' and rows_include_users_without_list -%}
+        {{ return('rw_has_list = 1 and rw_n_relevant > 0') }}
+    {%- elif users == 'both' -%}
         {{ return('rw_has_list = 1') }}
     {%- else -%}
         {{ return(none) }}

@@ -29,14 +29,20 @@ rw_judged as (
 )
 {%- endmacro %}
 
-{#- rw_judged_lists: the judged components of every list with a judged row. -#}
+{#- rw_judged_lists: per (list, cutoff) with a judged row within the cutoff, the
+    judged components: the rows are joined to the cutoffs, so one GROUP BY
+    computes every cutoff. -#}
 {% macro _stage_judged_lists(spec) %}
 rw_judged_lists as (
     select
-        {{ rankwise._group_columns(spec.groups) }}rw_user
+        {{ rankwise._group_columns(spec.groups) }}rw_user,
+        cutoff.rw_limit,
+        cutoff.rw_k
         {{- rankwise._component_aggregates(spec.components_from.judged, spec) }}
     from rw_judged
-    group by {{ spec.list_keys | join(', ') }}
+    inner join rw_cutoffs as cutoff
+        on rw_judged.rw_rank <= cutoff.rw_limit
+    group by {{ rankwise._group_columns(spec.groups) }}rw_user, cutoff.rw_limit, cutoff.rw_k
 )
 {%- endmacro %}
 
@@ -59,18 +65,22 @@ rw_all_running as (
             on all_rows.rw_user = judgement.rw_user
             and all_rows.rw_item = judgement.rw_item
     ) as recommendation
-    inner join rw_user_truth as truth
+    inner join rw_user_truth_counts as truth
         on recommendation.rw_user = truth.rw_user
 )
 {%- endmacro %}
 
-{#- rw_all_running_lists: the components read off rw_all_running, per list. -#}
+{#- rw_all_running_lists: per (list, cutoff), the components read off
+    rw_all_running. -#}
 {% macro _stage_all_running_lists(spec) %}
 rw_all_running_lists as (
     select
-        {{ rankwise._group_columns(spec.groups) }}rw_user
+        {{ rankwise._group_columns(spec.groups) }}rw_user,
+        cutoff.rw_limit
         {{- rankwise._component_aggregates(spec.components_from.all_running, spec) }}
     from rw_all_running
-    group by {{ spec.list_keys | join(', ') }}
+    inner join rw_cutoffs as cutoff
+        on rw_all_running.rw_rank <= cutoff.rw_limit
+    group by {{ rankwise._group_columns(spec.groups) }}rw_user, cutoff.rw_limit
 )
 {%- endmacro %}

@@ -1,5 +1,5 @@
-{#- Stages over the recommendations: each list's rows with their rank, and one
-    row per list. -#}
+{#- Stages over the recommendations: each list's rows with their rank, one row per
+    list, and the cutoffs as rows. -#}
 
 {#- rw_recommendations: (groups, rw_user, rw_item, rw_rank). With a score column
     the rank is derived; the tie rule is the `ties` option. -#}
@@ -27,13 +27,56 @@ rw_recommendations as {{ (rankwise._inlined_cte() | trim) ~ ' ' if spec.inlined_
 )
 {%- endmacro %}
 
-{#- rw_list_rows: one row per list, with its length within each cutoff. -#}
+{#- rw_list_rows: one row per list, with its length. -#}
 {% macro _stage_list_rows(spec) %}
 rw_list_rows as (
     select
-        {{ rankwise._group_columns(spec.groups) }}rw_user
-        {{- rankwise._component_aggregates(spec.components_from.list_rows, spec) }}
+        {{ rankwise._group_columns(spec.groups) }}rw_user,
+        count(*) as rw_list_length
     from rw_recommendations
     group by {{ spec.list_keys | join(', ') }}
+)
+{%- endmacro %}
+
+{#- rw_cutoffs: one row per cutoff of the per-user metrics: rw_k as asked (NULL
+    for the whole list), rw_limit, the largest rank within it, never NULL so that
+    it can be joined on, and whether it is one of the cutoffs of `k`. -#}
+{% macro _stage_cutoffs(spec) %}
+    {%- set default_cutoffs = {} -%}
+    {%- for cutoff in spec.default_cutoffs %}{% do default_cutoffs.update({cutoff: true}) %}{% endfor -%}
+    {%- set rows = [] -%}
+    {%- for cutoff in spec.cutoffs -%}
+        {%- do rows.append([cutoff if cutoff is not none else 'null', 1 if cutoff in default_cutoffs else 0]) -%}
+    {%- endfor -%}
+rw_cutoffs as (
+    select
+        cast(rw_k as bigint) as rw_k,
+        coalesce(cast(rw_k as bigint), cast({{ spec.whole_list }} as bigint)) as rw_limit,
+        rw_is_default
+    from ({{ rankwise._literal_rows(['rw_k', 'rw_is_default'], rows) }}) as rw_cutoff_values
+)
+{%- endmacro %}
+
+{#- rw_list_lengths: per (list, cutoff), the items within the cutoff. Exact at
+    every cutoff when something reads it there (per-user output,
+    precision_denominator='list_length'); otherwise only the whole list reads it. -#}
+{% macro _stage_list_lengths(spec) %}
+rw_list_lengths as (
+    {%- if spec.exact_lengths %}
+    select
+        {{ rankwise._group_columns(spec.groups, 'recommendation') }}recommendation.rw_user,
+        cutoff.rw_limit,
+        count(*) as rw_n_recommended
+    from rw_recommendations as recommendation
+    inner join rw_cutoffs as cutoff
+        on recommendation.rw_rank <= cutoff.rw_limit
+    group by {{ rankwise._group_columns(spec.groups, 'recommendation') }}recommendation.rw_user, cutoff.rw_limit
+    {%- else %}
+    select
+        {{ rankwise._group_columns(spec.groups) }}rw_user,
+        cast({{ spec.whole_list }} as bigint) as rw_limit,
+        rw_list_length as rw_n_recommended
+    from rw_list_rows
+    {%- endif %}
 )
 {%- endmacro %}

@@ -1,62 +1,108 @@
-{#- Stages of the means: per group, each per-user metric's mean over its user
-    set. A truth user without a list in a group scores what a list with no hit
-    scores (0 for every metric but idcg), so under users='interactions' such users
-    are counted, not listed: the mean is the sum over the users with a list
-    divided by the number of truth users. This keeps many groups as cheap as one
-    (no truth user x group rows). -#}
+{#- Stages of the means: per (group, cutoff), each per-user metric's mean over its
+    user set. A user whose list has no judged row within the cutoff, or who has no
+    list at all, scores what a list with no hit scores: 0 for every metric but
+    idcg. Such users are counted, not listed: the mean is the sum over the
+    (list, cutoff) pairs with a judged row divided by the number of users in the
+    set. So the query never builds a row per (user, cutoff) or per (truth user,
+    group), and many groups or cutoffs cost little more than one. -#}
 
-{#- rw_group_sums: per group, each metric's sum and count over the users with a
-    list and truth. -#}
+{#- rw_group_sums: per (group, cutoff), each metric's sum over the users with a
+    judged row within the cutoff. -#}
 {% macro _stage_group_sums(spec) %}
 rw_group_sums as (
     select
-        {{ rankwise._group_columns(spec.groups) }}count(*) as rw_n_users_with_list
-        {%- for entry in spec.user_metrics %},
-        sum(rw_value__{{ entry.position }}) as rw_sum__{{ entry.position }},
-        count(rw_value__{{ entry.position }}) as rw_count__{{ entry.position }}
+        {{ rankwise._group_columns(spec.groups) }}rw_limit
+        {%- for metric in spec.user_metric_names if metric.zero_without_list %},
+        sum(rw_value__{{ metric.name }}) as rw_sum__{{ metric.name }}
         {%- endfor %}
     from rw_user_metrics
-    {{ rankwise._group_by_groups(spec.groups) }}
+    group by {{ rankwise._group_columns(spec.groups) }}rw_limit
 )
 {%- endmacro %}
 
-{#- rw_truth_totals: the truth users every group is scored on under
-    users='interactions', and the truth-wide sums of the metrics that are not 0
-    for a user without a list (idcg). -#}
+{#- rw_group_counts: per group, the users each user set holds: those with a list
+    and truth, and of those, the ones with a relevant item. Every group with a
+    list has a row. -#}
+{% macro _stage_group_counts(spec) %}
+rw_group_counts as (
+    select
+        {{ rankwise._group_columns(spec.groups, 'list') }}count(truth.rw_user) as rw_n_both,
+        count(case when truth.rw_n_relevant > 0 then 1 end) as rw_n_relevant
+    from rw_list_rows as list
+    left join rw_user_truth_counts as truth
+        on truth.rw_user = list.rw_user
+    {{ rankwise._group_by_groups(spec.groups, 'list') }}
+)
+{%- endmacro %}
+
+{#- rw_truth_totals: the users of users='interactions', every truth user. -#}
 {% macro _stage_truth_totals(spec) %}
 rw_truth_totals as (
-    select
-        count(*) as rw_n_truth_users
-        {%- for entry in spec.truth_wide_metrics %},
-        sum(cast({{ rankwise._metric_expression(entry, spec) }} as {{ rankwise.type_float64() }})) as rw_truth_sum__{{ entry.position }}
-        {%- endfor %}
-    from rw_user_truth
+    select count(*) as rw_n_interactions
+    from rw_user_truth_counts
 )
 {%- endmacro %}
 
-{#- rw_group_means: per group, each metric's mean and the number of users it is
-    over; a group whose lists reach no truth user still gets a row. -#}
+{#- rw_idcg_sums: idcg is not 0 for a user without a list or a hit, so its sums
+    run over every user of each set: per (group, cutoff) over the users with a
+    list and truth, and over those of them with a relevant item. -#}
+{% macro _stage_idcg_sums(spec) %}
+rw_idcg_sums as (
+    select
+        {{ rankwise._group_columns(spec.groups, 'list') }}cutoff.rw_limit,
+        sum(idcg.rw_idcg) as rw_sum__idcg,
+        sum(case when truth.rw_n_relevant > 0 then idcg.rw_idcg end) as rw_sum_relevant__idcg
+    from rw_list_rows as list
+    inner join rw_user_truth_counts as truth
+        on truth.rw_user = list.rw_user
+    cross join rw_cutoffs as cutoff
+    {{ rankwise._join_idcg('truth.rw_user', 'cutoff.rw_limit', spec) }}
+    group by {{ rankwise._group_columns(spec.groups, 'list') }}cutoff.rw_limit
+)
+{%- endmacro %}
+
+{#- rw_truth_idcg_sums: per cutoff, idcg summed over every truth user. -#}
+{% macro _stage_truth_idcg_sums(spec) %}
+rw_truth_idcg_sums as (
+    select
+        cutoff.rw_limit,
+        sum(idcg.rw_idcg) as rw_sum_interactions__idcg
+    from rw_user_truth_counts as truth
+    cross join rw_cutoffs as cutoff
+    {{ rankwise._join_idcg('truth.rw_user', 'cutoff.rw_limit', spec) }}
+    group by cutoff.rw_limit
+)
+{%- endmacro %}
+
+{#- rw_group_means: per (group, cutoff), each metric's mean and the number of
+    users it is over; every group with a list has a row at every cutoff. -#}
 {% macro _stage_group_means(spec) %}
 rw_group_means as (
     select
-        {{ rankwise._group_columns(spec.groups, 'rw_group_keys') }}1 as rw_one
-        {%- for entry in spec.user_metrics %}
-        {%- set position = entry.position %}
-        {%- if entry.users == 'interactions' %},
-        {%- set total = 'totals.rw_truth_sum__' ~ position if entry in spec.truth_wide_metrics else 'coalesce(sums.rw_sum__' ~ position ~ ', 0)' %}
-        {{ rankwise.safe_divide(total, 'totals.rw_n_truth_users') }} as rw_value__{{ position }},
-        totals.rw_n_truth_users as rw_n_users__{{ position }}
-        {%- else %},
-        {{ rankwise.safe_divide('sums.rw_sum__' ~ position, 'sums.rw_count__' ~ position) }} as rw_value__{{ position }},
-        coalesce(sums.rw_count__{{ position }}, 0) as rw_n_users__{{ position }}
-        {%- endif %}
+        {{ rankwise._group_columns(spec.groups, 'counts') }}cutoff.rw_limit
+        {%- for metric in spec.user_metric_names %}
+        {%- set name = metric.name %}
+        {%- set count = {'interactions': 'totals.rw_n_interactions', 'both': 'counts.rw_n_both', 'relevant': 'counts.rw_n_relevant'}[metric.users] %}
+        {%- if metric.zero_without_list %}
+        {%- set total = 'coalesce(sums.rw_sum__' ~ name ~ ', 0)' %}
+        {%- else %}
+        {%- set total = {'interactions': 'truth_idcg.rw_sum_interactions__idcg', 'both': 'idcg_sums.rw_sum__idcg', 'relevant': 'idcg_sums.rw_sum_relevant__idcg'}[metric.users] %}
+        {%- endif %},
+        {{ rankwise.safe_divide(total, count) }} as rw_value__{{ name }},
+        {{ count }} as rw_n_users__{{ name }}
         {%- endfor %}
-    from {% if spec.groups | length > 0 %}(select distinct {{ spec.groups | join(', ') }} from rw_list_rows) as rw_group_keys
+    from rw_group_counts as counts
+    cross join rw_cutoffs as cutoff
     left join rw_group_sums as sums
-        on 1 = 1{{ rankwise._groups_match('rw_group_keys', 'sums', spec.groups) }}
-    {%- else %}rw_group_sums as sums{% endif %}
+        on sums.rw_limit = cutoff.rw_limit{{ rankwise._groups_match('sums', 'counts', spec.groups) }}
     {%- if spec.every_truth_user %}
     cross join rw_truth_totals as totals
+    {%- endif %}
+    {%- if spec.needs_present_idcg %}
+    left join rw_idcg_sums as idcg_sums
+        on idcg_sums.rw_limit = cutoff.rw_limit{{ rankwise._groups_match('idcg_sums', 'counts', spec.groups) }}
+    left join rw_truth_idcg_sums as truth_idcg
+        on truth_idcg.rw_limit = cutoff.rw_limit
     {%- endif %}
 )
 {%- endmacro %}

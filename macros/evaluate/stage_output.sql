@@ -1,37 +1,71 @@
 {#- The long output: one row per (group, metric, k), or per (group, user, metric,
     k) with per_user, sorted for reading whatever the connection's default order. -#}
 
+{#- The (metric, k) pairs asked for, with the rw_limit of their cutoff: the
+    metrics asked at the cutoffs of `k` times those cutoffs, then the others one
+    literal row each, so that the query grows with the metrics and cutoffs asked,
+    not with their product. -#}
+{% macro _requested_user_metrics(spec) %}
+    {%- set by_default = [] -%}
+    {%- set names_by_default = {} -%}
+    {%- for metric in spec.user_metric_names if metric.at_default_cutoffs -%}
+        {%- do by_default.append([rankwise._string_literal(metric.name)]) -%}
+        {%- do names_by_default.update({metric.name: true}) -%}
+    {%- endfor -%}
+    {%- set one_by_one = [] -%}
+    {%- for entry in spec.user_metrics if entry.name not in names_by_default -%}
+        {%- do one_by_one.append([rankwise._string_literal(entry.name), entry.k if entry.k is not none else 'null']) -%}
+    {%- endfor -%}
+    {%- set parts = [] -%}
+    {%- if by_default | length > 0 -%}
+        {%- do parts.append('select names.metric, cutoff.rw_k as k, cutoff.rw_limit from (' ~ rankwise._literal_rows(['metric'], by_default)
+            ~ ') as names cross join rw_cutoffs as cutoff where cutoff.rw_is_default = 1') -%}
+    {%- endif -%}
+    {%- if one_by_one | length > 0 -%}
+        {%- do parts.append('select metric, cast(k as bigint) as k, coalesce(cast(k as bigint), cast(' ~ spec.whole_list ~ ' as bigint)) as rw_limit from ('
+            ~ rankwise._literal_rows(['metric', 'k'], one_by_one) ~ ') as asked') -%}
+    {%- endif -%}
+    {{ return('(\n    ' ~ parts | join('\n    union all\n    ') ~ '\n) as grid') }}
+{% endmacro %}
+
+{#- The column of the grid row's metric, among one column per metric name. -#}
+{% macro _pick_metric(spec, template) %}
+    {%- set branches = [] -%}
+    {%- for metric in spec.user_metric_names -%}
+        {%- do branches.append("when '" ~ metric.name ~ "' then " ~ template | replace('{name}', metric.name)) -%}
+    {%- endfor -%}
+    {{ return('(case grid.metric ' ~ branches | join(' ') ~ ' end)') }}
+{% endmacro %}
+
 {#- The per-user rows, with the components of each value for drill-down. -#}
 {% macro _output_per_user(spec) %}
-    {%- set metrics = spec.user_metrics -%}
 select
     rw_user_metrics.rw_user as {{ spec.user }},
     {{ rankwise._group_columns(spec.groups, 'rw_user_metrics') }}grid.metric,
     grid.k,
-    {{ rankwise._pick_by_position(metrics, 'rw_value__{position}') }} as value,
+    {{ rankwise._pick_metric(spec, 'rw_user_metrics.rw_value__{name}') }} as value,
     cast(rw_user_metrics.rw_n_relevant as bigint) as n_relevant,
-    cast({{ rankwise._pick_by_position(metrics, 'rw_n_recommended__{k}') }} as bigint) as n_recommended,
-    cast({{ rankwise._pick_by_position(metrics, 'rw_hits__{k}') }} as bigint) as hits,
-    {{ rankwise._pick_by_position(metrics, 'rw_dcg__{k}') }} as dcg,
-    {{ rankwise._pick_by_position(metrics, 'rw_idcg__{k}') }} as idcg
+    cast(rw_user_metrics.rw_n_recommended as bigint) as n_recommended,
+    cast(rw_user_metrics.rw_hits as bigint) as hits,
+    rw_user_metrics.rw_dcg as dcg,
+    rw_user_metrics.rw_idcg as idcg
 from rw_user_metrics
-cross join ({{ rankwise._metric_grid(metrics) }}) as grid
-{%- if spec.some_users_left_out %}
-where {{ rankwise._pick_by_position(metrics, 'rw_value__{position}') }} is not null
-{%- endif %}
+inner join {{ rankwise._requested_user_metrics(spec) }}
+    on grid.rw_limit = rw_user_metrics.rw_limit
+where {{ rankwise._pick_metric(spec, 'rw_user_metrics.rw_value__{name}') }} is not null
 {%- endmacro %}
 
 {#- The means of the per-user metrics, per group. -#}
 {% macro _output_user_metric_means(spec) %}
-    {%- set metrics = spec.user_metrics -%}
 select
     {{ rankwise._group_columns(spec.groups, 'rw_group_means') }}grid.metric,
     grid.k,
-    {{ rankwise._pick_by_position(metrics, 'rw_group_means.rw_value__{position}') }} as value,
-    {{ rankwise._pick_by_position(metrics, 'rw_group_means.rw_n_users__{position}') }} as n_users
+    {{ rankwise._pick_metric(spec, 'rw_group_means.rw_value__{name}') }} as value,
+    {{ rankwise._pick_metric(spec, 'rw_group_means.rw_n_users__{name}') }} as n_users
 from rw_group_means
-cross join ({{ rankwise._metric_grid(metrics) }}) as grid
-where {{ rankwise._pick_by_position(metrics, 'rw_group_means.rw_n_users__{position}') }} > 0
+inner join {{ rankwise._requested_user_metrics(spec) }}
+    on grid.rw_limit = rw_group_means.rw_limit
+where {{ rankwise._pick_metric(spec, 'rw_group_means.rw_n_users__{name}') }} > 0
 {%- endmacro %}
 
 {#- The group-level metrics, per group. -#}

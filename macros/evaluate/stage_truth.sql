@@ -31,17 +31,16 @@ rw_user_truth_counts as (
 )
 {%- endmacro %}
 
-{#- rw_ideal_lists: IDCG at every cutoff, the DCG of the user's whole truth sorted
-    by relevance. Only a user with a judged row can have a DCG above 0, and NDCG
-    is 0 for the others whatever their IDCG, so unless IDCG itself is asked for,
-    only those users' truth is sorted. -#}
+{#- rw_ideal_lists: per (user, cutoff), IDCG, the DCG of the user's whole truth
+    sorted by relevance. Only a user with a judged row can have a DCG above 0, and
+    NDCG is 0 for the others whatever their IDCG, so unless IDCG itself is asked
+    for, only those users' truth is sorted. -#}
 {% macro _stage_ideal_lists(spec) %}
 rw_ideal_lists as (
     select
-        rw_user
-        {%- for cutoff in spec.cutoffs %},
-        {{ rankwise.idcg_at_k('rw_ideal_rank', 'rw_relevance', cutoff, spec.gain, spec.min_gain_relevance) }} as {{ rankwise._component_column('idcg', cutoff) }}
-        {%- endfor %}
+        ideal.rw_user,
+        cutoff.rw_limit,
+        {{ rankwise.idcg_at_k('ideal.rw_ideal_rank', 'ideal.rw_relevance', none, spec.gain, spec.min_gain_relevance) }} as rw_idcg
     from (
         select
             rw_user,
@@ -51,35 +50,36 @@ rw_ideal_lists as (
         {%- if not spec.every_idcg %}
         where rw_user in (select rw_user from rw_judged_lists)
         {%- endif %}
-    ) as rw_ideal_order
-    group by rw_user
+    ) as ideal
+    inner join rw_cutoffs as cutoff
+        on ideal.rw_ideal_rank <= cutoff.rw_limit
+    group by ideal.rw_user, cutoff.rw_limit
 )
 {%- endmacro %}
 
-{#- rw_user_truth: per user of the truth, R and IDCG at every cutoff (NULL for a
-    user left out of rw_ideal_lists, who has no DCG above 0). -#}
-{% macro _stage_user_truth(spec) %}
-rw_user_truth as (
+{#- rw_slot_idcg: per finite cutoff, RecTools' IDCG@k, every one of the k slots
+    holding a relevant item of gain 1: a sum over a series of positions, not one
+    SQL term per position. The whole list has no fixed number of slots: no row
+    (NULL); only cutoff-free metrics ask for it, and they read no IDCG. -#}
+{% macro _stage_slot_idcg(spec) %}
+    {%- set finite = spec.cutoffs | reject('none') | list -%}
+rw_slot_idcg as (
     select
-        counts.rw_user,
-        counts.rw_n_relevant
-        {%- if 'idcg' in spec.components_from.truth %}
-        {%- for cutoff in spec.cutoffs %},
-        {% if spec.idcg == 'k_positions' and cutoff is none -%}
-        -- the whole list has no fixed number of slots; only cutoff-free metrics
-        -- such as r_precision ask for this cutoff, and they read no IDCG
-        cast(null as {{ rankwise.type_float64() }})
-        {%- elif spec.idcg == 'k_positions' -%}
-        {{ rankwise.idcg_of_k_slots(cutoff) }}
-        {%- else -%}
-        ideal.{{ rankwise._component_column('idcg', cutoff) }}
-        {%- endif %} as {{ rankwise._component_column('idcg', cutoff) }}
-        {%- endfor %}
-        {%- endif %}
-    from rw_user_truth_counts as counts
-    {%- if spec.needs_ideal_order %}
-    left join rw_ideal_lists as ideal
-        on counts.rw_user = ideal.rw_user
-    {%- endif %}
+        cutoff.rw_limit,
+        sum({{ rankwise.rank_discount('slot.rw_position') }}) as rw_idcg
+    from rw_cutoffs as cutoff
+    inner join {{ rankwise._positions(finite | max if finite | length > 0 else 1) }} as slot
+        on slot.rw_position <= cutoff.rw_limit
+    where cutoff.rw_k is not null
+    group by cutoff.rw_limit
 )
 {%- endmacro %}
+
+{#- The IDCG of a (user, cutoff) row, as the join that brings it (rw_idcg). -#}
+{% macro _join_idcg(user, limit, spec) %}
+    {%- if spec.needs_slot_idcg -%}
+    {{ return('left join rw_slot_idcg as idcg on idcg.rw_limit = ' ~ limit) }}
+    {%- else -%}
+    {{ return('left join rw_ideal_lists as idcg on idcg.rw_user = ' ~ user ~ ' and idcg.rw_limit = ' ~ limit) }}
+    {%- endif -%}
+{% endmacro %}

@@ -1,81 +1,102 @@
-{#- Stages per user: the components of each list, the users each metric is
-    averaged over, and the metric values. -#}
+{#- Stages per (user, cutoff): the rows the metrics are computed on, with every
+    component, and the metric values. -#}
 
-{#- rw_user_lists: every component of every list; a list with no judged row has
-    no hit. -#}
-{% macro _stage_user_lists(spec) %}
-    {%- set registry = rankwise._component_registry() -%}
-rw_user_lists as (
-    select
-        list.*
-        {%- for component in spec.components_from.judged + spec.components_from.all_running %}
-        {%- set source = registry[component].source %}
-        {%- for cutoff in rankwise._component_cutoffs(component, spec) %}
-        {%- set column = rankwise._component_column(component, cutoff) %},
-        coalesce({{ source }}.{{ column }}, {{ registry[component].without_list }}) as {{ column }}
-        {%- endfor %}
-        {%- endfor %}
-    from rw_list_rows as list
+{#- The rows of rw_user_components before the components are joined on: for the
+    means, the (list, cutoff) pairs with a judged row (every other pair scores 0
+    and is counted, not listed: see stage_means.sql); for the per-user output,
+    every list of a truth user at every cutoff, and under users='interactions'
+    every truth user in every group, with or without a list. -#}
+{% macro _user_component_rows(spec) %}
+    {%- if not spec.per_user -%}
+    {{ return('rw_judged_lists as judged
+    inner join rw_user_truth_counts as truth
+        on truth.rw_user = judged.rw_user') }}
+    {%- endif -%}
+    {%- set rows -%}
+    (
+        select
+            {%- if spec.materialise_missing_users %}
+            {{ rankwise._group_columns(spec.groups, 'rw_group_keys') }}truth.rw_user,
+            case when list.rw_user is null then 0 else 1 end as rw_has_list,
+            {%- else %}
+            {{ rankwise._group_columns(spec.groups, 'list') }}list.rw_user,
+            1 as rw_has_list,
+            {%- endif %}
+            truth.rw_n_relevant,
+            cutoff.rw_limit,
+            cutoff.rw_k
+        from rw_user_truth_counts as truth
+        {%- if spec.materialise_missing_users %}
+        {%- if spec.groups | length > 0 %}
+        cross join (select distinct {{ spec.groups | join(', ') }} from rw_list_rows) as rw_group_keys
+        {%- endif %}
+        left join rw_list_rows as list
+            on list.rw_user = truth.rw_user{{ rankwise._groups_match('list', 'rw_group_keys', spec.groups) }}
+        {%- else %}
+        inner join rw_list_rows as list
+            on list.rw_user = truth.rw_user
+        {%- endif %}
+        cross join rw_cutoffs as cutoff
+    ) as truth
     left join rw_judged_lists as judged
-        on list.rw_user = judged.rw_user{{ rankwise._groups_match('list', 'judged', spec.groups) }}
-    {%- if spec.needs_all_running %}
-    left join rw_all_running_lists as all_running
-        on list.rw_user = all_running.rw_user{{ rankwise._groups_match('list', 'all_running', spec.groups) }}
-    {%- endif %}
-)
-{%- endmacro %}
+        on judged.rw_user = truth.rw_user
+        and judged.rw_limit = truth.rw_limit{{ rankwise._groups_match('judged', 'truth', spec.groups) }}
+    {%- endset -%}
+    {{ return(rows) }}
+{% endmacro %}
 
-{#- rw_user_components: one row per (group, user) the metrics are computed for:
-    the users with a list and truth. Only the per-user output under
-    users='interactions' lists every truth user in every group (a user without a
-    list has the components of a list with no hit); the means count those users
-    instead of listing them (see _stage_group_means). -#}
+{#- rw_user_components: per (group, user, cutoff), every component the formulas
+    read; a list with no judged row within the cutoff has no hit. -#}
 {% macro _stage_user_components(spec) %}
     {%- set registry = rankwise._component_registry() -%}
+    {%- set keys = 'judged' if not spec.per_user else 'truth' -%}
 rw_user_components as (
-    {%- if spec.materialise_missing_users %}
     select
-        {{ rankwise._group_columns(spec.groups, 'rw_group_keys') }}truth.*,
-        case when list.rw_user is null then 0 else 1 end as rw_has_list
-        {%- for component in spec.components if registry[component].source != 'truth' %}
-        {%- for cutoff in rankwise._component_cutoffs(component, spec) %}
-        {%- set column = rankwise._component_column(component, cutoff) %},
-        coalesce(list.{{ column }}, {{ registry[component].without_list }}) as {{ column }}
-        {%- endfor %}
-        {%- endfor %}
-    from rw_user_truth as truth
-    {%- if spec.groups | length > 0 %}
-    cross join (select distinct {{ spec.groups | join(', ') }} from rw_list_rows) as rw_group_keys
-    {%- endif %}
-    left join rw_user_lists as list
-        on truth.rw_user = list.rw_user{{ rankwise._groups_match('list', 'rw_group_keys', spec.groups) }}
-    {%- else %}
-    select
-        list.*,
-        1 as rw_has_list,
+        {{ rankwise._group_columns(spec.groups, keys) }}{{ keys }}.rw_user,
+        {{ keys }}.rw_limit,
+        {{ keys }}.rw_k,
+        {{ '1' if not spec.per_user else 'truth.rw_has_list' }} as rw_has_list,
         truth.rw_n_relevant
-        {%- if 'idcg' in spec.components %}
-        {%- for cutoff in spec.cutoffs %},
-        truth.{{ rankwise._component_column('idcg', cutoff) }}
+        {%- for component in spec.components_from.judged %},
+        coalesce(judged.{{ rankwise._component_column(component) }}, {{ registry[component].without_list }}) as {{ rankwise._component_column(component) }}
         {%- endfor %}
+        {%- for component in spec.components_from.all_running %},
+        coalesce(all_running.{{ rankwise._component_column(component) }}, {{ registry[component].without_list }}) as {{ rankwise._component_column(component) }}
+        {%- endfor %}
+        {%- if 'n_recommended' in spec.components %},
+        coalesce(lengths.rw_n_recommended, 0) as rw_n_recommended
         {%- endif %}
-    from rw_user_lists as list
-    inner join rw_user_truth as truth
-        on list.rw_user = truth.rw_user
+        {%- if spec.needs_idcg %},
+        idcg.rw_idcg
+        {%- endif %}
+    from {{ rankwise._user_component_rows(spec) }}
+    {%- if spec.needs_all_running %}
+    left join rw_all_running_lists as all_running
+        on all_running.rw_user = {{ keys }}.rw_user
+        and all_running.rw_limit = {{ keys }}.rw_limit{{ rankwise._groups_match('all_running', keys, spec.groups) }}
+    {%- endif %}
+    {%- if 'n_recommended' in spec.components %}
+    left join rw_list_lengths as lengths
+        on lengths.rw_user = {{ keys }}.rw_user
+        and lengths.rw_limit = {{ keys }}.rw_limit{{ rankwise._groups_match('lengths', keys, spec.groups) }}
+    {%- endif %}
+    {%- if spec.needs_idcg %}
+    {{ rankwise._join_idcg(keys ~ '.rw_user', keys ~ '.rw_limit', spec) }}
     {%- endif %}
 )
 {%- endmacro %}
 
-{#- rw_user_metrics: each metric's value for the users of its set; NULL (left out
-    of the mean) for the others. The formulas are never NULL for a user of the set. -#}
+{#- rw_user_metrics: each metric's value, once per metric name (its cutoff is the
+    row's); NULL, left out of the mean, for a user outside the metric's user set.
+    The formulas are never NULL for a user of the set. -#}
 {% macro _stage_user_metrics(spec) %}
 rw_user_metrics as (
     select
         rw_user_components.*
-        {%- for entry in spec.user_metrics %},
-        {%- set condition = spec.user_set_conditions[entry.position] %}
-        {%- set value = 'cast(' ~ rankwise._metric_expression(entry, spec) ~ ' as ' ~ rankwise.type_float64() ~ ')' %}
-        {{ value if condition is none else 'case when ' ~ condition ~ ' then ' ~ value ~ ' end' }} as rw_value__{{ entry.position }}
+        {%- for metric in spec.user_metric_names %},
+        {%- set condition = rankwise._in_user_set(metric.users) if spec.per_user or metric.users == 'relevant' else none %}
+        {%- set value = 'cast(' ~ rankwise._metric_expression(metric.name, spec) ~ ' as ' ~ rankwise.type_float64() ~ ')' %}
+        {{ value if condition is none else 'case when ' ~ condition ~ ' then ' ~ value ~ ' end' }} as rw_value__{{ metric.name }}
         {%- endfor %}
     from rw_user_components
 )

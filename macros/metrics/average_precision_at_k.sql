@@ -4,9 +4,10 @@
       min_relevant_k  min(R, k) (Microsoft Recommenders map_at_k, Spark)
       hits            relevant items retrieved in the top k (document 002, torchmetrics)
       k               the cutoff itself (RecTools MAP with divide_by_k=True)
-    `precision_sum` is the sum of P@i (see _precision_sum); 0 when D is 0. -#}
+    `precision_sum` is the sum of P@i at the relevant ranks i <= k; 0 when D is 0.
+    `k` is an integer, none, or a column of cutoffs (NULL = the whole list). -#}
 {% macro average_precision_at_k(precision_sum, n_relevant, k=none, hits=none, ap_denominator='relevant') %}
-    {%- do rankwise._check_cutoff('average_precision_at_k', k) -%}
+    {%- do rankwise._check_cutoff('average_precision_at_k', k, column_allowed=true) -%}
     {%- do rankwise._check_choice('average_precision_at_k', 'ap_denominator', ap_denominator, ['relevant', 'min_relevant_k', 'hits', 'k']) -%}
     {%- if ap_denominator == 'k' and k is none -%}
         {{ exceptions.raise_compiler_error("rankwise.average_precision_at_k: ap_denominator 'k' needs a cutoff `k`.") }}
@@ -21,9 +22,10 @@
     {%- if ap_denominator == 'hits' -%}
         {%- set denominator = hits -%}
     {%- elif ap_denominator == 'k' -%}
+        {#- a NULL cutoff has no k to divide by: NULL, then 0 -#}
         {%- set denominator = k -%}
     {%- elif ap_denominator == 'min_relevant_k' and k is not none -%}
-        {%- set denominator = 'least(' ~ n_relevant ~ ', ' ~ k ~ ')' -%}
+        {%- set denominator = 'least(' ~ n_relevant ~ ', ' ~ rankwise._cutoff_or(k, n_relevant) ~ ')' -%}
     {%- else -%}
         {%- set denominator = n_relevant -%}
     {%- endif -%}

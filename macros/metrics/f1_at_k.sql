@@ -1,9 +1,9 @@
 {#- F1@k, the harmonic mean of precision@k and recall@k. With P = h/d and
     R = h/n it reduces to 2h / (d + n), which needs no special case when h = 0.
     d is k, or the list length under `precision_denominator='list_length'` or with
-    no cutoff, exactly as in precision_at_k. -#}
+    no cutoff, exactly as in precision_at_k; `k` may be a column of cutoffs. -#}
 {% macro f1_at_k(hits, n_relevant, k=none, n_recommended=none, precision_denominator='k') %}
-    {%- do rankwise._check_cutoff('f1_at_k', k) -%}
+    {%- do rankwise._check_cutoff('f1_at_k', k, column_allowed=true) -%}
     {%- do rankwise._check_choice('f1_at_k', 'precision_denominator', precision_denominator, ['k', 'list_length']) -%}
     {%- if (k is none or precision_denominator == 'list_length') and n_recommended is none -%}
         {{ exceptions.raise_compiler_error("rankwise.f1_at_k: argument `n_recommended` is required when k is none or precision_denominator is 'list_length'.") }}
@@ -12,6 +12,6 @@
 {% endmacro %}
 
 {% macro default__f1_at_k(hits, n_relevant, k, n_recommended, precision_denominator) -%}
-    {%- set precision_denominator_sql = k if (k is not none and precision_denominator == 'k') else n_recommended -%}
+    {%- set precision_denominator_sql = rankwise._cutoff_or(k, n_recommended) if precision_denominator == 'k' else n_recommended -%}
     coalesce({{ rankwise.safe_divide('2 * (' ~ hits ~ ')', '(' ~ precision_denominator_sql ~ ') + (' ~ n_relevant ~ ')') }}, 0)
 {%- endmacro %}

@@ -1,6 +1,7 @@
 {#- RecTools' IDCG@k (NDCG with divide_by_achievable=False): every one of the k
     slots holds a relevant item of gain 1, whatever the user's truth holds. A
-    constant: sum over i = 1..k of 1 / log2(i + 1). -#}
+    constant: sum over i = 1..k of 1 / log2(i + 1), a sum over a series of
+    positions (not one SQL term per position, so a large k stays a short query). -#}
 {% macro idcg_of_k_slots(k) %}
     {%- do rankwise._check_cutoff('idcg_of_k_slots', k) -%}
     {%- if k is none -%}
@@ -10,9 +11,5 @@
 {% endmacro %}
 
 {% macro default__idcg_of_k_slots(k) -%}
-    {%- set terms = [] -%}
-    {%- for position in range(1, k + 1) -%}
-        {%- do terms.append(rankwise.rank_discount(position)) -%}
-    {%- endfor -%}
-    ({{ terms | join(' + ') }})
+    (select sum({{ rankwise.rank_discount('rw_position') }}) from {{ rankwise._positions(k) }} as rw_slots)
 {%- endmacro %}

@@ -342,7 +342,8 @@ def test_casts_name_types_the_engine_has(adapter_type: str) -> None:
                for case in ("defaults", "per_user_every_metric", "duplicate_interactions_max")]
     queries += [_render(adapter_type, macro, *tables, **kwargs) for macro, tables, kwargs in VALIDATION_CASES.values()]
     types = {name for sql in queries for name in _cast_types(sql, DIALECTS[adapter_type])}
-    assert {"bigint", "integer"} < types
+    # cutoffs are BIGINT: any k an engine holds
+    assert "bigint" in types
     expected = {
         "bigquery": {"float64", "string", "bigint", "integer"},
         "postgres": {"double precision", "varchar", "bigint", "integer"},
