@@ -8,7 +8,7 @@ DEMO_STAMP := $(VENV)/.installed-demo
 TEST_STAMP := $(VENV)/.installed-test
 DBT := PATH=$(BIN):$$PATH DBT_PROFILES_DIR=. DBT_SEND_ANONYMOUS_USAGE_STATS=false $(BIN)/dbt
 
-.PHONY: demo test test-duckdb test-postgres test-spark clean
+.PHONY: demo test test-fast test-duckdb test-postgres test-spark clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,11 @@ PYTEST := PATH=$(BIN):$$PATH $(BIN)/python -m pytest
 ## make test: the whole suite (pytest, including dbt build of integration_tests/ on DuckDB, PostgreSQL and Spark)
 test: $(TEST_STAMP)
 	$(PYTEST)
+
+## make test-fast: every test that needs neither dbt, another engine, a wheel build, nor more than
+## a couple of seconds (the pytest markers in pyproject.toml); under a minute
+test-fast: $(TEST_STAMP)
+	$(PYTEST) -m "not dbt and not engines and not slow and not packaging"
 
 ## make test-<engine>: dbt build of integration_tests/ on one engine, which the tests start and stop
 test-duckdb: $(TEST_STAMP)

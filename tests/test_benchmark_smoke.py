@@ -7,6 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+# the benchmark runs dbt and every tool on 2,000 users
+pytestmark = [pytest.mark.dbt, pytest.mark.slow]
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # ranx compiles with numba for a minute; its agreement is tested in tests/crosscheck
 TOOLS = ("rankwise", "rankwise, validate=False", "rankwise CLI", "floor query", "floor query, checked",

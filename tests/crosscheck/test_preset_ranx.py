@@ -9,16 +9,18 @@ import math
 import warnings
 
 import pandas as pd
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import rankwise
 
+from ._ranx import ranx
 from .strategies import Case, cases
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # numba's compile-time warnings
-    from ranx import Qrels, Run, evaluate
+# slow: hypothesis draws dozens of cases, each evaluated by rankwise and by ranx
+pytestmark = pytest.mark.slow
+
 
 # rankwise metric -> ranx metric, at k
 AT_K = {"precision": "precision", "recall": "recall", "f1": "f1", "hit_rate": "hit_rate", "map": "map",
@@ -26,11 +28,11 @@ AT_K = {"precision": "precision", "recall": "recall", "f1": "f1", "hit_rate": "h
 
 
 def _ranx_means(case: Case, measures: list[str]) -> dict[str, float]:
-    qrels = Qrels(case.qrels())
-    run = Run(case.run())
+    qrels = ranx().Qrels(case.qrels())
+    run = ranx().Run(case.run())
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        means = evaluate(qrels, run, measures, make_comparable=True)
+        means = ranx().evaluate(qrels, run, measures, make_comparable=True)
     return {measures[0]: means} if len(measures) == 1 else means
 
 

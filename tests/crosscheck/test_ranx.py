@@ -8,16 +8,18 @@ import math
 import warnings
 
 import pandas as pd
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import rankwise
 
+from ._ranx import ranx
 from .strategies import Case, cases
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # numba's compile-time warnings
-    from ranx import Qrels, Run, evaluate
+# slow: hypothesis draws dozens of cases, each evaluated by rankwise and by ranx
+pytestmark = pytest.mark.slow
+
 
 # rankwise metric and options -> ranx metric
 METRICS = {
@@ -33,8 +35,8 @@ METRICS = {
 def test_every_user_matches_ranx(case: Case, k: int) -> None:
     both = set(case.run()) & set(case.qrels())
     assume(both)
-    run = Run({user: items for user, items in case.run().items() if user in both})
-    qrels = Qrels({user: items for user, items in case.qrels().items() if user in both})
+    run = ranx().Run({user: items for user, items in case.run().items() if user in both})
+    qrels = ranx().Qrels({user: items for user, items in case.qrels().items() if user in both})
     for gain in ("linear", "exponential"):
         names = [name for (name, name_gain) in METRICS if name_gain == gain]
         table = rankwise.evaluate(
@@ -43,7 +45,7 @@ def test_every_user_matches_ranx(case: Case, k: int) -> None:
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            expected = evaluate(qrels, run, [f"{METRICS[(name, gain)]}@{k}" for name in names], return_mean=False)
+            expected = ranx().evaluate(qrels, run, [f"{METRICS[(name, gain)]}@{k}" for name in names], return_mean=False)
         if len(names) == 1:
             expected = {f"{METRICS[(names[0], gain)]}@{k}": expected}
         users = list(run.keys())

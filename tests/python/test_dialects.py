@@ -28,7 +28,12 @@ import rankwise
 from rankwise._api import DIALECT_ADAPTERS
 from rankwise._render import renderer
 
-MACRO_ROOT = Path(__file__).resolve().parents[2] / "macros"
+REPO_ROOT = Path(__file__).resolve().parents[2]
+MACRO_ROOT = REPO_ROOT / "macros"
+
+# The tests that render evaluate and parse the whole query, a few hundred in all,
+# run in the full suite only (`make test`, not `make test-fast`).
+SLOW = pytest.mark.slow
 
 # dbt adapter type -> sqlglot dialect name.
 DIALECTS = {
@@ -43,43 +48,36 @@ DIALECTS = {
 }
 BACKTICK_DIALECTS = ("bigquery", "spark", "databricks")
 
-ALL_METRICS = ["precision", "recall", "f1", "hit_rate", "map", "mrr", "dcg", "idcg", "ndcg", "r_precision",
-               "map_to_full_recall", "entropy"]
-ALL_CUTOFFS = [1, 2, 3, 5, 10, None]
-CUTOFFS = [1, 10, None]  # a cutoff and none: every SQL path, a third of the text
+INTEGRATION_VARS = yaml.safe_load((REPO_ROOT / "integration_tests" / "dbt_project.yml").read_text())["vars"]
+ALL_METRICS: list[str] = INTEGRATION_VARS["rankwise_metrics"]
 PER_USER_METRICS = [name for name in ALL_METRICS if name != "entropy"]
 
-# Option sets of integration_tests/dbt_project.yml (rankwise_test_cases and
-# rankwise_parity_cases), and the conventions, so that every SQL path is rendered.
-EVALUATE_CASES: dict[str, dict[str, Any]] = {
-    "defaults": dict(metrics=ALL_METRICS, k=ALL_CUTOFFS, group_by=["example_id"], relevance_col="relevance"),
-    "no_groups_no_relevance": dict(metrics=ALL_METRICS, k=[3, None]),
-    "threshold_2": dict(metrics=PER_USER_METRICS, k=CUTOFFS, relevance_col="relevance", relevance_threshold=2),
-    "log_base_2": dict(metrics=["entropy"], k=CUTOFFS, relevance_col="relevance", log_base=2),
-    "entropy_only_grouped": dict(metrics=["entropy"], k=[10], group_by=["model"]),
-    "map_to_full_recall": dict(metrics=["map_to_full_recall"], k=[5, None], group_by=["model"], relevance_col="relevance"),
-    "ties_item_asc": dict(metrics=ALL_METRICS, k=CUTOFFS, relevance_col="relevance", score_col="score", ties="item_asc"),
-    "ties_shared": dict(metrics=ALL_METRICS, k=CUTOFFS, group_by=["model"], relevance_col="relevance",
-                        score_col="score", ties="shared", precision_denominator="list_length", gain_items="relevant"),
-    "users_interactions": dict(metrics=PER_USER_METRICS, k=[3, None], group_by=["example_id"], relevance_col="relevance",
-                               users="interactions"),
-    "users_relevant": dict(metrics=PER_USER_METRICS, k=[3, None], relevance_col="relevance", users="relevant"),
+
+def _integration_cases() -> dict[str, dict[str, Any]]:
+    """The evaluate calls of the integration project, as dbt builds them on
+    DuckDB, PostgreSQL and Spark: each case of rankwise_test_cases (means per
+    example_id, as models/actual__cases.sql calls it) and each evaluate call of
+    rankwise_parity_cases."""
+    cases = {
+        case["name"]: {"metrics": case["metrics"], "k": case["k"], "group_by": ["example_id"], **case["options"]}
+        for case in INTEGRATION_VARS["rankwise_test_cases"]
+    }
+    cases |= {
+        f"parity__{case['name']}": dict(case["kwargs"])
+        for case in INTEGRATION_VARS["rankwise_parity_cases"]
+        if case["macro"] == "evaluate"
+    }
+    return cases
+
+
+# Beyond the integration project: options and shapes it does not build (several
+# group columns, a user-set mapping, duplicate interactions, the conventions), so
+# that every SQL path is rendered.
+EXTRA_EVALUATE_CASES: dict[str, dict[str, Any]] = {
     "users_mapping": dict(metrics=ALL_METRICS, k=[5], group_by=["model"], relevance_col="relevance",
                           users={"default": "both", "ndcg": "interactions", "map": "relevant"}),
-    "scores_exponential": dict(metrics=[m for m in ALL_METRICS if m not in ("hit_rate", "map_to_full_recall")],
-                               k=CUTOFFS, relevance_col="relevance", score_col="score", ties="item_asc",
-                               gain="exponential", ap_denominator="min_relevant_k", precision_denominator="list_length",
-                               users="interactions", log_base=2),
-    "gain_items_relevant": dict(metrics=PER_USER_METRICS, k=[1, 3, None], relevance_col="relevance", relevance_threshold=2,
-                                gain_items="relevant", ap_denominator="hits", users="relevant"),
-    "k_positions": dict(metrics=["precision", "recall", "map", "mrr", "ndcg"], k=[1, 3, 5, 10], relevance_col="relevance",
-                        gain="binary", idcg="k_positions", ap_denominator="k", users="interactions"),
     "duplicate_interactions_max": dict(metrics=ALL_METRICS, k=[5, None], group_by=["model"], relevance_col="relevance",
                                        duplicate_interactions="max"),
-    "metrics_with_cutoffs": dict(metrics=["ndcg@10", "map", "r_precision", "precision@2", "mrr"], group_by=["example_id"],
-                                 relevance_col="relevance"),
-    "per_user": dict(metrics=["ndcg@10", "map", "r_precision"], group_by=["example_id"], per_user=True,
-                     relevance_col="relevance"),
     "per_user_every_metric": dict(metrics=PER_USER_METRICS, k=[1, 5, None], group_by=["model", "run"], per_user=True,
                                   relevance_col="relevance", score_col="score", ties="shared", users="interactions"),
     "per_user_users_relevant": dict(metrics=["precision", "ndcg"], k=[3], per_user=True, users="relevant"),
@@ -92,6 +90,7 @@ EVALUATE_CASES: dict[str, dict[str, Any]] = {
     "convention_rectools_per_user": dict(metrics=PER_USER_METRICS, k=[3], per_user=True,
                                          relevance_col="relevance", convention="rectools"),
 }
+EVALUATE_CASES = _integration_cases() | EXTRA_EVALUATE_CASES
 
 VALIDATION_CASES: dict[str, tuple[str, tuple[str, ...], dict[str, Any]]] = {
     "recommendation_problems": ("recommendation_problems", ("recs",), {}),
@@ -248,6 +247,7 @@ def _public_macros() -> set[str]:
             if not macro["name"].startswith("test_")}
 
 
+@SLOW
 @pytest.mark.parametrize("adapter_type", DIALECTS)
 @pytest.mark.parametrize("case", EVALUATE_CASES)
 def test_evaluate_parses_in_each_dialect(adapter_type: str, case: str) -> None:
@@ -291,6 +291,17 @@ def test_every_public_macro_is_rendered_here() -> None:
     assert _public_macros() <= covered, f"not parsed in any dialect: {sorted(_public_macros() - covered)}"
 
 
+def test_every_argument_of_evaluate_is_rendered_here() -> None:
+    """A new option of evaluate reaches the dialects through a case (best: a case
+    of the integration project, which every engine then builds)."""
+    documented = next(macro for macro in yaml.safe_load((MACRO_ROOT / "schema.yml").read_text())["macros"]
+                      if macro["name"] == "evaluate")
+    arguments = {argument["name"] for argument in documented["arguments"]} - {"recommendations", "interactions"}
+    rendered = {name for case in EVALUATE_CASES.values() for name in case} | set(ODD_COLUMNS)
+    assert arguments - rendered == set()
+
+
+@SLOW
 @pytest.mark.parametrize("adapter_type", DIALECTS)
 @pytest.mark.parametrize("per_user", [False, True], ids=["means", "per_user"])
 @pytest.mark.parametrize("ranked_by", ["rank_col", "score_col"])
@@ -334,12 +345,13 @@ def test_column_names_are_quoted_for_the_dialect_in_the_validation_macros(adapte
         assert reported <= literals, f"column_name literals in {dialect}: {sorted(reported - literals)} not intact"
 
 
+@SLOW
 @pytest.mark.parametrize("adapter_type", DIALECTS)
 def test_casts_name_types_the_engine_has(adapter_type: str) -> None:
     """sqlglot parses `double` and `varchar` in every dialect; BigQuery has neither
     (FLOAT64, STRING), PostgreSQL and Redshift have no bare `double`."""
     queries = [_render(adapter_type, "evaluate", "recs", "truth", **EVALUATE_CASES[case])
-               for case in ("defaults", "per_user_every_metric", "duplicate_interactions_max")]
+               for case in ("golden__default", "per_user_every_metric", "duplicate_interactions_max")]
     queries += [_render(adapter_type, macro, *tables, **kwargs) for macro, tables, kwargs in VALIDATION_CASES.values()]
     types = {name for sql in queries for name in _cast_types(sql, DIALECTS[adapter_type])}
     # cutoffs are BIGINT: any k an engine holds
@@ -354,8 +366,9 @@ def test_casts_name_types_the_engine_has(adapter_type: str) -> None:
     assert types <= expected, f"{adapter_type} casts to {sorted(types - expected)}"
 
 
+@SLOW
 @pytest.mark.parametrize("dialect", list(DIALECT_ADAPTERS))
-@pytest.mark.parametrize("case", ["defaults", "per_user_every_metric", "convention_rectools", "log_base_2"])
+@pytest.mark.parametrize("case", ["golden__default", "per_user_every_metric", "convention_rectools", "golden__log_base_2"])
 def test_rankwise_sql_parses_in_its_dialect_after_transpilation(dialect: str, case: str) -> None:
     """rankwise.sql renders for the dialect's adapter, and has sqlglot transpile
     where the macros have no overrides; the transpiled SQL keeps ln() (no
@@ -383,7 +396,7 @@ def test_invalid_sql_fails_the_check(adapter_type: str, broken: str) -> None:
 
 @pytest.mark.parametrize("adapter_type", DIALECTS)
 def test_a_broken_rendering_fails_the_check(adapter_type: str) -> None:
-    sql = _render(adapter_type, "evaluate", "recs", "truth", **EVALUATE_CASES["per_user"])
+    sql = _render(adapter_type, "evaluate", "recs", "truth", **EVALUATE_CASES["parity__evaluate_per_user"])
     parsed(sql, DIALECTS[adapter_type])
     with pytest.raises(sqlglot.errors.ParseError):
         parsed(sql.replace("select", "select (", 1), DIALECTS[adapter_type])

@@ -4,6 +4,7 @@ with the macros shipped inside it."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import venv
 from pathlib import Path
@@ -12,6 +13,9 @@ import pandas as pd
 import pytest
 
 import rankwise
+
+# builds a wheel and installs it into a new virtual environment
+pytestmark = [pytest.mark.packaging, pytest.mark.slow]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,6 +30,10 @@ print(json.dumps({"module": rankwise.__file__, "macros": str(render.default_macr
                   "values": table["value"].tolist()}))
 """
 
+# The clean environment sees only what it installed: a PYTHONPATH set for the
+# test run (pointing at a source tree) would hide the installed package.
+CLEAN_ENV = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
+
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -36,13 +44,15 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(REPO_ROOT)],
         check=True,
         capture_output=True,
+        env=CLEAN_ENV,
     )
     return environment
 
 
 def test_import_runs_the_shipped_macros(installed: Path, tmp_path: Path) -> None:
     completed = subprocess.run(
-        [str(installed / "bin" / "python"), "-c", SCRIPT], cwd=tmp_path, check=True, capture_output=True, text=True
+        [str(installed / "bin" / "python"), "-c", SCRIPT], cwd=tmp_path, check=True, capture_output=True, text=True,
+        env=CLEAN_ENV,
     )
     report = json.loads(completed.stdout)
     site_packages = str(installed / "lib")
@@ -67,6 +77,7 @@ def test_the_cli_is_installed(installed: Path, tmp_path: Path) -> None:
         check=True,
         capture_output=True,
         text=True,
+        env=CLEAN_ENV,
     )
     assert "wrote 1 rows" in completed.stderr
     assert json.loads((tmp_path / "out.json").read_text()) == [
