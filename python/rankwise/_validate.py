@@ -39,6 +39,8 @@ _PROBLEMS: dict[str, tuple[type[InvalidValueError], str, str]] = {
     "null_item_id": (InvalidValueError, "null item ids", "drop those rows or fill the ids"),
     "null_rank": (InvalidValueError, "null ranks", "give every row a rank (1 = best), or pass score_col"),
     "null_score": (InvalidValueError, "null scores", "give every row a score, or drop those rows"),
+    "non_finite_rank": (InvalidValueError, "NaN or infinite ranks", "give every row a finite rank (1 = best), or drop those rows"),
+    "non_finite_score": (InvalidValueError, "NaN or infinite scores", "give every row a finite score, or drop those rows"),
     "rank_below_one": (InvalidValueError, "ranks below 1", "ranks start at 1 for the best item"),
     "rank_not_integer": (InvalidValueError, "ranks that are not whole numbers", "ranks are positions 1, 2, 3...; pass score_col to rank by a score"),
     "duplicate_item": (DuplicateRowsError, "items listed twice in one list", "keep one row per item in each user's list (per group), or add the column that tells the lists apart to group_by"),
