@@ -20,7 +20,11 @@
 {%- set position_col = score_col if score_col is not none else rank_col -%}
 {%- set list_key = groups + ['rw_user'] -%}
 {%- set distinct_item_buckets = rankwise._distinct_item_buckets('rw_item') -%}
-{%- set distinct_small_ranks = rankwise._distinct_small_ranks('rw_position') if score_col is none else none -%}
+{#- NaN and infinite ranks (refused below) stay out of the bitmask of ranks: DuckDB
+    trusts Parquet's statistics, which leave NaN out, and drops the test that keeps
+    a NaN from its cast to integer. -#}
+{%- set finite_rank = '(case when ' ~ rankwise._not_finite('rw_position') ~ ' then null else rw_position end)' -%}
+{%- set distinct_small_ranks = rankwise._distinct_small_ranks(finite_rank) if score_col is none else none -%}
 {%- set prefilter = distinct_item_buckets is not none or distinct_small_ranks is not none -%}
 {%- set inline_hint = rankwise._inlined_cte() | trim -%}
 with
