@@ -37,8 +37,9 @@
 {% endmacro %}
 
 {% macro _check_log_base(macro_name, log_base) %}
-    {%- if log_base is not none and not (log_base is number and log_base is not boolean and log_base > 0 and log_base != 1) -%}
-        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `log_base` must be a positive number other than 1 (or none for the natural log); got " ~ rankwise._describe(log_base) ~ ".") }}
+    {#- x - x is 0 for every finite number and NaN for NaN and the infinities -#}
+    {%- if log_base is not none and not (log_base is number and log_base is not boolean and (log_base - log_base) == 0 and log_base > 0 and log_base != 1) -%}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `log_base` must be a finite positive number other than 1 (or none for the natural log); got " ~ rankwise._describe(log_base) ~ ".") }}
     {%- endif -%}
 {% endmacro %}
 

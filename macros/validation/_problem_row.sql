@@ -13,13 +13,3 @@
         ~ ("coalesce(sum(" ~ count_column ~ "), 0)" if count_column is not none else "count(*)") ~ " as n_rows, min(" ~ example ~ ") as example from "
         ~ source ~ " where " ~ condition) }}
 {% endmacro %}
-
-{#- True for NaN and infinite values. Engines disagree on NaN: PostgreSQL, DuckDB
-    and Spark hold NaN = NaN (so the IN list finds it), IEEE engines hold
-    NaN <> NaN; isnan()/isinf() exist on DuckDB and Spark only. -#}
-{% macro _is_not_finite(expression) %}
-    {%- set float64 = rankwise.type_float64() -%}
-    {%- set value = 'cast((' ~ expression ~ ') as ' ~ float64 ~ ')' -%}
-    {{ return('(' ~ value ~ ' <> ' ~ value ~ ' or ' ~ value ~ " in (cast('NaN' as " ~ float64 ~ "), cast('Infinity' as "
-        ~ float64 ~ "), cast('-Infinity' as " ~ float64 ~ ")))") }}
-{% endmacro %}

@@ -52,11 +52,13 @@ rw_problems as (
     {{ rankwise._problem_row('duplicate_interaction', item_col, 'rw_repeated_pairs', '1 = 1', 'rw_user', 'rw_item', 'rw_n') }}
     {%- if relevance_col is not none %}
     union all
-    {{ rankwise._problem_row('null_relevance', relevance_col, 'rw_rows', 'rw_relevance is null', 'rw_user', 'rw_item') }}
+    {#- one read of the relevance column for its nulls, NaN and infinities #}
+    {{ rankwise._problem_rows_by_kind(relevance_col, 'rw_rows', 'rw_relevance is null or ' ~ rankwise._not_finite('rw_relevance'), [
+        ('null_relevance', 'rw_relevance is null', ['rw_user', 'rw_item']),
+        ('non_finite_relevance', none, ['rw_user', 'rw_item'])]) }}
     union all
-    {{ rankwise._problem_row('non_finite_relevance', relevance_col, 'rw_rows', rankwise._is_not_finite('rw_relevance'), 'rw_user', 'rw_item') }}
-    union all
-    {{ rankwise._problem_row('negative_relevance', relevance_col, 'rw_rows', 'rw_relevance < 0', 'rw_user', 'rw_item') }}
+    {#- -infinity is reported as not finite, not also as negative #}
+    {{ rankwise._problem_row('negative_relevance', relevance_col, 'rw_rows', 'rw_relevance < 0 and not ' ~ rankwise._not_finite('rw_relevance'), 'rw_user', 'rw_item') }}
     {%- endif %}
 )
 

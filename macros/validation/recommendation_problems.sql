@@ -1,7 +1,7 @@
 {#- A query listing what is wrong with a recommendations table, one row per kind
     of problem found: problem, column_name, n_rows, example. Problems: null ids,
-    null ranks or scores, ranks below 1 or not whole, an item twice in one list,
-    a rank twice in one list. An empty result means the table can be evaluated.
+    null, NaN or infinite ranks or scores, ranks below 1 or not whole, an item
+    twice in one list, a rank twice in one list. An empty result means the table can be evaluated.
     Used by rankwise.check and rankwise.evaluate in Python before any metric SQL
     runs; columns must exist (the Python wrapper checks that first). -#}
 {% macro recommendation_problems(recommendations, user_col='user_id', item_col='item_id', rank_col='rank', score_col=none, group_by=none) %}
@@ -20,7 +20,11 @@
 {%- set position_col = score_col if score_col is not none else rank_col -%}
 {%- set list_key = groups + ['rw_user'] -%}
 {%- set distinct_item_buckets = rankwise._distinct_item_buckets('rw_item') -%}
-{%- set distinct_small_ranks = rankwise._distinct_small_ranks('rw_position') if score_col is none else none -%}
+{#- NaN and infinite ranks (refused below) stay out of the bitmask of ranks: DuckDB
+    trusts Parquet's statistics, which leave NaN out, and drops the test that keeps
+    a NaN from its cast to integer. -#}
+{%- set finite_rank = '(case when ' ~ rankwise._not_finite('rw_position') ~ ' then null else rw_position end)' -%}
+{%- set distinct_small_ranks = rankwise._distinct_small_ranks(finite_rank) if score_col is none else none -%}
 {%- set prefilter = distinct_item_buckets is not none or distinct_small_ranks is not none -%}
 {%- set inline_hint = rankwise._inlined_cte() | trim -%}
 with
@@ -81,14 +85,25 @@ rw_problems as (
     union all
     {{ rankwise._problem_row('null_item_id', item_col, 'rw_rows', 'rw_item is null', 'rw_user') }}
     union all
-    {{ rankwise._problem_row('null_score' if score_col is not none else 'null_rank', position_col, 'rw_rows', 'rw_position is null', 'rw_user') }}
+    {#- One read of the rank or score column finds its nulls, NaN and infinities
+        (and ranks that are not whole numbers): x - floor(x) is 0 for a whole
+        number only, x - x for a finite one only. -#}
+    {%- if score_col is none %}
+    {{ rankwise._problem_rows_by_kind(rank_col, 'rw_rows', 'rw_position is null or ' ~ rankwise._not_finite('rw_position') ~ ' or rw_position <> floor(rw_position)', [
+        ('null_rank', 'rw_position is null', ['rw_user']),
+        ('non_finite_rank', rankwise._not_finite('rw_position'), ['rw_user', 'rw_position']),
+        ('rank_not_integer', none, ['rw_user', 'rw_position'])]) }}
+    {%- else %}
+    {{ rankwise._problem_rows_by_kind(score_col, 'rw_rows', 'rw_position is null or ' ~ rankwise._not_finite('rw_position'), [
+        ('null_score', 'rw_position is null', ['rw_user']),
+        ('non_finite_score', none, ['rw_user', 'rw_position'])]) }}
+    {%- endif %}
     union all
     {{ rankwise._problem_row('duplicate_item', item_col, 'rw_repeated_items', '1 = 1', 'rw_user', 'rw_item', 'rw_n') }}
     {%- if score_col is none %}
     union all
-    {{ rankwise._problem_row('rank_below_one', rank_col, 'rw_rows', 'rw_position < 1', 'rw_user', 'rw_position') }}
-    union all
-    {{ rankwise._problem_row('rank_not_integer', rank_col, 'rw_rows', 'rw_position <> floor(rw_position)', 'rw_user', 'rw_position') }}
+    {#- -infinity is reported as not finite, not also as below 1 #}
+    {{ rankwise._problem_row('rank_below_one', rank_col, 'rw_rows', 'rw_position < 1 and not ' ~ rankwise._not_finite('rw_position'), 'rw_user', 'rw_position') }}
     union all
     {{ rankwise._problem_row('duplicate_rank', rank_col, 'rw_repeated_ranks', '1 = 1', 'rw_user', 'rw_position', 'rw_n') }}
     {%- endif %}

@@ -8,6 +8,7 @@ Parquet/CSV files.
 from __future__ import annotations
 
 from ._api import check, convention_options, evaluate, metric_names, sql
+from ._options import EvaluateOptions
 from .errors import (
     ColumnTypeError,
     DuplicateRowsError,
@@ -25,6 +26,7 @@ __all__ = [
     "ColumnTypeError",
     "DuplicateRowsError",
     "EmptyInputError",
+    "EvaluateOptions",
     "InputError",
     "InvalidArgumentError",
     "InvalidValueError",

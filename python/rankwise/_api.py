@@ -3,22 +3,21 @@
 from __future__ import annotations
 
 import difflib
-import math
 import os
-from collections.abc import Sequence
-from typing import Any, Literal
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal, Unpack, get_args
 
 import duckdb
 
+from ._connection import apply_settings
 from ._inputs import ResolvedInput, quote_table_name, resolved_inputs
+from ._options import Convention, EvaluateOptions, documented, plain, resolve
 from ._render import renderer
 from ._validate import check_columns, notes, problems
-from .errors import InputError
-from .errors import InvalidArgumentError
+from .errors import InputError, InvalidArgumentError
 
 Output = Literal["pandas", "arrow", "polars", "relation"]
-Convention = Literal["trec_eval", "ranx", "recommenders", "rectools", "evidently"]
-OUTPUTS = ("pandas", "arrow", "polars", "relation")
+OUTPUTS = get_args(Output)
 
 # Dialects rankwise.sql renders for: (dbt adapter type whose dispatch overrides
 # the macros take, dialect that SQL is written in). Where the two dialects differ,
@@ -77,87 +76,55 @@ def _check_metrics(metrics: Any) -> list[str]:
     return list(metrics)
 
 
+def _listed(value: Any) -> Any:
+    """A column name or a sequence of values as a list; anything else as it is,
+    for the macro to refuse with its own message (group_by=1 is not a list)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Iterable) and not isinstance(value, Mapping):
+        return list(value)
+    return value
+
+
 def _macro_arguments(
+    caller: str,
     metrics: Sequence[str] | str,
     k: int | Sequence[int | None] | None,
     group_by: Sequence[str] | str | None,
-    log_base: float | None,
-    options: dict[str, Any],
+    per_user: bool,
+    options: Mapping[str, Any],
 ) -> dict[str, Any]:
-    if isinstance(group_by, str):
-        group_by = [group_by]
-    if isinstance(k, Sequence) and not isinstance(k, str):
-        k = list(k)
-    # The macro's natural log is log_base='e' (none takes the convention's base).
-    if log_base is not None and not isinstance(log_base, bool) and log_base == math.e:
-        log_base = "e"
+    """The keyword arguments of the macro evaluate: every option resolved, every
+    numpy scalar made a Python number, before anything is rendered."""
+    k = plain(k)
     return {
-        "metrics": _check_metrics(metrics),
-        "k": k,
-        "group_by": list(group_by) if group_by is not None else None,
-        "log_base": log_base,
-        **options,
+        "metrics": _check_metrics(plain(metrics)),
+        "k": list(k) if isinstance(k, Sequence) and not isinstance(k, str) else k,
+        "group_by": _listed(plain(group_by)) if group_by is not None else None,
+        "per_user": plain(per_user),
+        **resolve(caller, options),
     }
-
-
-# The arguments evaluate and sql pass to the macro unchanged, under the same names.
-_PASSED_THROUGH = (
-    "per_user",
-    "user_col",
-    "item_col",
-    "rank_col",
-    "score_col",
-    "relevance_col",
-    "convention",
-    "ap_denominator",
-    "precision_denominator",
-    "gain",
-    "gain_items",
-    "idcg",
-    "relevance_threshold",
-    "users",
-    "ties",
-    "duplicate_interactions",
-)
-
-
-def _conventions(arguments: dict[str, Any]) -> dict[str, Any]:
-    return {name: arguments[name] for name in _PASSED_THROUGH}
 
 
 def _render_evaluate(recommendations_sql: str, interactions_sql: str, adapter_type: str, arguments: dict[str, Any]) -> str:
     return str(renderer(adapter_type).call("evaluate", recommendations_sql, interactions_sql, **arguments)).strip()
 
 
+@documented
 def evaluate(
     recommendations: Any,
     interactions: Any,
     metrics: Sequence[str] | str,
     k: int | Sequence[int | None] | None = None,
     *,
-    user_col: str = "user_id",
-    item_col: str = "item_id",
-    rank_col: str = "rank",
-    score_col: str | None = None,
-    relevance_col: str | None = None,
     group_by: Sequence[str] | str | None = None,
     per_user: bool = False,
     con: duckdb.DuckDBPyConnection | None = None,
-    convention: Convention = "trec_eval",
-    ap_denominator: str | None = None,
-    precision_denominator: str | None = None,
-    gain: str | None = None,
-    gain_items: str | None = None,
-    idcg: str | None = None,
-    relevance_threshold: float | None = None,
-    users: str | dict[str, str] | None = None,
-    ties: str | None = None,
-    log_base: float | None = None,
-    duplicate_interactions: str = "error",
     validate: bool = True,
     memory_limit: str | None = None,
     temp_directory: str | os.PathLike[str] | None = None,
     output: Output = "pandas",
+    **options: Unpack[EvaluateOptions],
 ) -> Any:
     """Evaluates ranked recommendations against interactions, in DuckDB.
 
@@ -175,31 +142,14 @@ def evaluate(
             ``["ndcg@10", "map", "precision"]``. See :func:`metric_names`.
         k: Cutoffs for the metrics given without ``@k``: an int or a list; None
             (default) means the whole list.
-        user_col, item_col: The id columns of both inputs.
-        rank_col: The rank column, used when ``score_col`` is None.
-        score_col: A score column; ranks are then derived (score descending,
-            ties by item id as ``ties`` says).
-        relevance_col: The relevance column of the interactions; None means every
-            interaction has relevance 1.
         group_by: Columns of the recommendations that split the evaluation
             (model, run...).
         per_user: One row per user (with the components of each value) instead
             of means.
         con: A DuckDB connection to run on (and to read table names from);
             default: a private in-memory one. It is left as it was found.
-        convention: The library whose numbers to reproduce: "trec_eval"
-            (default), "ranx", "recommenders", "rectools" or "evidently". It
-            sets every option below that is left as None; see
-            :func:`convention_options` and docs/metrics.md, "Presets".
-        ap_denominator, precision_denominator, gain, gain_items, idcg,
-            relevance_threshold, users, ties, log_base: The conventions, each
-            overriding the convention's value; the same names and values as the
-            dbt macro, documented in docs/metrics.md. ``users`` may also map
-            metric names to user sets, as ``{"ndcg": "interactions"}``.
-        duplicate_interactions: "error" (default) refuses a (user, item) listed
-            twice in the interactions; "max" keeps its highest relevance.
         validate: Check the inputs before computing (missing columns, wrong
-            types, empty tables, null ids, invalid ranks or relevances,
+            types, empty tables, null ids, invalid ranks, scores or relevances,
             duplicates) and raise a clear error. Turn off only for data known
             to be clean: it saves a pass over each table.
         memory_limit: DuckDB's ``memory_limit`` for this evaluation, such as
@@ -209,6 +159,7 @@ def evaluate(
         temp_directory: Where DuckDB spills when data outgrows memory.
         output: "pandas" (default), "arrow", "polars" or "relation" (a lazy DuckDB
             relation, returned on ``con``).
+        **options: The columns and conventions (:class:`rankwise.EvaluateOptions`):
 
     Returns:
         A tidy table: group columns, ``metric``, ``k`` (null for the whole list),
@@ -228,7 +179,7 @@ def evaluate(
         raise InvalidArgumentError(
             f"rankwise.evaluate: argument `output` must be one of {', '.join(map(repr, OUTPUTS))}; got {output!r}."
         )
-    arguments = _macro_arguments(metrics, k, group_by, log_base, _conventions(locals()))
+    arguments = _macro_arguments("evaluate", metrics, k, group_by, per_user, options)
     # Render first: an invalid argument fails before anything touches a connection.
     _render_evaluate("recommendations", "interactions", "duckdb", arguments)
 
@@ -241,7 +192,7 @@ def evaluate(
     connection = duckdb.connect() if private else con
     try:
         if private:
-            _apply_settings(connection, memory_limit=memory_limit, temp_directory=temp_directory)
+            apply_settings(connection, memory_limit=memory_limit, temp_directory=temp_directory)
         with resolved_inputs(connection, recommendations=recommendations, interactions=interactions) as inputs:
             if validate:
                 _validate(connection, inputs, arguments)
@@ -257,19 +208,6 @@ def evaluate(
     finally:
         if private and output != "relation":
             connection.close()
-
-
-def _apply_settings(connection: duckdb.DuckDBPyConnection, **settings: Any) -> None:
-    """DuckDB settings of the private connection of one evaluation."""
-    for name, value in settings.items():
-        if value is None:
-            continue
-        try:
-            connection.execute(f"set {name} = ?", [str(value)])
-        except duckdb.Error as error:
-            first_line = str(error).strip().splitlines()[0]
-            raise InvalidArgumentError(
-                f"rankwise.evaluate: argument `{name}` {str(value)!r} is not accepted by DuckDB: {first_line}") from None
 
 
 def _validate(connection: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], arguments: dict[str, Any]) -> None:
@@ -298,6 +236,7 @@ def _convert(relation: duckdb.DuckDBPyRelation, output: Output) -> Any:
     return relation.df()
 
 
+@documented
 def sql(
     recommendations: str,
     interactions: str,
@@ -305,33 +244,22 @@ def sql(
     k: int | Sequence[int | None] | None = None,
     *,
     dialect: str = "duckdb",
-    user_col: str = "user_id",
-    item_col: str = "item_id",
-    rank_col: str = "rank",
-    score_col: str | None = None,
-    relevance_col: str | None = None,
     group_by: Sequence[str] | str | None = None,
     per_user: bool = False,
-    convention: Convention = "trec_eval",
-    ap_denominator: str | None = None,
-    precision_denominator: str | None = None,
-    gain: str | None = None,
-    gain_items: str | None = None,
-    idcg: str | None = None,
-    relevance_threshold: float | None = None,
-    users: str | dict[str, str] | None = None,
-    ties: str | None = None,
-    log_base: float | None = None,
-    duplicate_interactions: str = "error",
+    **options: Unpack[EvaluateOptions],
 ) -> str:
     """The SQL :func:`evaluate` runs, for two table names, in a SQL dialect.
 
     The macros are rendered with the dispatch overrides of the dialect's dbt
     adapter (``postgres__``, ``spark__``...), exactly as dbt would compile them
     there; for a dialect the macros have no overrides for (snowflake, trino, and
-    redshift through postgres), sqlglot then
-    transpiles that SQL into the dialect. Arguments are those of :func:`evaluate`; ``recommendations`` and
-    ``interactions`` are table names (``schema.table`` is split on the dot).
+    redshift through postgres), sqlglot then transpiles that SQL into the
+    dialect. ``recommendations`` and ``interactions`` are table names
+    (``schema.table`` is split on the dot); the other arguments are those of
+    :func:`evaluate`.
+
+    Args:
+        **options: The columns and conventions (:class:`rankwise.EvaluateOptions`):
     """
     if dialect not in DIALECT_ADAPTERS:
         raise InvalidArgumentError(
@@ -340,7 +268,7 @@ def sql(
     for role, name in (("recommendations", recommendations), ("interactions", interactions)):
         if not isinstance(name, str) or not name:
             raise InvalidArgumentError(f"rankwise.sql: argument `{role}` must be a table name; got {name!r}.")
-    arguments = _macro_arguments(metrics, k, group_by, log_base, _conventions(locals()))
+    arguments = _macro_arguments("sql", metrics, k, group_by, per_user, options)
     adapter_type, written_in = DIALECT_ADAPTERS[dialect]
     rendered = _render_evaluate(
         quote_table_name(recommendations, adapter_type),
@@ -358,19 +286,15 @@ def sql(
 CHECK_COLUMNS = ["table", "severity", "problem", "column", "n_rows", "example", "message"]
 
 
+@documented
 def check(
     recommendations: Any,
     interactions: Any,
     *,
-    user_col: str = "user_id",
-    item_col: str = "item_id",
-    rank_col: str = "rank",
-    score_col: str | None = None,
-    relevance_col: str | None = None,
-    relevance_threshold: float = 1,
-    k: int | Sequence[int] | None = None,
+    k: int | Sequence[int | None] | None = None,
     group_by: Sequence[str] | str | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
+    **options: Unpack[EvaluateOptions],
 ) -> Any:
     """A data-quality report of the two tables, to read before evaluating.
 
@@ -381,36 +305,49 @@ def check(
     wrong types, empty tables, null ids, invalid ranks, scores or relevances and
     duplicates; notes are users in one table only, users without a relevant
     item, lists shorter than the largest ``k``, and lists with tied scores.
-    Arguments are those of :func:`evaluate`. An empty report means nothing to
-    report.
+    Arguments are those of :func:`evaluate`, checked as it checks them, so that
+    the options an evaluation will use can be passed here first. An empty report
+    means nothing to report.
+
+    Args:
+        **options: The columns and conventions (:class:`rankwise.EvaluateOptions`):
     """
     import pandas as pd
 
-    group_by = [group_by] if isinstance(group_by, str) else list(group_by or [])
-    cutoffs = [k] if isinstance(k, int) else [cutoff for cutoff in (k or []) if cutoff is not None]
-    columns = {"user_col": user_col, "item_col": item_col, "score_col": score_col, "relevance_col": relevance_col}
+    arguments = _macro_arguments("check", ["precision"], k, group_by, False, options)
     # Render first: an invalid argument fails before anything touches a connection.
-    renderer().call("evaluation_notes", "recommendations", "interactions", user_col, item_col, score_col,
-                    relevance_col, relevance_threshold, max(cutoffs) if cutoffs else None, group_by)
+    _render_evaluate("recommendations", "interactions", "duckdb", arguments)
+    group_by = arguments["group_by"] or []
+    cutoffs = [cutoff for cutoff in (arguments["k"] if isinstance(arguments["k"], list) else [arguments["k"]])
+               if cutoff is not None]
+    largest_k = max(cutoffs) if cutoffs else None
+    # Left out, the threshold is the convention's; given, it must be a number
+    # (check never took None for it).
+    threshold = (arguments["relevance_threshold"] if "relevance_threshold" in options
+                 else convention_options(arguments["convention"])["relevance_threshold"])
+    columns = {name: arguments[name] for name in ("user_col", "item_col", "score_col", "relevance_col")}
+    renderer().call("evaluation_notes", "recommendations", "interactions", relevance_threshold=threshold,
+                    k=largest_k, group_by=group_by, **columns)
     rows: list[tuple] = []
     private = con is None
     connection = duckdb.connect() if private else con
     try:
         with resolved_inputs(connection, recommendations=recommendations, interactions=interactions) as inputs:
             try:
-                check_columns(connection, inputs["recommendations"], inputs["interactions"], rank_col=rank_col,
-                              group_by=group_by, **columns)
+                check_columns(connection, inputs["recommendations"], inputs["interactions"],
+                              rank_col=arguments["rank_col"], group_by=group_by, **columns)
             except InputError as error:
                 problem = _COLUMN_PROBLEMS.get(type(error).__name__, "unreadable_input")
                 rows.append((error.table, "error", problem, error.column, None, None, str(error)))
                 return pd.DataFrame(rows, columns=CHECK_COLUMNS)
-            for found in problems(connection, inputs["recommendations"], inputs["interactions"], rank_col=rank_col,
-                                  group_by=group_by, **columns):
+            for found in problems(connection, inputs["recommendations"], inputs["interactions"],
+                                  rank_col=arguments["rank_col"], group_by=group_by,
+                                  duplicate_interactions=arguments["duplicate_interactions"], **columns):
                 rows.append((found.table, "error", found.problem, found.column_name, found.n_rows, found.example,
                              str(found.error())))
             for problem, column, n_rows, example in notes(
-                connection, inputs["recommendations"], inputs["interactions"], relevance_threshold=relevance_threshold,
-                k=max(cutoffs) if cutoffs else None, group_by=group_by, **columns,
+                connection, inputs["recommendations"], inputs["interactions"], relevance_threshold=threshold,
+                k=largest_k, group_by=group_by, **columns,
             ):
                 table = inputs["interactions"].label if problem in ("users_only_in_interactions", "users_without_relevant_item") else inputs["recommendations"].label
                 rows.append((table, "note", problem, column, n_rows, example, _NOTE_MESSAGES[problem].format(n=n_rows, example=example)))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import duckdb
 
@@ -21,9 +22,16 @@ from .errors import (
     MissingColumnError,
 )
 
-_NUMERIC = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
-            "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL")
-_NESTED = ("[]", "STRUCT", "MAP", "UNION", "[")
+if TYPE_CHECKING:
+    from duckdb.sqltypes import DuckDBPyType
+
+# DuckDB's type ids (DuckDBPyType.id): numbers, the strings ids may be, and the
+# nested types no id may be. The id, not the type's text: an ENUM's text lists its
+# categories, and 'Song [Live]' or 'roadmap' are not nested types.
+_NUMERIC = frozenset({"tinyint", "smallint", "integer", "bigint", "hugeint", "utinyint", "usmallint", "uinteger",
+                      "ubigint", "uhugeint", "float", "double", "decimal", "bignum"})
+_STRING = frozenset({"varchar", "enum"})
+_NESTED = frozenset({"list", "array", "struct", "map", "union"})
 
 # problem -> (exception class, what it means, how to fix it)
 _PROBLEMS: dict[str, tuple[type[InvalidValueError], str, str]] = {
@@ -31,6 +39,8 @@ _PROBLEMS: dict[str, tuple[type[InvalidValueError], str, str]] = {
     "null_item_id": (InvalidValueError, "null item ids", "drop those rows or fill the ids"),
     "null_rank": (InvalidValueError, "null ranks", "give every row a rank (1 = best), or pass score_col"),
     "null_score": (InvalidValueError, "null scores", "give every row a score, or drop those rows"),
+    "non_finite_rank": (InvalidValueError, "NaN or infinite ranks", "give every row a finite rank (1 = best), or drop those rows"),
+    "non_finite_score": (InvalidValueError, "NaN or infinite scores", "give every row a finite score, or drop those rows"),
     "rank_below_one": (InvalidValueError, "ranks below 1", "ranks start at 1 for the best item"),
     "rank_not_integer": (InvalidValueError, "ranks that are not whole numbers", "ranks are positions 1, 2, 3...; pass score_col to rank by a score"),
     "duplicate_item": (DuplicateRowsError, "items listed twice in one list", "keep one row per item in each user's list (per group), or add the column that tells the lists apart to group_by"),
@@ -60,7 +70,7 @@ class Problem:
                     n_rows=self.n_rows, example=self.example)
 
 
-def _schema(con: duckdb.DuckDBPyConnection, resolved: ResolvedInput) -> dict[str, str]:
+def _schema(con: duckdb.DuckDBPyConnection, resolved: ResolvedInput) -> dict[str, DuckDBPyType]:
     try:
         relation = con.sql(f"select * from {resolved.sql}")
     except duckdb.CatalogException:
@@ -70,10 +80,10 @@ def _schema(con: duckdb.DuckDBPyConnection, resolved: ResolvedInput) -> dict[str
     except duckdb.Error as error:
         first_line = str(error).strip().splitlines()[0]
         raise InputError(f"rankwise: the {resolved.label} cannot be read: {first_line}", table=resolved.label) from error
-    return {name: str(kind).upper() for name, kind in zip(relation.columns, relation.types)}
+    return dict(zip(relation.columns, relation.types))
 
 
-def _require(schema: dict[str, str], table: str, role: str, column: str) -> str:
+def _require(schema: dict[str, DuckDBPyType], table: str, role: str, column: str) -> DuckDBPyType:
     if column in schema:
         return schema[column]
     close = difflib.get_close_matches(column, list(schema), n=1)
@@ -85,8 +95,26 @@ def _require(schema: dict[str, str], table: str, role: str, column: str) -> str:
     )
 
 
-def _numeric(kind: str) -> bool:
-    return kind.startswith(_NUMERIC)
+def _numeric(kind: DuckDBPyType) -> bool:
+    return kind.id in _NUMERIC
+
+
+def _family(kind: DuckDBPyType) -> str | None:
+    """What the ids of a column compare as: numbers with numbers, strings with
+    strings, any other type only with itself; None for a column of nulls only
+    (its null ids are reported as such)."""
+    if kind.id == "null":
+        return None
+    if kind.id in _NUMERIC:
+        return "number"
+    if kind.id in _STRING:
+        return "string"
+    return str(kind)
+
+
+def _type_name(kind: DuckDBPyType) -> str:
+    """The type as a message names it: an ENUM without its list of categories."""
+    return "ENUM" if kind.id == "enum" else str(kind)
 
 
 def check_columns(
@@ -112,17 +140,18 @@ def check_columns(
     for role, schema in tables.items():
         for column, purpose in ((user_col, "user id"), (item_col, "item id")):
             kind = _require(schema, labels[role], purpose, column)
-            if any(marker in kind for marker in _NESTED):
+            if kind.id in _NESTED:
                 raise ColumnTypeError(
-                    f"rankwise: the {purpose} column '{column}' of the {labels[role]} is of type {kind}; "
+                    f"rankwise: the {purpose} column '{column}' of the {labels[role]} is of type {_type_name(kind)}; "
                     "ids must be strings or numbers.", table=labels[role], column=column)
             id_types[(role, purpose)] = kind
     for purpose, column in (("user id", user_col), ("item id", item_col)):
         kinds = id_types[("recommendations", purpose)], id_types[("interactions", purpose)]
-        if _numeric(kinds[0]) != _numeric(kinds[1]):
+        families = {_family(kind) for kind in kinds} - {None}
+        if len(families) > 1:
             raise ColumnTypeError(
-                f"rankwise: the {purpose} column '{column}' is {kinds[0]} in the {labels['recommendations']} "
-                f"but {kinds[1]} in the {labels['interactions']}; cast one so that both are strings or both numbers.",
+                f"rankwise: the {purpose} column '{column}' is {_type_name(kinds[0])} in the {labels['recommendations']} "
+                f"but {_type_name(kinds[1])} in the {labels['interactions']}; cast one so that both are strings or both numbers.",
                 table=labels["interactions"], column=column)
     numeric_columns = [("recommendations", score_col, "score") if score_col else ("recommendations", rank_col, "rank")]
     if relevance_col is not None:
@@ -131,7 +160,7 @@ def check_columns(
         kind = _require(tables[role], labels[role], purpose, column)
         if not _numeric(kind):
             raise ColumnTypeError(
-                f"rankwise: the {purpose} column '{column}' of the {labels[role]} is of type {kind}; it must be numeric.",
+                f"rankwise: the {purpose} column '{column}' of the {labels[role]} is of type {_type_name(kind)}; it must be numeric.",
                 table=labels[role], column=column)
     for column in group_by:
         _require(tables["recommendations"], labels["recommendations"], "group_by column", column)

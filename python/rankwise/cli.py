@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import os
 import sys
 import tempfile
-from collections.abc import Callable
+import typing
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,14 +16,85 @@ import click
 import duckdb
 
 from . import __version__
-from ._api import DIALECT_ADAPTERS, _apply_settings, check, evaluate, sql
+from ._api import DIALECT_ADAPTERS, check, evaluate, sql
+from ._connection import apply_settings
+from ._options import DEFAULTS, DOCS, choices, option_types
 from .errors import RankwiseError
 
 _OUTPUT_FORMATS = {".parquet": "parquet", ".csv": "csv", ".json": "json"}
 
 
+class _Value(click.ParamType):
+    """A number, read as an int when it is whole (so that 1 reaches the SQL as 1,
+    as from Python), or one of the words the option also takes (log_base='e')."""
+
+    name = "number"
+
+    def __init__(self, words: tuple[str, ...] = ()) -> None:
+        self.words = words
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "|".join(("NUMBER", *self.words))
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not isinstance(value, str) or value in self.words:
+            return value
+        for kind in (int, float):
+            try:
+                return kind(value)
+            except ValueError:
+                pass
+        self.fail(f"{value!r} is not a number{' or one of ' + ', '.join(self.words) if self.words else ''}.", param, ctx)
+
+
+class _UserSet(click.ParamType):
+    """`SET` for every metric, or `METRIC=SET` for one (as the Python mapping)."""
+
+    name = "users"
+
+    def __init__(self, sets: tuple[str, ...]) -> None:
+        self.sets = sets
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return f"[METRIC=]{{{'|'.join(self.sets)}}}"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, tuple):
+            return value
+        metric, _, user_set = value.rpartition("=")
+        if user_set not in self.sets:
+            self.fail(f"{user_set!r} is not one of {', '.join(self.sets)}.", param, ctx)
+        return (metric or "default", user_set)
+
+
+def _option(name: str, annotation: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The click option of one option of rankwise.EvaluateOptions: --name-with-dashes,
+    its choices from the Literal type, its help from the one doc."""
+    flag = "--" + name.replace("_", "-")
+    words = choices(annotation)
+    arms = typing.get_args(annotation) or (annotation,)
+    default = DEFAULTS[name]
+    kind: Any = str
+    multiple = False
+    if any(typing.get_origin(arm) is Mapping for arm in arms):
+        kind, multiple, default = _UserSet(words), True, ()
+    elif float in arms:
+        kind = _Value(words)
+    elif words:
+        kind = click.Choice(words)
+    return click.option(flag, name, type=kind, multiple=multiple, default=default,
+                        show_default=default not in (None, ()), help=DOCS[name])
+
+
+def _options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """A flag for every option of rankwise.EvaluateOptions, in their order."""
+    for name, annotation in reversed(option_types().items()):
+        command = _option(name, annotation)(command)
+    return command
+
+
 def _common_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """The arguments `evaluate` and `sql` share, with the macro's names and defaults."""
+    """The arguments `evaluate` and `sql` share."""
     options = [
         click.argument("recommendations"),
         click.argument("interactions"),
@@ -33,23 +104,7 @@ def _common_options(command: Callable[..., Any]) -> Callable[..., Any]:
                      help="A cutoff for the metrics given without @k (repeatable). Default: the whole list."),
         click.option("--group-by", multiple=True, help="A grouping column of the recommendations (repeatable)."),
         click.option("--per-user", is_flag=True, help="One row per user instead of means."),
-        click.option("--user-col", default="user_id", show_default=True),
-        click.option("--item-col", default="item_id", show_default=True),
-        click.option("--rank-col", default="rank", show_default=True),
-        click.option("--score-col", default=None, help="Derive ranks from this score column."),
-        click.option("--relevance-col", default=None, help="Graded relevance column of the interactions."),
-        click.option("--convention", type=click.Choice(["trec_eval", "ranx", "recommenders", "rectools", "evidently"]),
-                     default="trec_eval", show_default=True,
-                     help="The library whose numbers to reproduce; the options below override it."),
-        click.option("--ap-denominator", type=click.Choice(["relevant", "min_relevant_k", "hits", "k"]), default=None),
-        click.option("--precision-denominator", type=click.Choice(["k", "list_length"]), default=None),
-        click.option("--gain", type=click.Choice(["linear", "exponential", "binary"]), default=None),
-        click.option("--gain-items", type=click.Choice(["positive", "relevant"]), default=None),
-        click.option("--idcg", type=click.Choice(["truth", "k_positions"]), default=None),
-        click.option("--relevance-threshold", type=float, default=None),
-        click.option("--users", type=click.Choice(["both", "interactions", "relevant"]), default=None),
-        click.option("--ties", type=click.Choice(["item_desc", "item_asc", "shared"]), default=None),
-        click.option("--log-base", type=float, default=None, help="Entropy's log base. Default: the convention's (e)."),
+        _options,
     ]
     for option in reversed(options):
         command = option(command)
@@ -57,16 +112,17 @@ def _common_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _arguments(options: dict[str, Any]) -> dict[str, Any]:
-    """Click's values as keyword arguments of rankwise.evaluate / rankwise.sql."""
-    cutoffs = options.pop("cutoffs")
-    threshold = options.pop("relevance_threshold")
-    return {
-        **options,
-        "metrics": list(options["metrics"]),
-        "k": list(cutoffs) or None,
-        "group_by": list(options["group_by"]),
-        "relevance_threshold": int(threshold) if threshold is not None and threshold.is_integer() else threshold,
-    }
+    """Click's values as keyword arguments of rankwise.evaluate, sql or check:
+    the options not given are left out, so that the convention sets them."""
+    arguments = {name: value for name, value in options.items() if value not in (None, ())}
+    arguments["k"] = list(arguments.pop("cutoffs", ())) or None
+    arguments["group_by"] = list(options["group_by"])
+    if "metrics" in arguments:
+        arguments["metrics"] = list(arguments["metrics"])
+    if "users" in arguments:
+        sets = dict(arguments["users"])
+        arguments["users"] = sets["default"] if list(sets) == ["default"] else sets
+    return arguments
 
 
 def _one_line_errors(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -108,7 +164,7 @@ def evaluate_command(output: Path | None, **options: Any) -> None:
     with duckdb.connect() as con:
         # DuckDB draws its own progress bar on long queries when stdout is a terminal.
         con.execute("set enable_progress_bar = true")
-        _apply_settings(con, **memory)
+        apply_settings(con, **memory)
         # Computed once into a table: writing the file and counting its rows
         # would each run the whole query again on a lazy relation.
         evaluate(con=con, output="relation", **_arguments(options)).create("rankwise_result")
@@ -146,18 +202,13 @@ def _write_atomically(relation: duckdb.DuckDBPyRelation, path: Path) -> None:
 @click.argument("interactions")
 @click.option("-k", "cutoffs", multiple=True, type=int, help="A cutoff; lists shorter than the largest are reported.")
 @click.option("--group-by", multiple=True, help="A grouping column of the recommendations (repeatable).")
-@click.option("--user-col", default="user_id", show_default=True)
-@click.option("--item-col", default="item_id", show_default=True)
-@click.option("--rank-col", default="rank", show_default=True)
-@click.option("--score-col", default=None)
-@click.option("--relevance-col", default=None)
-@click.option("--relevance-threshold", type=float, default=1, show_default=True)
+@_options
 @_one_line_errors
-def check_command(cutoffs: tuple[int, ...], group_by: tuple[str, ...], **options: Any) -> None:
+def check_command(**options: Any) -> None:
     """Report what is wrong with RECOMMENDATIONS and INTERACTIONS before evaluating.
 
     Exits 1 when a problem would make `rankwise evaluate` refuse the input."""
-    report = check(k=list(cutoffs) or None, group_by=list(group_by), **options)
+    report = check(**_arguments(options))
     if report.empty:
         click.echo("no problems found")
         return

@@ -1,0 +1,174 @@
+"""The options of an evaluation, declared once.
+
+:func:`rankwise.evaluate`, :func:`rankwise.sql` and :func:`rankwise.check` take
+them as ``**options: Unpack[EvaluateOptions]`` (as sqlglot's entry points take
+``**opts: Unpack[GeneratorArgs]``), and the command line builds its flags from the
+same declaration: the choices from the ``Literal`` types, the flag names from the
+option names, the help from :data:`DOCS`. A test holds every choice list equal to
+what the macros accept.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import textwrap
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, TypedDict, TypeVar
+
+from .errors import InvalidArgumentError
+
+Convention = Literal["trec_eval", "ranx", "recommenders", "rectools", "evidently"]
+ApDenominator = Literal["relevant", "min_relevant_k", "hits", "k"]
+PrecisionDenominator = Literal["k", "list_length"]
+Gain = Literal["linear", "exponential", "binary"]
+GainItems = Literal["positive", "relevant"]
+Idcg = Literal["truth", "k_positions"]
+UserSet = Literal["both", "interactions", "relevant"]
+Ties = Literal["item_desc", "item_asc", "shared"]
+DuplicateInteractions = Literal["error", "max"]
+
+
+class EvaluateOptions(TypedDict, total=False):
+    """The columns to read and the conventions to follow; every key is optional
+    (see :data:`DEFAULTS`), and each is documented in :data:`DOCS`. The
+    conventions left out (or None) take the value of ``convention``."""
+
+    user_col: str
+    item_col: str
+    rank_col: str
+    score_col: str | None
+    relevance_col: str | None
+    convention: Convention
+    ap_denominator: ApDenominator | None
+    precision_denominator: PrecisionDenominator | None
+    gain: Gain | None
+    gain_items: GainItems | None
+    idcg: Idcg | None
+    relevance_threshold: float | None
+    users: UserSet | Mapping[str, UserSet] | None
+    ties: Ties | None
+    log_base: float | Literal["e"] | None
+    duplicate_interactions: DuplicateInteractions
+
+
+DEFAULTS: dict[str, Any] = {
+    "user_col": "user_id",
+    "item_col": "item_id",
+    "rank_col": "rank",
+    "score_col": None,
+    "relevance_col": None,
+    "convention": "trec_eval",
+    "ap_denominator": None,
+    "precision_denominator": None,
+    "gain": None,
+    "gain_items": None,
+    "idcg": None,
+    "relevance_threshold": None,
+    "users": None,
+    "ties": None,
+    "log_base": None,
+    "duplicate_interactions": "error",
+}
+
+# One sentence or two per option: the docstrings of evaluate, sql and check and the
+# help of the command line's flags. docs/metrics.md has the formulas.
+DOCS: dict[str, str] = {
+    "user_col": "The user id column of both inputs.",
+    "item_col": "The item id column of both inputs.",
+    "rank_col": "The rank column of the recommendations (1 = best), read when score_col is not given.",
+    "score_col": "A score column of the recommendations (higher = better); ranks are then derived, ties "
+                 "broken as `ties` says.",
+    "relevance_col": "The relevance column of the interactions; without it every interaction has relevance 1.",
+    "convention": "The library whose numbers to reproduce; it sets every convention below that is not given "
+                  "(docs/metrics.md, \"Presets\").",
+    "ap_denominator": "What average precision divides by: the relevant items R, min(R, k), the hits, or k.",
+    "precision_denominator": "What precision divides by: k, or the list length when shorter than k.",
+    "gain": "The gain of a relevant item in DCG: its relevance, 2^relevance - 1, or 1.",
+    "gain_items": "Which items earn a DCG gain: every item of positive relevance, or only the relevant ones "
+                  "(relevance >= relevance_threshold).",
+    "idcg": "The ideal DCG: of the user's truth, or of k relevant positions (RecTools; needs gain='binary').",
+    "relevance_threshold": "An item is relevant when its relevance is at least this finite number.",
+    "users": "Which users a mean covers: those in both tables, every user of the interactions (a missing "
+             "list scores 0), or those with a relevant item; or a mapping from metric names to these sets.",
+    "ties": "How tied scores are ordered: by item id descending (trec_eval) or ascending, or sharing one rank.",
+    "log_base": "The base of entropy's logarithm: 'e' (nats) or a finite number > 0 other than 1.",
+    "duplicate_interactions": "A (user, item) listed twice in the interactions: an error, or keep its highest "
+                              "relevance ('max').",
+}
+
+if DOCS.keys() != EvaluateOptions.__annotations__.keys() or DEFAULTS.keys() != DOCS.keys():
+    raise RuntimeError("rankwise: EvaluateOptions, DEFAULTS and DOCS must name the same options")
+
+
+def option_types() -> dict[str, Any]:
+    """Each option's type, resolved (the annotations are strings here)."""
+    return typing.get_type_hints(EvaluateOptions)
+
+
+def choices(annotation: Any) -> tuple[Any, ...]:
+    """The values of the ``Literal`` arms of a type: ``Gain | None`` gives
+    ('linear', 'exponential', 'binary')."""
+    if typing.get_origin(annotation) is Literal:
+        return typing.get_args(annotation)
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return tuple(value for arm in typing.get_args(annotation) for value in choices(arm))
+    return ()
+
+
+def plain(value: Any) -> Any:
+    """numpy scalars (and arrays) as the Python numbers, strings and lists they
+    hold; lists, tuples and mappings element by element. The macros then see
+    one kind of number: Jinja's `is integer` is false for numpy.int64."""
+    if type(value).__module__ == "numpy" and hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [plain(element) for element in value]
+    if isinstance(value, Mapping):
+        return {plain(key): plain(element) for key, element in value.items()}
+    return value
+
+
+def resolve(caller: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """Every option of ``options`` checked by name, as plain Python values, with
+    the defaults of those not given. The values themselves are checked by the
+    macros, which say what each accepts."""
+    for name in options:
+        if name not in DEFAULTS:
+            close = difflib.get_close_matches(name, list(DEFAULTS), n=1)
+            suggestion = f" Did you mean `{close[0]}`?" if close else ""
+            raise InvalidArgumentError(
+                f"rankwise.{caller}: unknown argument `{name}`.{suggestion} Its options: {', '.join(DEFAULTS)}.")
+    resolved = {name: plain(options.get(name, default)) for name, default in DEFAULTS.items()}
+    log_base = resolved["log_base"]
+    # The macro's natural log is log_base='e'.
+    if isinstance(log_base, float) and log_base == math.e:
+        resolved["log_base"] = "e"
+    return resolved
+
+
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
+
+def documented(function: _Function) -> _Function:
+    """Lists every option, with its doc, under the ``**options:`` line of the
+    function's docstring, so that help() shows them one by one."""
+    lines = (function.__doc__ or "").splitlines()
+    for position, line in enumerate(lines):
+        if line.lstrip().startswith("**options:"):
+            margin = len(line) - len(line.lstrip())
+            end = position + 1  # past the line's own continuation lines
+            while end < len(lines) and len(lines[end]) - len(lines[end].lstrip()) > margin:
+                end += 1
+            indent = " " * (margin + 4)
+            entries = []
+            for name, doc in DOCS.items():
+                default = "" if DEFAULTS[name] is None else f" Default: {DEFAULTS[name]!r}."
+                entries += textwrap.wrap(f"{name}: {doc}{default}", width=88, initial_indent=indent,
+                                         subsequent_indent=indent + "    ")
+            lines[end:end] = entries
+            function.__doc__ = "\n".join(lines)
+            return function
+    raise RuntimeError(f"rankwise: the docstring of {function.__name__} has no **options: line")
