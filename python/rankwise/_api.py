@@ -9,11 +9,11 @@ from typing import Any, Literal, Unpack, get_args
 
 import duckdb
 
-from ._connection import apply_settings
+from ._connection import apply_settings, refuse_a_text_collation
 from ._inputs import ResolvedInput, quote_table_name, resolved_inputs
 from ._options import Convention, EvaluateOptions, documented, plain, resolve
 from ._render import renderer
-from ._validate import check_columns, notes, problems
+from ._validate import check_columns, notes, problems, text_key_columns
 from .errors import InputError, InvalidArgumentError
 
 Output = Literal["pandas", "arrow", "polars", "relation"]
@@ -194,6 +194,10 @@ def evaluate(
         if private:
             apply_settings(connection, memory_limit=memory_limit, temp_directory=temp_directory)
         with resolved_inputs(connection, recommendations=recommendations, interactions=interactions) as inputs:
+            if not private:
+                refuse_a_text_collation(connection, "evaluate", text_key_columns(
+                    connection, inputs, user_col=arguments["user_col"], item_col=arguments["item_col"],
+                    group_by=arguments["group_by"] or []))
             if validate:
                 _validate(connection, inputs, arguments)
             query = _render_evaluate(inputs["recommendations"].sql, inputs["interactions"].sql, "duckdb", arguments)
@@ -333,6 +337,10 @@ def check(
     connection = duckdb.connect() if private else con
     try:
         with resolved_inputs(connection, recommendations=recommendations, interactions=interactions) as inputs:
+            if not private:
+                refuse_a_text_collation(connection, "check", text_key_columns(
+                    connection, inputs, user_col=arguments["user_col"], item_col=arguments["item_col"],
+                    group_by=group_by))
             try:
                 check_columns(connection, inputs["recommendations"], inputs["interactions"],
                               rank_col=arguments["rank_col"], group_by=group_by, **columns)

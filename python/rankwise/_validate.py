@@ -215,3 +215,16 @@ def notes(
         relevance_col, relevance_threshold, k, list(group_by),
     )
     return [(problem, column, int(n_rows), example) for problem, column, n_rows, example in con.sql(query).fetchall()]
+
+
+def text_key_columns(con: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], *, user_col: str,
+                     item_col: str, group_by: Sequence[str]) -> list[str]:
+    """The id and group columns that hold text in either input, which a collation
+    would compare; a column an input lacks is left to check_columns."""
+    found = []
+    for resolved in inputs.values():
+        schema = _schema(con, resolved)
+        for column in (user_col, item_col, *group_by):
+            if column in schema and schema[column].id in _STRING and column not in found:
+                found.append(column)
+    return found

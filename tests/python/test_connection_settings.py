@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 import rankwise
+from rankwise.errors import InvalidArgumentError
 
 RECOMMENDATIONS = pd.DataFrame({
     "model": ["a"] * 7 + ["b"] * 3,
@@ -55,3 +56,30 @@ def test_the_fresh_connection_values_are_the_hand_worked_ones():
     result = _evaluate().set_index(["model", "metric", "k"])["value"]
     assert result[("a", "map", None)] == pytest.approx(((1 / 2 + 2 / 4) / 2 + (1 / 3) / 2) / 2, abs=1e-15)
     assert result[("a", "mrr", None)] == pytest.approx((1 / 2 + 1 / 3) / 2, abs=1e-15)
+
+
+@pytest.mark.parametrize("entry_point", ["evaluate", "check"])
+def test_a_text_collation_on_the_callers_connection_is_refused_not_applied(entry_point):
+    """Under default_collation='nocase' the id 'B' would match 'b' (precision@4
+    0.5 where the answer is 0.25); rankwise changes no setting of a connection it
+    is given, so it refuses with the way out."""
+    connection = duckdb.connect()
+    connection.execute("SET default_collation = 'nocase'")
+    recommendations = pd.DataFrame({"user_id": ["u"] * 4, "item_id": ["A", "B", "C", "D"], "rank": [1, 2, 3, 4]})
+    interactions = pd.DataFrame({"user_id": ["u", "u"], "item_id": ["a", "B"]})
+    call = {"evaluate": lambda: rankwise.evaluate(recommendations, interactions, ["precision@4"], con=connection),
+            "check": lambda: rankwise.check(recommendations, interactions, con=connection)}[entry_point]
+    with pytest.raises(InvalidArgumentError, match="default_collation is 'nocase'.*RESET default_collation"):
+        call()
+    connection.execute("RESET default_collation")
+    if entry_point == "evaluate":
+        # only B matches: 1 hit in 4
+        assert call()["value"].tolist() == [0.25]
+
+
+def test_integer_ids_are_not_concerned_by_a_text_collation():
+    connection = duckdb.connect()
+    connection.execute("SET default_collation = 'nocase'")
+    recommendations = pd.DataFrame({"user_id": [1, 1], "item_id": [10, 20], "rank": [1, 2]})
+    interactions = pd.DataFrame({"user_id": [1], "item_id": [20]})
+    assert rankwise.evaluate(recommendations, interactions, ["mrr"], con=connection)["value"].tolist() == [0.5]
