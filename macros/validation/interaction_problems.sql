@@ -1,16 +1,21 @@
 {#- A query listing what is wrong with an interactions table, one row per kind of
     problem found: problem, column_name, n_rows, example. Problems: null ids, null,
-    NaN, infinite or negative relevance, the same (user, item) twice. -#}
-{% macro interaction_problems(interactions, user_col='user_id', item_col='item_id', relevance_col=none) %}
+    NaN, infinite or negative relevance, the same (user, item) twice; with
+    gain='exponential', relevances of 1024 or more, whose gain 2^rel - 1 is past
+    the largest double (NDCG would be infinity over infinity). -#}
+{% macro interaction_problems(interactions, user_col='user_id', item_col='item_id', relevance_col=none, gain=none) %}
     {%- for argument, value in [('user_col', user_col), ('item_col', item_col)] -%}
         {%- if value is not string or value | length == 0 -%}
             {{ exceptions.raise_compiler_error("rankwise.interaction_problems: argument `" ~ argument ~ "` must be a non-empty column name; got " ~ rankwise._describe(value) ~ ".") }}
         {%- endif -%}
     {%- endfor -%}
-    {{- return(adapter.dispatch('interaction_problems', 'rankwise')(interactions, user_col, item_col, relevance_col)) -}}
+    {%- if gain is not none -%}
+        {%- do rankwise._check_choice('interaction_problems', 'gain', gain, ['linear', 'exponential', 'binary']) -%}
+    {%- endif -%}
+    {{- return(adapter.dispatch('interaction_problems', 'rankwise')(interactions, user_col, item_col, relevance_col, gain)) -}}
 {% endmacro %}
 
-{% macro default__interaction_problems(interactions, user_col, item_col, relevance_col) -%}
+{% macro default__interaction_problems(interactions, user_col, item_col, relevance_col, gain) -%}
 {%- set distinct_item_buckets = rankwise._distinct_item_buckets('rw_item') -%}
 {%- set inline_hint = rankwise._inlined_cte() | trim -%}
 with
@@ -53,9 +58,11 @@ rw_problems as (
     {%- if relevance_col is not none %}
     union all
     {#- one read of the relevance column for its nulls, NaN and infinities #}
-    {{ rankwise._problem_rows_by_kind(relevance_col, 'rw_rows', 'rw_relevance is null or ' ~ rankwise._not_finite('rw_relevance'), [
+    {%- set too_large_for_gain = gain == 'exponential' %}
+    {{ rankwise._problem_rows_by_kind(relevance_col, 'rw_rows', 'rw_relevance is null or ' ~ rankwise._not_finite('rw_relevance') ~ (' or rw_relevance >= 1024' if too_large_for_gain else ''), [
         ('null_relevance', 'rw_relevance is null', ['rw_user', 'rw_item']),
-        ('non_finite_relevance', none, ['rw_user', 'rw_item'])]) }}
+        ('non_finite_relevance', rankwise._not_finite('rw_relevance') if too_large_for_gain else none, ['rw_user', 'rw_item'])]
+        + ([('relevance_too_large_for_exponential_gain', none, ['rw_user', 'rw_item'])] if too_large_for_gain else [])) }}
     union all
     {#- -infinity is reported as not finite, not also as negative #}
     {{ rankwise._problem_row('negative_relevance', relevance_col, 'rw_rows', 'rw_relevance < 0 and not ' ~ rankwise._not_finite('rw_relevance'), 'rw_user', 'rw_item') }}

@@ -219,9 +219,15 @@ def _validate(connection: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedI
     group_by = arguments["group_by"] or []
     check_columns(connection, inputs["recommendations"], inputs["interactions"], group_by=group_by, **columns)
     found = problems(connection, inputs["recommendations"], inputs["interactions"], group_by=group_by,
-                     duplicate_interactions=arguments["duplicate_interactions"], **columns)
+                     duplicate_interactions=arguments["duplicate_interactions"], gain=_resolved_gain(arguments),
+                     **columns)
     if found:
         raise found[0].error()
+
+
+def _resolved_gain(arguments: dict[str, Any]) -> str:
+    """The gain the evaluation uses: the one given, else the convention's."""
+    return arguments["gain"] or convention_options(arguments["convention"])["gain"]
 
 
 def _detached(connection: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
@@ -350,7 +356,8 @@ def check(
                 return pd.DataFrame(rows, columns=CHECK_COLUMNS)
             for found in problems(connection, inputs["recommendations"], inputs["interactions"],
                                   rank_col=arguments["rank_col"], group_by=group_by,
-                                  duplicate_interactions=arguments["duplicate_interactions"], **columns):
+                                  duplicate_interactions=arguments["duplicate_interactions"],
+                                  gain=_resolved_gain(arguments), **columns):
                 rows.append((found.table, "error", found.problem, found.column_name, found.n_rows, found.example,
                              str(found.error())))
             for problem, column, n_rows, example in notes(

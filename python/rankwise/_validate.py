@@ -49,6 +49,7 @@ _PROBLEMS: dict[str, tuple[type[InvalidValueError], str, str]] = {
     "null_relevance": (InvalidValueError, "null relevances", "fill them (0 = judged not relevant) or drop those rows"),
     "non_finite_relevance": (InvalidValueError, "NaN or infinite relevances", "use finite numbers (0 = judged not relevant)"),
     "negative_relevance": (InvalidValueError, "negative relevances", "use 0 for judged not relevant, positive numbers for relevant"),
+    "relevance_too_large_for_exponential_gain": (InvalidValueError, "relevances of 1024 or more, whose exponential gain 2^rel - 1 is past the largest double", "use gain='linear', or rescale the relevances below 1024"),
 }
 
 
@@ -178,14 +179,16 @@ def problems(
     relevance_col: str | None,
     group_by: Sequence[str],
     duplicate_interactions: str = "error",
+    gain: str | None = None,
 ) -> list[Problem]:
-    """Every value problem of both tables."""
+    """Every value problem of both tables; `gain` is the resolved gain, which
+    decides whether a relevance can be too large."""
     found = []
     macros = renderer()
     queries = {
         recommendations.label: macros.call("recommendation_problems", recommendations.sql, user_col, item_col,
                                            rank_col, score_col, list(group_by)),
-        interactions.label: macros.call("interaction_problems", interactions.sql, user_col, item_col, relevance_col),
+        interactions.label: macros.call("interaction_problems", interactions.sql, user_col, item_col, relevance_col, gain),
     }
     for table, query in queries.items():
         for problem, column_name, n_rows, example in con.sql(query).fetchall():

@@ -297,3 +297,20 @@ def test_nested_ids_are_still_refused(connection, type_name: str, literal: str) 
     with pytest.raises(ColumnTypeError, match=rf"the user id column 'user_id' of the recommendations table 'recs' is of type "
                                               rf"{type_name.replace('[', '.').replace(']', '.').replace('(', '.').replace(')', '.')}; ids must be strings or numbers"):
         rankwise.evaluate("recs", "truth", ["map"], con=connection)
+
+
+def test_a_relevance_too_large_for_the_exponential_gain_is_refused_not_nan():
+    """2^1024 - 1 is past the largest double: DCG and IDCG would both be infinite
+    and NDCG infinity over infinity, NaN. Linear gain takes the same relevance."""
+    recommendations = pd.DataFrame({"user_id": ["u", "u"], "item_id": ["a", "b"], "rank": [1, 2]})
+    interactions = pd.DataFrame({"user_id": ["u", "u"], "item_id": ["a", "b"], "relevance": [1024.0, 1.0]})
+    with pytest.raises(InvalidValueError, match="relevances of 1024 or more.*gain='linear'"):
+        rankwise.evaluate(recommendations, interactions, ["ndcg"], relevance_col="relevance", gain="exponential")
+    report = rankwise.check(recommendations, interactions, relevance_col="relevance", gain="exponential")
+    assert report["problem"].tolist() == ["relevance_too_large_for_exponential_gain"]
+    # the largest relevance whose gain is finite still gives a number
+    finite = rankwise.evaluate(recommendations, interactions.assign(relevance=[1023.0, 1.0]), ["ndcg"],
+                               relevance_col="relevance", gain="exponential")
+    assert finite["value"].tolist() == [1.0]
+    linear = rankwise.evaluate(recommendations, interactions, ["ndcg"], relevance_col="relevance", gain="linear")
+    assert linear["value"].tolist() == [1.0]
