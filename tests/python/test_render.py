@@ -125,7 +125,7 @@ BAD_ARGUMENTS = [
     ({"metrics": "ndcg", "per_user": "yes"}, "argument `per_user` must be true or false; got 'yes'."),
     ({"metrics": "ndcg", "per_user": 1}, "argument `per_user` must be true or false; got 1."),
     ({"metrics": "ndcg", "relevance_threshold": "2"}, "argument `relevance_threshold` must be a finite number; got '2'."),
-    ({"metrics": "entropy", "log_base": 1}, "argument `log_base` must be a positive number other than 1"),
+    ({"metrics": "entropy", "log_base": 1}, "argument `log_base` must be a finite positive number other than 1"),
     ({"metrics": "entropy", "log_base": -2}, "got -2."),
     ({"metrics": "ndcg", "user_col": ""}, "argument `user_col` must be a non-empty column name; got ''."),
     ({"metrics": "ndcg", "score_col": 3}, "argument `score_col` must be a non-empty column name or none; got 3."),
