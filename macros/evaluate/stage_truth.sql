@@ -36,6 +36,10 @@ rw_user_truth_counts as (
     NDCG is 0 for the others whatever their IDCG, so unless IDCG itself is asked
     for, only those users' truth is sorted. -#}
 {% macro _stage_ideal_lists(spec) %}
+    {{- return(adapter.dispatch('_stage_ideal_lists', 'rankwise')(spec)) -}}
+{% endmacro %}
+
+{% macro default___stage_ideal_lists(spec) %}
 rw_ideal_lists as (
     select
         ideal.rw_user,
@@ -54,6 +58,31 @@ rw_ideal_lists as (
     inner join rw_cutoffs as cutoff
         on ideal.rw_ideal_rank <= cutoff.rw_limit
     group by ideal.rw_user, cutoff.rw_limit
+)
+{%- endmacro %}
+
+{#- DuckDB: each user's relevances in descending order from one aggregate (the top
+    k of them, by a heap, when every cutoff is finite) instead of a window over
+    every interaction, then IDCG at each cutoff as a sum over that list:
+    https://duckdb.org/docs/stable/sql/functions/aggregates#maxarg-n -#}
+{% macro duckdb___stage_ideal_lists(spec) %}
+    {%- set finite = spec.cutoffs | reject('none') | list -%}
+    {%- set top = 'max(rw_relevance, ' ~ (finite | max) ~ ')' if none not in spec.cutoffs else 'list(rw_relevance order by rw_relevance desc)' -%}
+rw_ideal_lists as (
+    select
+        ideal.rw_user,
+        cutoff.rw_limit,
+        coalesce(list_sum(list_transform(list_slice(ideal.rw_relevances, 1, cutoff.rw_limit),
+            lambda rw_ideal_relevance, rw_ideal_rank: {{ rankwise.relevance_gain('rw_ideal_relevance', spec.gain, spec.min_gain_relevance) }} * {{ rankwise.rank_discount('rw_ideal_rank') }})), 0) as rw_idcg
+    from (
+        select rw_user, {{ top }} as rw_relevances
+        from rw_interactions
+        {%- if not spec.every_idcg %}
+        where rw_user in (select rw_user from rw_judged_lists)
+        {%- endif %}
+        group by rw_user
+    ) as ideal
+    cross join rw_cutoffs as cutoff
 )
 {%- endmacro %}
 
