@@ -36,7 +36,7 @@ DIALECT_ADAPTERS: dict[str, tuple[str, str]] = {
 
 def metric_names() -> list[str]:
     """The names rankwise knows, as `metrics` accepts them (each optionally @k)."""
-    return list(renderer().call("_metric_registry"))
+    return list(renderer().call("metric_names"))
 
 
 def convention_options(convention: Convention = "trec_eval") -> dict[str, Any]:

@@ -1,0 +1,37 @@
+"""The Python wrapper calls a named set of macros, and no other: the public
+entry points a dbt user calls too, plus the string literal that quotes a file
+path. A new call must be added here, which makes it a decision."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from rankwise._render import renderer
+
+PYTHON = Path(__file__).resolve().parents[2] / "python" / "rankwise"
+WRAPPER_MACROS = {
+    "evaluate", "evaluation_notes", "recommendation_problems", "interaction_problems", "convention_options",
+    "metric_names", "quote_identifier", "_string_literal",
+}
+
+
+def test_the_wrapper_calls_only_the_named_macros():
+    called = {match.group(1) for path in PYTHON.glob("*.py")
+              for match in re.finditer(r"\.call\(\s*\"(\w+)\"", path.read_text())}
+    assert called == WRAPPER_MACROS
+
+
+def test_every_named_macro_exists_and_the_public_ones_are_documented():
+    namespace = renderer().namespace
+    schema = (Path(__file__).resolve().parents[2] / "macros" / "schema.yml").read_text()
+    for name in WRAPPER_MACROS:
+        assert name in namespace, name
+        if not name.startswith("_"):
+            assert f"- name: {name}\n" in schema, name
+
+
+def test_metric_names_lists_the_registry_in_order():
+    assert renderer().call("metric_names") == [
+        "precision", "recall", "f1", "hit_rate", "map", "mrr", "dcg", "idcg", "ndcg", "r_precision",
+        "map_to_full_recall", "entropy"]
