@@ -453,11 +453,18 @@ def _measure(tool: str, folder: Path, options: dict | None = None, timeout: floa
 
 
 def _worker(tool: str, folder: Path, options: dict) -> None:
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), _cpu_seconds()
     values = {**WORKERS, **SCALE_WORKERS}[tool](folder, **options)
-    seconds = time.perf_counter() - started
+    seconds, cpu_seconds = time.perf_counter() - started, _cpu_seconds() - cpu_started
     peak_kib = max(_own_peak_kib(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-    print(json.dumps({"seconds": seconds, "peak_mib": peak_kib / 1024, "values": values}))
+    print(json.dumps({"seconds": seconds, "cpu_seconds": cpu_seconds, "peak_mib": peak_kib / 1024, "values": values}))
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and its finished children: less sensitive than
+    wall time to other work on a shared machine."""
+    return sum(usage.ru_utime + usage.ru_stime
+               for usage in (resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)))
 
 
 def _own_peak_kib() -> int:
@@ -566,7 +573,7 @@ def _density(text: str) -> float:
 def _benchmark(arguments: argparse.Namespace) -> None:
     """Every tool at every size and density; then the completion run, if asked."""
     results, datasets, notes = [], [], []
-    dbt_ready = False
+    dbt_ready, load_before = False, os.getloadavg()[0]
     plan = [(users, arguments.tools, arguments.repeat) for users in arguments.users]
     if arguments.completion:
         plan.append((arguments.completion, COMPLETION_TOOLS, 1))
@@ -595,12 +602,14 @@ def _benchmark(arguments: argparse.Namespace) -> None:
                                  + ", ".join(f"{step}s in {value:.2f} s" for step, value in steps.items())
                                  + " (medians, from dbt's run_results.json).")
                 result = Result(users, density, tool, statistics.median(r["seconds"] for r in runs),
-                                max(r["peak_mib"] for r in runs), completion=users == arguments.completion)
+                                statistics.median(r["cpu_seconds"] for r in runs), max(r["peak_mib"] for r in runs),
+                                completion=users == arguments.completion)
                 results.append(result)
-                print(f"{users:>10} users  {density:>5g}  {tool:<26} {result.seconds:8.2f} s  {result.peak_mib:8.0f} MiB",
+                print(f"{users:>10} users  {density:>5g}  {tool:<26} {result.seconds:8.2f} s  {result.cpu_seconds:8.2f} s CPU  "
+                      f"{result.peak_mib:8.0f} MiB",
                       flush=True)
     _write_report(arguments.report or arguments.data_root / "report.md",
-                  _benchmark_report(arguments, results, datasets, notes))
+                  _benchmark_report(arguments, results, datasets, notes, load_before))
 
 
 @dataclass(frozen=True)
@@ -609,6 +618,7 @@ class Result:
     density: float
     tool: str
     seconds: float
+    cpu_seconds: float
     peak_mib: float
     completion: bool = False
 
@@ -638,13 +648,18 @@ def _command(arguments: argparse.Namespace) -> str:
     return command
 
 
+def _load(before: float) -> str:
+    return (f"Load average {before:.1f} before the run and {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} cores: "
+            "other work on the machine lengthens the wall times.")
+
+
 def _machine() -> str:
     return (f"Machine: {platform.machine()}, {os.cpu_count()} cores, {_memory_gib():.0f} GiB, {platform.system()} "
             f"{platform.release()}, Python {platform.python_version()}; " + ", ".join(_versions()) + ".")
 
 
 def _benchmark_report(arguments: argparse.Namespace, results: list[Result], datasets: list[dict],
-                      notes: list[str]) -> list[str]:
+                      notes: list[str], load_before: float) -> list[str]:
     floors = {(r.users, r.density): r.seconds for r in results if r.tool == "floor query"}
     lines = [
         "# Benchmarks",
@@ -657,7 +672,7 @@ def _benchmark_report(arguments: argparse.Namespace, results: list[Result], data
         "`rankwise` is `rankwise.evaluate` with its defaults, which check the input first (nulls, duplicate "
         "items and ranks in a list, duplicate interactions...); `validate=False` skips those checks.",
         "",
-        _machine(),
+        _machine() + " " + _load(load_before),
         "",
         "## Data",
         "",
@@ -667,11 +682,13 @@ def _benchmark_report(arguments: argparse.Namespace, results: list[Result], data
     for facts in datasets:
         lines.append(f"| {facts['users']:,} | {facts['recommended']:,} | {facts['density']:g} | {facts['achieved']:.4f} "
                      f"| {facts['interactions'] / facts['users']:.2f} | {1 - facts['judged_users'] / facts['users']:.1%} |")
-    lines += ["", "## Times", "", "| users | hit density | tool | seconds | x floor | peak MiB |", "|---:|---:|---|---:|---:|---:|"]
+    lines += ["", "## Times", "", "| users | hit density | tool | seconds | x floor | CPU seconds | peak MiB |",
+              "|---:|---:|---|---:|---:|---:|---:|"]
     for r in results:
         floor = floors.get((r.users, r.density))
         ratio = f"{r.seconds / floor:.2f}" if floor else ""
-        lines.append(f"| {r.users:,} | {r.density:g} | {r.tool} | {r.seconds:.2f} | {ratio} | {r.peak_mib:,.0f} |")
+        lines.append(f"| {r.users:,} | {r.density:g} | {r.tool} | {r.seconds:.2f} | {ratio} | {r.cpu_seconds:.2f} | "
+                     f"{r.peak_mib:,.0f} |")
     densities = arguments.hit_density
     lines += ["", "## Targets", "", "| target | " + " | ".join(f"hit density {d:g}" for d in densities) + " |",
               "|---|" + "---|" * len(densities)]
@@ -744,7 +761,7 @@ def _write_report(path: Path, lines: list[str]) -> None:
 
 def _scale_checks(arguments: argparse.Namespace) -> None:
     """The scale checks of issue #21, each in a fresh process, stopped after --timeout."""
-    rows = []
+    rows, load_before = [], os.getloadavg()[0]
     if arguments.k_sweep:
         folder, facts = generate(arguments.data_root, K_SWEEP_USERS, SCALE_CHECK_DENSITY)
         print(_density_line(facts), flush=True)
@@ -770,17 +787,18 @@ def _scale_checks(arguments: argparse.Namespace) -> None:
         f"Generated by `{_command(arguments)}`: each check in a fresh process (imports included), once; "
         f"stopped after {arguments.timeout:g} s.",
         "",
-        _machine(),
+        _machine() + " " + _load(load_before),
         "",
-        "| check | data | seconds | peak MiB |",
-        "|---|---|---:|---:|",
+        "| check | data | seconds | CPU seconds | peak MiB |",
+        "|---|---|---:|---:|---:|",
     ]
     for check, facts, result in rows:
         data = f"{facts['users']:,} users, {facts['recommended']:,} recommended rows, hit density {facts['achieved']:.3f}"
         if result is None:
-            lines.append(f"| {check} | {data} | did not finish in {arguments.timeout:g} s | |")
+            lines.append(f"| {check} | {data} | did not finish in {arguments.timeout:g} s | | |")
         else:
-            lines.append(f"| {check} | {data} | {result['seconds']:.2f} | {result['peak_mib']:,.0f} |")
+            lines.append(f"| {check} | {data} | {result['seconds']:.2f} | {result['cpu_seconds']:.2f} | "
+                         f"{result['peak_mib']:,.0f} |")
         print(lines[-1], flush=True)
     _write_report(arguments.report or arguments.data_root / "scale-checks.md", lines)
 
