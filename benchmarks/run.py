@@ -806,6 +806,34 @@ def _scale_checks(arguments: argparse.Namespace) -> None:
     _write_report(arguments.report or arguments.data_root / "scale-checks.md", lines)
 
 
+def _heaviest_operators(con: object, query: str, scratch: Path, count: int = 12) -> list[str]:
+    """The operators of one more run of `query` that took the most time (summed
+    over threads, from DuckDB's JSON profile): a first place to look in the plan."""
+    con.execute("set enable_profiling = 'json'")
+    con.execute("set profiling_output = ?", [str(scratch)])
+    con.sql(query).fetchall()
+    con.execute("set enable_profiling = 'no_output'")
+    profile = json.loads(scratch.read_text())
+    scratch.unlink()
+    operators, pending = [], list(profile["operator"])
+    while pending:
+        node = pending.pop()
+        pending += node.get("children", [])
+        if node["type"] != "RESULT_COLLECTOR":
+            operators.append(node)
+    query_info = profile["query"]
+    lines = [f"Another run: {query_info['total_time']:.3f} s, {query_info['cpu_time']:.3f} s in operators, peak buffer "
+             f"memory {profile['system']['peak_buffer_memory'] / 2**20:,.0f} MiB; the heaviest operators (seconds summed "
+             "over threads, output rows, detail):"]
+    for node in sorted(operators, key=lambda node: node["timing"], reverse=True)[:count]:
+        detail = "; ".join(f"{key}: {value}" for key, value in node.get("extra_info", {}).items()
+                           if key not in ("Estimated Cardinality", "Filename(s)"))
+        detail = " ".join(detail.split())
+        lines.append(f"  {node['timing']:7.3f} s  {node['intermediate_rows']:>12,}  {node['type']:<20} "
+                     f"{detail[:160] + ('...' if len(detail) > 160 else '')}")
+    return lines
+
+
 def _profile(data_root: Path, users: int, density: float, path: Path) -> None:
     """EXPLAIN ANALYZE of the floor query and of rankwise's metric query (the SQL
     of `rankwise.sql`, which `rankwise.evaluate` and the package model run) on
@@ -832,8 +860,9 @@ def _profile(data_root: Path, users: int, density: float, path: Path) -> None:
         for table in ("recommendations", "interactions"):
             con.execute(f"create view {table} as select * from {_read_parquet(folder, table)}")
         plan = con.sql(f"explain analyze {query}").fetchall()[0][1]
+        heaviest = _heaviest_operators(con, query, path.with_name(path.name + ".json"))
         con.close()
-        sections.append("\n".join([f"== {title}", "", *settings, query.strip(), "", plan]))
+        sections.append("\n".join([f"== {title}", "", *settings, query.strip(), "", *heaviest, "", plan]))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n\n".join(sections).rstrip() + "\n")
     print(f"wrote {path}")
