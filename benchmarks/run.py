@@ -842,6 +842,7 @@ def _profile(data_root: Path, users: int, density: float, path: Path) -> None:
 
     import rankwise
 
+    path.parent.mkdir(parents=True, exist_ok=True)
     folder, facts = generate(data_root, users, density)
     print(_density_line(facts), flush=True)
     metric_query = rankwise.sql("recommendations", "interactions", METRICS + ["entropy@10"], k=CUTOFFS,
@@ -863,7 +864,6 @@ def _profile(data_root: Path, users: int, density: float, path: Path) -> None:
         heaviest = _heaviest_operators(con, query, path.with_name(path.name + ".json"))
         con.close()
         sections.append("\n".join([f"== {title}", "", *settings, query.strip(), "", *heaviest, "", plan]))
-    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n\n".join(sections).rstrip() + "\n")
     print(f"wrote {path}")
 
