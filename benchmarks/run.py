@@ -39,6 +39,7 @@ LIST_LENGTH = 20
 # The share of recommended rows that are relevant: a model no better than chance
 # reaches about 0.007 on this data; published recommenders' precision@10 is 0.1 to 0.35.
 DENSITIES = [0.01, 0.1, 0.3]
+SIZES = [10_000, 100_000, 1_000_000]
 # How far the generated data's hit density may be from the target, relative.
 DENSITY_TOLERANCE = 0.2
 METRICS = ["precision", "recall", "map", "mrr", "ndcg"]
@@ -504,7 +505,8 @@ def _check_agreement(tool: str, values: dict, reference: dict) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--users", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    parser.add_argument("--users", type=int, nargs="+",
+                        help="sizes, in users (default: " + " ".join(map(str, SIZES)) + ", none with --completion)")
     parser.add_argument("--hit-density", type=_density, nargs="+", default=DENSITIES, metavar="SHARE",
                         help="share of the recommended rows that are relevant, one dataset each (default: "
                              + " ".join(map(str, DENSITIES)) + ")")
@@ -544,6 +546,8 @@ def main() -> None:
         if tool not in PEER_PACKAGES or not python:
             parser.error(f"--peer-python takes TOOL=PYTHON with TOOL one of {', '.join(PEER_PACKAGES)}; got {entry!r}")
         PEER_PYTHONS[tool] = python
+    if arguments.users is None:
+        arguments.users = [] if arguments.completion else SIZES
     if arguments.completion and not (arguments.memory_limit and arguments.temp_directory):
         parser.error("--completion needs --memory-limit and --temp-directory: the point is completing within them")
     modes = [bool(arguments.profile), bool(arguments.k_sweep or arguments.many_groups)]
@@ -632,7 +636,8 @@ def _command(arguments: argparse.Namespace) -> str:
         if arguments.many_groups:
             command += " --many-groups " + " ".join(map(str, arguments.many_groups))
     else:
-        command += " --users " + " ".join(map(str, arguments.users))
+        if arguments.users:
+            command += " --users " + " ".join(map(str, arguments.users))
         command += " --hit-density " + " ".join(f"{density:g}" for density in arguments.hit_density)
         command += f" --repeat {arguments.repeat}"
         if arguments.tools != list(WORKERS):

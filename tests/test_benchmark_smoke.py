@@ -135,3 +135,5 @@ def test_unreachable_density_is_refused(data_root: Path) -> None:
     assert refused.returncode != 0 and "hit density 0.9 is out of reach" in refused.stderr
     refused = _run("--hit-density", "1.5", check=False)
     assert refused.returncode == 2 and "between 0 and 1; got 1.5" in refused.stderr
+    refused = _run("--completion", check=False)
+    assert refused.returncode == 2 and "--completion needs --memory-limit and --temp-directory" in refused.stderr
