@@ -381,6 +381,7 @@ K_SWEEP_METRICS = ["precision", "map", "ndcg"]
 K_SWEEP_USERS = 100
 # The density of the data of the scale checks and of --profile's default.
 SCALE_CHECK_DENSITY = 0.1
+TIMEOUT = 1800
 
 
 def _work_k_sweep(folder: Path, k_max: int) -> dict:
@@ -526,8 +527,8 @@ def main() -> None:
     parser.add_argument("--many-groups", type=int, nargs=2, metavar=("USERS", "GROUPS"),
                         help="scale check: USERS users' lists split into GROUPS groups, users='interactions' "
                              "(issue #21: 200000 5000), against the same data as one group")
-    parser.add_argument("--timeout", type=float, default=1800,
-                        help="seconds after which a scale check is stopped and reported as unfinished (default 1800)")
+    parser.add_argument("--timeout", type=float, default=TIMEOUT,
+                        help=f"seconds after which a scale check is stopped and reported as unfinished (default {TIMEOUT})")
     parser.add_argument("--report", type=Path,
                         help="the Markdown report (default: report.md, or scale-checks.md, in --data-root)")
     parser.add_argument("--data-root", type=Path, default=DATA_ROOT,
@@ -635,6 +636,8 @@ def _command(arguments: argparse.Namespace) -> str:
             command += f" --k-sweep {arguments.k_sweep}"
         if arguments.many_groups:
             command += " --many-groups " + " ".join(map(str, arguments.many_groups))
+        if arguments.timeout != TIMEOUT:
+            command += f" --timeout {arguments.timeout:g}"
     else:
         if arguments.users:
             command += " --users " + " ".join(map(str, arguments.users))

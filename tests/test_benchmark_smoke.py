@@ -126,7 +126,8 @@ def test_scale_checks(tmp_path: Path, data_root: Path) -> None:
     assert "did not finish" not in text
     # a check that outlives --timeout is stopped and reported, not waited for
     _run("--k-sweep", "5", "--timeout", "0.001", "--report", str(report), "--data-root", str(data_root))
-    assert "| did not finish in 0.001 s | | |" in report.read_text()
+    text = report.read_text()
+    assert "--k-sweep 5 --timeout 0.001`" in text and "| did not finish in 0.001 s | | |" in text
 
 
 def test_unreachable_density_is_refused(data_root: Path) -> None:
