@@ -88,7 +88,8 @@ def generate(data_root: Path, users: int, density: float) -> tuple[Path, dict]:
     share = density * LIST_LENGTH * users / interactions
     if share > 1:
         raise SystemExit(f"hit density {density:g} is out of reach: the data has {interactions / users:.1f} relevant items "
-                         f"per user for {LIST_LENGTH} recommendations, at most {interactions / users / LIST_LENGTH:.2f} of them relevant")
+                         f"per user for {LIST_LENGTH} recommendations, at most "
+                         f"{interactions / users / LIST_LENGTH:.2f} of them relevant")
     for first, last in chunks:
         into = "create table recommendations as" if first == 0 else "insert into recommendations"
         con.execute(f"{into} {_recommendations_sql(first, last, share)}")
@@ -124,7 +125,8 @@ def _recommendations_sql(first: int, last: int, share: float) -> str:
     uniform = "hash({}) / 18446744073709551616.0"
     return f"""
         with hits as (
-            select user_id, item_id, pow({uniform.format("user_id * 1009 + item_id * 7 + 3")}, (1 + relevance) / 2) as position
+            select user_id, item_id,
+                   pow({uniform.format("user_id * 1009 + item_id * 7 + 3")}, (1 + relevance) / 2) as position
             from interactions
             where user_id >= {first} and user_id < {last}
               and {uniform.format("user_id * 613 + item_id * 11 + 5")} < {share!r}
@@ -579,10 +581,10 @@ def _benchmark(arguments: argparse.Namespace) -> None:
     """Every tool at every size and density; then the completion run, if asked."""
     results, datasets, notes = [], [], []
     dbt_ready, load_before = False, os.getloadavg()[0]
-    plan = [(users, arguments.tools, arguments.repeat) for users in arguments.users]
+    plan = [(users, arguments.tools, arguments.repeat, False) for users in arguments.users]
     if arguments.completion:
-        plan.append((arguments.completion, COMPLETION_TOOLS, 1))
-    for users, tools, repeat in plan:
+        plan.append((arguments.completion, COMPLETION_TOOLS, 1, True))
+    for users, tools, repeat, completion in plan:
         for density in arguments.hit_density:
             folder, facts = generate(arguments.data_root, users, density)
             datasets.append(facts)
@@ -608,11 +610,10 @@ def _benchmark(arguments: argparse.Namespace) -> None:
                                  + " (medians, from dbt's run_results.json).")
                 result = Result(users, density, tool, statistics.median(r["seconds"] for r in runs),
                                 statistics.median(r["cpu_seconds"] for r in runs), max(r["peak_mib"] for r in runs),
-                                completion=users == arguments.completion)
+                                completion=completion)
                 results.append(result)
-                print(f"{users:>10} users  {density:>5g}  {tool:<26} {result.seconds:8.2f} s  {result.cpu_seconds:8.2f} s CPU  "
-                      f"{result.peak_mib:8.0f} MiB",
-                      flush=True)
+                print(f"{users:>10} users  {density:>5g}  {tool:<26} {result.seconds:8.2f} s  "
+                      f"{result.cpu_seconds:8.2f} s CPU  {result.peak_mib:8.0f} MiB", flush=True)
     _write_report(arguments.report or arguments.data_root / "report.md",
                   _benchmark_report(arguments, results, datasets, notes, load_before))
 
@@ -728,7 +729,8 @@ def _targets(results: list[Result], memory_limit: str | None,
     variants = (("rankwise, validate=False", 2), ("rankwise", 3))
     for users, density in sorted({(r.users, r.density) for r in results if not r.completion}):
         at = f"{users:,} users"
-        own = {variant: seconds[(users, density, variant)] for variant, _ in variants if (users, density, variant) in seconds}
+        own = {variant: seconds[(users, density, variant)]
+               for variant, _ in variants if (users, density, variant) in seconds}
         floor = seconds.get((users, density, "floor query"))
         for variant, budget in variants:
             if variant in own and floor:
@@ -740,7 +742,8 @@ def _targets(results: list[Result], memory_limit: str | None,
             for variant in own:
                 if (users, density, peer) in seconds:
                     ratio = seconds[(users, density, peer)] / own[variant]
-                    add(f"`{variant}` at least {factor}x faster than {peer}, {at}", density, f"{ratio:.1f}x", ratio >= factor)
+                    add(f"`{variant}` at least {factor}x faster than {peer}, {at}", density, f"{ratio:.1f}x",
+                        ratio >= factor)
         for variant in own:
             if (users, density, "RecTools") in peaks:
                 own_peak, peer_peak = peaks[(users, density, variant)], peaks[(users, density, "RecTools")]
@@ -752,7 +755,8 @@ def _targets(results: list[Result], memory_limit: str | None,
                 growth = own[variant] / smaller
                 add(f"`{variant}`: 10x the rows costs at most 11x the time, {users // 10:,} to {at}",
                     density, f"{growth:.1f}x", growth <= 11)
-        dbt = [seconds.get((users, density, tool)) for tool in ("dbt run (package model)", "dbt start-up", "rankwise SQL only")]
+        dbt = [seconds.get((users, density, tool))
+               for tool in ("dbt run (package model)", "dbt start-up", "rankwise SQL only")]
         if None not in dbt:
             run, start_up, sql_only = dbt
             add(f"the dbt path adds no more than dbt's start-up to the same SQL, {at}", density,
