@@ -1,13 +1,20 @@
 """Times rankwise end to end from Parquet against the least work any correct
-method must do (the floor query) and against the peers that are installed.
+method must do (the floor query) and against the peers that are installed, on
+data where a chosen share of the recommended rows is relevant (the hit density).
 
-    python benchmarks/run.py --users 10000 100000 1000000 --repeat 3
+    python benchmarks/run.py --users 10000 100000 1000000 --hit-density 0.01 0.1 0.3 --repeat 3
 
 Every measurement runs in a fresh process (`python benchmarks/run.py --worker
 ...`), which reports its wall time and peak RSS; the median of the repetitions is
 kept. Before a peer's time is reported, its numbers are checked against
-rankwise's under the matching convention. The report goes to docs/benchmarks.md;
-the generated data stays in benchmarks/data (--data-root) for the next run.
+rankwise's under the matching convention. The generated data, and the report
+(report.md), stay in benchmarks/data (--data-root); docs/benchmarks.md quotes the
+reports.
+
+    --completion            the 10M-users run under --memory-limit and --temp-directory
+    --profile FILE          EXPLAIN ANALYZE of the floor and metric queries on one dataset
+    --k-sweep [K_MAX]       scale check: three metrics at every k from 1 to 1000
+    --many-groups U G       scale check: U users in G groups, users='interactions'
 """
 
 from __future__ import annotations
@@ -21,13 +28,20 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DATA_ROOT = REPO_ROOT / "benchmarks" / "data"
-REPORT = REPO_ROOT / "docs" / "benchmarks.md"
 CUTOFFS = [5, 10, 20]
+LIST_LENGTH = 20
+# The share of recommended rows that are relevant: a model no better than chance
+# reaches about 0.007 on this data; published recommenders' precision@10 is 0.1 to 0.35.
+DENSITIES = [0.01, 0.1, 0.3]
+SIZES = [10_000, 100_000, 1_000_000]
+# How far the generated data's hit density may be from the target, relative.
+DENSITY_TOLERANCE = 0.2
 METRICS = ["precision", "recall", "map", "mrr", "ndcg"]
 # rankwise metric@k -> trec_eval measure, for the agreement check
 TREC_EVAL = {"precision": "P_{k}", "recall": "recall_{k}", "map": "map_cut_{k}", "ndcg": "ndcg_cut_{k}"}
@@ -37,54 +51,121 @@ GENERATE_CHUNK_USERS = 1_000_000
 MEMORY_ENVIRONMENT = ("RANKWISE_BENCHMARK_MEMORY_LIMIT", "RANKWISE_BENCHMARK_TEMP_DIRECTORY")
 
 
-def generate(data_root: Path, users: int) -> Path:
-    """Deterministic data: Zipf-like item popularity over 50k items, 20 ranked
-    recommendations per user, ~10 graded (1..3) relevant items per user, ~3% of
-    users with none; rows written grouped by user."""
+def generate(data_root: Path, users: int, density: float) -> tuple[Path, dict]:
+    """Deterministic data at a chosen hit density: ~10 graded (1..3) relevant items
+    per user over 50k items of Zipf-like popularity, ~3% of users with none, 20
+    ranked recommendations per user of which a share `density` are relevant.
+    Returns the folder (rows grouped by user) and what the data holds, measured."""
     import duckdb
 
-    folder = data_root / f"users_{users}"
-    if (folder / "interactions.parquet").exists():
-        return folder
+    folder = data_root / f"users_{users}_density_{density:g}"
+    facts_file = folder / "data.json"
+    if facts_file.exists():
+        return folder, json.loads(facts_file.read_text())
     folder.mkdir(parents=True, exist_ok=True)
     # Built a million users at a time in a scratch database beside the data: 10M
     # users are 400M candidate rows, whose grouping in one query spills past the disk.
     scratch = folder / "generate.duckdb"
+    scratch.unlink(missing_ok=True)
     con = duckdb.connect(str(scratch))
-    con.execute(f"set temp_directory = '{folder / 'generate.tmp'}'")
-    zipf_item = "cast(floor(50000 * pow(hash({seed}) / 18446744073709551615.0, 3)) as integer)"
-    for first in range(0, users, GENERATE_CHUNK_USERS):
-        chunk = f"range({first}, {min(users, first + GENERATE_CHUNK_USERS)}) as users(u)"
-        into = "create table {table} as" if first == 0 else "insert into {table}"
+    con.execute("set temp_directory = ?", [str(folder / "generate.tmp")])
+    chunks = [(first, min(users, first + GENERATE_CHUNK_USERS)) for first in range(0, users, GENERATE_CHUNK_USERS)]
+    for first, last in chunks:
+        into = "create table interactions as" if first == 0 else "insert into interactions"
         con.execute(
-            f"""{into.format(table="recommendations")}
-            select user_id, item_id, rank, 1.0 - rank / 100.0 as score
-            from (
-                select user_id, item_id, row_number() over (partition by user_id order by min(slot)) as rank
-                from (
-                    select u as user_id, slot, {zipf_item.format(seed="u * 97 + slot")} as item_id
-                    from {chunk}, range(40) as slots(slot)
-                ) group by user_id, item_id
-            ) where rank <= 20
-            order by user_id, rank"""
-        )
-        con.execute(
-            f"""{into.format(table="interactions")}
+            f"""{into}
             select user_id, item_id, max(relevance) as relevance
             from (
-                select u as user_id, {zipf_item.format(seed="u * 131 + slot + 7")} as item_id,
-                       1 + hash(u * 7 + slot) % 3 as relevance
-                from {chunk}, range(10) as slots(slot)
+                select u as user_id, {_zipf_item("u * 131 + slot + 7")} as item_id, 1 + hash(u * 7 + slot) % 3 as relevance
+                from range({first}, {last}) as users(u), range(10) as slots(slot)
                 where hash(u) % 100 >= 3
             ) group by user_id, item_id
             order by user_id"""
         )
+    # Each interaction is recommended with one probability, so that `density` of
+    # the 20 recommendations per user are relevant on average.
+    interactions = con.execute("select count(*) from interactions").fetchone()[0]
+    share = density * LIST_LENGTH * users / interactions
+    if share > 1:
+        raise SystemExit(f"hit density {density:g} is out of reach: the data has {interactions / users:.1f} relevant items "
+                         f"per user for {LIST_LENGTH} recommendations, at most "
+                         f"{interactions / users / LIST_LENGTH:.2f} of them relevant")
+    for first, last in chunks:
+        into = "create table recommendations as" if first == 0 else "insert into recommendations"
+        con.execute(f"{into} {_recommendations_sql(first, last, share)}")
     # insertion order is kept: rows stay grouped by user
     for table in ("recommendations", "interactions"):
         con.execute(f"copy {table} to '{folder / (table + '.parquet')}' (format parquet)")
+    facts = con.execute(
+        """select count(*), count(i.item_id),
+                  (select count(*) from interactions), (select count(distinct user_id) from interactions)
+           from recommendations as r
+           left join interactions as i on i.user_id = r.user_id and i.item_id = r.item_id and i.relevance >= 1"""
+    ).fetchone()
     con.close()
     scratch.unlink()
-    return folder
+    recommended, hits, interactions, judged_users = facts
+    facts = {"users": users, "density": density, "achieved": hits / recommended, "hits": hits,
+             "recommended": recommended, "interactions": interactions, "judged_users": judged_users}
+    facts_file.write_text(json.dumps(facts, indent=2) + "\n")
+    return folder, facts
+
+
+def _zipf_item(seed: str) -> str:
+    """An item id drawn from 50k items, item 0 the most popular (a cube of a
+    uniform draw from a hash of `seed`)."""
+    return f"cast(floor(50000 * pow(hash({seed}) / 18446744073709551616.0, 3)) as integer)"
+
+
+def _recommendations_sql(first: int, last: int, share: float) -> str:
+    """The lists of users first..last-1: each of their interactions recommended
+    with probability `share` (placed towards the top of the list, the more so the
+    more relevant), the rest of the 20 drawn by popularity among the items the
+    user has not interacted with."""
+    uniform = "hash({}) / 18446744073709551616.0"
+    return f"""
+        with hits as (
+            select user_id, item_id,
+                   pow({uniform.format("user_id * 1009 + item_id * 7 + 3")}, (1 + relevance) / 2) as position
+            from interactions
+            where user_id >= {first} and user_id < {last}
+              and {uniform.format("user_id * 613 + item_id * 11 + 5")} < {share!r}
+        ), hit_counts as (
+            select user_id, count(*) as hits from hits group by user_id
+        ), candidates as (
+            select u as user_id, {_zipf_item("u * 97 + slot")} as item_id, slot
+            from range({first}, {last}) as users(u), range(40) as slots(slot)
+        ), misses as (
+            select user_id, item_id, min(slot) as slot
+            from candidates as c
+            where not exists (select 1 from interactions as i where i.user_id = c.user_id and i.item_id = c.item_id)
+            group by user_id, item_id
+        ), kept_misses as (
+            select user_id, item_id, {uniform.format("user_id * 389 + item_id * 13 + 1")} as position
+            from (
+                select m.user_id, m.item_id, coalesce(h.hits, 0) as hits,
+                       row_number() over (partition by m.user_id order by m.slot) as drawn
+                from misses as m left join hit_counts as h using (user_id)
+            ) where drawn <= {LIST_LENGTH} - hits
+        )
+        select user_id, item_id, rank, 1.0 - rank / 100.0 as score
+        from (
+            select user_id, item_id, row_number() over (partition by user_id order by position, item_id) as rank
+            from (select user_id, item_id, position from hits union all select user_id, item_id, position from kept_misses)
+        )
+        order by user_id, rank"""
+
+
+def _density_line(facts: dict) -> str:
+    """The achieved hit density, checked against the target: within 20% when the
+    data has enough rows for the target to mean anything (1,000 expected hits)."""
+    target, achieved = facts["density"], facts["achieved"]
+    line = (f"{facts['users']:,} users, hit density {target:g}: {achieved:.4f} of {facts['recommended']:,} recommended rows "
+            f"relevant; {facts['interactions'] / facts['users']:.1f} relevant items per user, "
+            f"{1 - facts['judged_users'] / facts['users']:.1%} of users without any")
+    if target * facts["recommended"] >= 1000 and abs(achieved / target - 1) > DENSITY_TOLERANCE:
+        raise SystemExit(f"{line}: off the target by more than {DENSITY_TOLERANCE:.0%}")
+    return line
 
 
 # Workers: each runs in its own process and prints one JSON line.
@@ -133,6 +214,16 @@ def _work_cli(folder: Path) -> dict:
     return {}
 
 
+FLOOR_DISABLED_OPTIMIZERS = "partial_aggregate_pushdown"
+FLOOR_QUERY = f"""select count(*) from (
+    select r.user_id, count(i.item_id) as hits
+    from {{recommendations}} as r
+    left join {{interactions}} as i on i.user_id = r.user_id and i.item_id = r.item_id and i.relevance >= 1
+    where r.rank <= {max(CUTOFFS)}
+    group by r.user_id
+)"""
+
+
 def _read_parquet(folder: Path, table: str) -> str:
     """The SQL that reads one of the benchmark's tables, its path as a string literal."""
     path = str(folder / f"{table}.parquet").replace("'", "''")
@@ -140,17 +231,17 @@ def _read_parquet(folder: Path, table: str) -> str:
 
 
 def _work_floor(folder: Path) -> dict:
+    """The least work any correct method does: join the lists, up to the largest
+    cutoff, to the interactions and count each user's hits."""
     import duckdb
 
-    hits = duckdb.sql(
-        f"""select count(*) from (
-            select r.user_id, count(i.item_id) as hits
-            from {_read_parquet(folder, "recommendations")} r
-            left join {_read_parquet(folder, "interactions")} i using (user_id, item_id)
-            group by r.user_id
-        )"""
-    ).fetchall()
-    return {"users": hits[0][0]}
+    con = duckdb.connect()
+    # DuckDB 2.0 otherwise groups both inputs by (user, item) before the join,
+    # which makes this query 5x slower at 1M users (docs/benchmarks.md).
+    con.execute(f"set disabled_optimizers = '{FLOOR_DISABLED_OPTIMIZERS}'")
+    users = con.sql(FLOOR_QUERY.format(recommendations=_read_parquet(folder, "recommendations"),
+                                       interactions=_read_parquet(folder, "interactions"))).fetchall()[0][0]
+    return {"users": users}
 
 
 def _work_floor_checked(folder: Path) -> dict:
@@ -287,6 +378,45 @@ def _work_sql_only(folder: Path) -> dict:
     return {}
 
 
+# Scale checks: one query shape each, timed alone (--k-sweep, --many-groups).
+K_SWEEP_METRICS = ["precision", "map", "ndcg"]
+K_SWEEP_USERS = 100
+# The density of the data of the scale checks and of --profile's default.
+SCALE_CHECK_DENSITY = 0.1
+TIMEOUT = 1800
+
+
+def _work_k_sweep(folder: Path, k_max: int) -> dict:
+    """Three metrics at every cutoff from 1 to k_max: the query must not grow
+    with the number of cutoffs beyond its output rows."""
+    import rankwise
+
+    table = rankwise.evaluate(str(folder / "recommendations.parquet"), str(folder / "interactions.parquet"),
+                              K_SWEEP_METRICS, k=list(range(1, k_max + 1)), relevance_col="relevance")
+    return {"rows": len(table)}
+
+
+def _work_many_groups(folder: Path, groups: int) -> dict:
+    """Every user's list in one of `groups` groups, scored over every user with
+    interactions in every group (users='interactions'): the group means need the
+    number of users missing from a group, not a row per missing user."""
+    import duckdb
+
+    import rankwise
+
+    con = duckdb.connect()
+    memory_limit, temp_directory = (os.environ.get(name) or None for name in MEMORY_ENVIRONMENT)
+    # rankwise leaves a connection it is given as it is: the settings are the caller's to make.
+    for setting, value in (("memory_limit", memory_limit), ("temp_directory", temp_directory)):
+        if value:
+            con.execute(f"set {setting} = ?", [value])
+    recommendations = con.sql(
+        f"select *, user_id % {int(groups)} as group_id from {_read_parquet(folder, 'recommendations')}")
+    table = rankwise.evaluate(recommendations, str(folder / "interactions.parquet"), METRICS, k=CUTOFFS,
+                              relevance_col="relevance", group_by="group_id", users="interactions", con=con)
+    return {"rows": len(table), "groups": int(table["group_id"].nunique())}
+
+
 WORKERS = {
     "rankwise": _work_rankwise,
     "rankwise, validate=False": _work_rankwise_unvalidated,
@@ -300,29 +430,45 @@ WORKERS = {
     "ranx": _work_ranx,
     "RecTools": _work_rectools,
 }
+SCALE_WORKERS = {"k sweep": _work_k_sweep, "many groups": _work_many_groups}
 PEER_PACKAGES = {"pytrec_eval": "pytrec-eval-terrier", "ranx": "ranx", "RecTools": "rectools"}
 # The rankwise convention each peer's numbers are checked against.
 PEER_CONVENTIONS = {"pytrec_eval": "trec_eval", "ranx": "ranx", "RecTools": "rectools"}
+# The tools of the 10M-users completion run (--completion).
+COMPLETION_TOOLS = ["rankwise", "rankwise, validate=False", "floor query"]
 
 
 # Interpreters for peers that cannot share rankwise's environment (--peer-python).
 PEER_PYTHONS: dict[str, str] = {}
 
 
-def _measure(tool: str, folder: Path) -> dict:
-    completed = subprocess.run(
-        [PEER_PYTHONS.get(tool, sys.executable), __file__, "--worker", tool, str(folder)],
-        check=True, capture_output=True, text=True,
-    )
+def _measure(tool: str, folder: Path, options: dict | None = None, timeout: float | None = None) -> dict | None:
+    """Runs one worker in a fresh process; None when it outlives `timeout` seconds."""
+    try:
+        completed = subprocess.run(
+            [PEER_PYTHONS.get(tool, sys.executable), __file__, "--worker", tool, str(folder), json.dumps(options or {})],
+            check=True, capture_output=True, text=True, timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return None
+    except subprocess.CalledProcessError as error:
+        raise SystemExit(f"{tool} failed on {folder}:\n{error.stderr[-3000:]}") from None
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
 
-def _worker(tool: str, folder: Path) -> None:
-    started = time.perf_counter()
-    values = WORKERS[tool](folder)
-    seconds = time.perf_counter() - started
+def _worker(tool: str, folder: Path, options: dict) -> None:
+    started, cpu_started = time.perf_counter(), _cpu_seconds()
+    values = {**WORKERS, **SCALE_WORKERS}[tool](folder, **options)
+    seconds, cpu_seconds = time.perf_counter() - started, _cpu_seconds() - cpu_started
     peak_kib = max(_own_peak_kib(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-    print(json.dumps({"seconds": seconds, "peak_mib": peak_kib / 1024, "values": values}))
+    print(json.dumps({"seconds": seconds, "cpu_seconds": cpu_seconds, "peak_mib": peak_kib / 1024, "values": values}))
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and its finished children: less sensitive than
+    wall time to other work on a shared machine."""
+    return sum(usage.ru_utime + usage.ru_stime
+               for usage in (resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)))
 
 
 def _own_peak_kib() -> int:
@@ -362,132 +508,376 @@ def _check_agreement(tool: str, values: dict, reference: dict) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--users", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    parser.add_argument("--users", type=int, nargs="+",
+                        help="sizes, in users (default: " + " ".join(map(str, SIZES)) + ", none with --completion)")
+    parser.add_argument("--hit-density", type=_density, nargs="+", default=DENSITIES, metavar="SHARE",
+                        help="share of the recommended rows that are relevant, one dataset each (default: "
+                             + " ".join(map(str, DENSITIES)) + ")")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--tools", nargs="+", default=list(WORKERS), choices=list(WORKERS), metavar="TOOL")
+    parser.add_argument("--completion", type=int, nargs="?", const=10_000_000, metavar="USERS",
+                        help="also run " + ", ".join(COMPLETION_TOOLS) + " once at USERS (default 10,000,000) "
+                             "under --memory-limit and --temp-directory, which it needs")
     parser.add_argument("--memory-limit", help="DuckDB memory_limit for the rankwise runs, e.g. 12GB")
     parser.add_argument("--temp-directory", help="where DuckDB spills in the rankwise runs")
-    parser.add_argument("--report", type=Path, default=REPORT)
+    parser.add_argument("--profile", type=Path, metavar="FILE",
+                        help="write EXPLAIN ANALYZE of the floor query and of rankwise's metric query to FILE, "
+                             "at one --users and one --hit-density, and measure nothing else")
+    parser.add_argument("--k-sweep", type=int, nargs="?", const=1000, metavar="K_MAX",
+                        help=f"scale check: {', '.join(K_SWEEP_METRICS)} at every k from 1 to K_MAX (default 1000) "
+                             f"on {K_SWEEP_USERS} users")
+    parser.add_argument("--many-groups", type=int, nargs=2, metavar=("USERS", "GROUPS"),
+                        help="scale check: USERS users' lists split into GROUPS groups, users='interactions' "
+                             "(issue #21: 200000 5000), against the same data as one group")
+    parser.add_argument("--timeout", type=float, default=TIMEOUT,
+                        help=f"seconds after which a scale check is stopped and reported as unfinished (default {TIMEOUT})")
+    parser.add_argument("--report", type=Path,
+                        help="the Markdown report (default: report.md, or scale-checks.md, in --data-root)")
     parser.add_argument("--data-root", type=Path, default=DATA_ROOT,
                         help="where the generated data and dbt's scratch files are kept between runs (default: benchmarks/data)")
     parser.add_argument("--peer-python", action="append", default=[], metavar="TOOL=PYTHON",
                         help="run a peer's workers in another interpreter, e.g. RecTools=/opt/rectools/bin/python "
                              "(RecTools pins numpy < 2 on Python 3.11, which rankwise's environment does not share)")
-    parser.add_argument("--worker", nargs=2, metavar=("TOOL", "FOLDER"), help=argparse.SUPPRESS)
+    parser.add_argument("--worker", nargs=3, metavar=("TOOL", "FOLDER", "OPTIONS"), help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.worker:
-        _worker(arguments.worker[0], Path(arguments.worker[1]))
+        tool, folder, options = arguments.worker
+        _worker(tool, Path(folder), json.loads(options))
         return
     for entry in arguments.peer_python:
         tool, _, python = entry.partition("=")
         if tool not in PEER_PACKAGES or not python:
             parser.error(f"--peer-python takes TOOL=PYTHON with TOOL one of {', '.join(PEER_PACKAGES)}; got {entry!r}")
         PEER_PYTHONS[tool] = python
+    if arguments.users is None:
+        arguments.users = [] if arguments.completion else SIZES
+    if arguments.completion and not (arguments.memory_limit and arguments.temp_directory):
+        parser.error("--completion needs --memory-limit and --temp-directory: the point is completing within them")
+    modes = [bool(arguments.profile), bool(arguments.k_sweep or arguments.many_groups)]
+    if all(modes):
+        parser.error("--profile and the scale checks (--k-sweep, --many-groups) run separately")
+    if arguments.profile and (len(arguments.users) != 1 or len(arguments.hit_density) != 1):
+        parser.error("--profile reads one dataset: give one --users and one --hit-density")
     for name, value in zip(MEMORY_ENVIRONMENT, (arguments.memory_limit, arguments.temp_directory)):
         if value:
             os.environ[name] = value
 
-    rows, notes = [], []
-    if any(tool.startswith("dbt") for tool in arguments.tools):
-        _dbt(arguments.data_root, "deps", "--quiet")
-    for users in arguments.users:
-        folder = generate(arguments.data_root, users)
-        for tool in arguments.tools:
-            if not _installed(tool):
-                notes.append(f"{tool}: not measured, `{PEER_PACKAGES[tool]}` is not installed.")
-                continue
-            runs = [_measure(tool, folder) for _ in range(arguments.repeat)]
-            if tool in PEER_CONVENTIONS:
-                convention = PEER_CONVENTIONS[tool]
-                _check_agreement(tool, runs[0]["values"], _rankwise_values(folder, convention, validate=False))
-                notes.append(f"{tool}: its means agree with rankwise's (convention='{convention}') within 1e-9 at every size.")
-            if tool == "dbt run (package model)":
-                steps = {name: statistics.median(r["values"][name] for r in runs) for name in runs[0]["values"]}
-                notes.append(f"{tool}, {users:,} users: the package model "
-                             + ", ".join(f"{step}s in {value:.2f} s" for step, value in steps.items())
-                             + " (medians, from dbt's run_results.json).")
-            rows.append((users, tool, statistics.median(r["seconds"] for r in runs), max(r["peak_mib"] for r in runs)))
-            print(f"{users:>10} users  {tool:<26} {rows[-1][2]:8.2f} s  {rows[-1][3]:8.0f} MiB", flush=True)
-    _write_report(arguments, rows, notes)
+    if arguments.profile:
+        _profile(arguments.data_root, arguments.users[0], arguments.hit_density[0], arguments.profile)
+    elif modes[1]:
+        _scale_checks(arguments)
+    else:
+        _benchmark(arguments)
 
 
-def _write_report(arguments: argparse.Namespace, rows: list[tuple], notes: list[str]) -> None:
-    seconds = {(users, tool): value for users, tool, value, _ in rows}
-    peaks = {(users, tool): value for users, tool, _, value in rows}
-    command = "python benchmarks/run.py --users " + " ".join(map(str, arguments.users)) + f" --repeat {arguments.repeat}"
-    if arguments.tools != list(WORKERS):
-        command += " --tools " + " ".join(f"'{tool}'" for tool in arguments.tools)
+def _density(text: str) -> float:
+    value = float(text)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"a hit density is a share of the recommended rows, between 0 and 1; got {text}")
+    return value
+
+
+def _benchmark(arguments: argparse.Namespace) -> None:
+    """Every tool at every size and density; then the completion run, if asked."""
+    results, datasets, notes = [], [], []
+    dbt_ready, load_before = False, os.getloadavg()[0]
+    plan = [(users, arguments.tools, arguments.repeat, False) for users in arguments.users]
+    if arguments.completion:
+        plan.append((arguments.completion, COMPLETION_TOOLS, 1, True))
+    for users, tools, repeat, completion in plan:
+        for density in arguments.hit_density:
+            folder, facts = generate(arguments.data_root, users, density)
+            datasets.append(facts)
+            print(_density_line(facts), flush=True)
+            for tool in tools:
+                if not _installed(tool):
+                    notes.append(f"{tool}: not measured, `{PEER_PACKAGES[tool]}` is not installed; "
+                                 "its targets are left out.")
+                    continue
+                if tool.startswith("dbt") and not dbt_ready:
+                    _dbt(arguments.data_root, "deps", "--quiet")
+                    dbt_ready = True
+                runs = [_measure(tool, folder) for _ in range(repeat)]
+                if tool in PEER_CONVENTIONS:
+                    convention = PEER_CONVENTIONS[tool]
+                    _check_agreement(tool, runs[0]["values"], _rankwise_values(folder, convention, validate=False))
+                    notes.append(f"{tool}: its means agree with rankwise's (convention='{convention}') "
+                                 "within 1e-9 on every dataset.")
+                if tool == "dbt run (package model)":
+                    steps = {name: statistics.median(r["values"][name] for r in runs) for name in runs[0]["values"]}
+                    notes.append(f"{tool}, {users:,} users, hit density {density:g}: the package model "
+                                 + ", ".join(f"{step}s in {value:.2f} s" for step, value in steps.items())
+                                 + " (medians, from dbt's run_results.json).")
+                result = Result(users, density, tool, statistics.median(r["seconds"] for r in runs),
+                                statistics.median(r["cpu_seconds"] for r in runs), max(r["peak_mib"] for r in runs),
+                                completion=completion)
+                results.append(result)
+                print(f"{users:>10} users  {density:>5g}  {tool:<26} {result.seconds:8.2f} s  "
+                      f"{result.cpu_seconds:8.2f} s CPU  {result.peak_mib:8.0f} MiB", flush=True)
+    _write_report(arguments.report or arguments.data_root / "report.md",
+                  _benchmark_report(arguments, results, datasets, notes, load_before))
+
+
+@dataclass(frozen=True)
+class Result:
+    users: int
+    density: float
+    tool: str
+    seconds: float
+    cpu_seconds: float
+    peak_mib: float
+    completion: bool = False
+
+
+def _command(arguments: argparse.Namespace) -> str:
+    """The command line that reproduces a report."""
+    command = "python benchmarks/run.py"
+    if arguments.k_sweep or arguments.many_groups:
+        if arguments.k_sweep:
+            command += f" --k-sweep {arguments.k_sweep}"
+        if arguments.many_groups:
+            command += " --many-groups " + " ".join(map(str, arguments.many_groups))
+        if arguments.timeout != TIMEOUT:
+            command += f" --timeout {arguments.timeout:g}"
+    else:
+        if arguments.users:
+            command += " --users " + " ".join(map(str, arguments.users))
+        command += " --hit-density " + " ".join(f"{density:g}" for density in arguments.hit_density)
+        command += f" --repeat {arguments.repeat}"
+        if arguments.tools != list(WORKERS):
+            command += " --tools " + " ".join(f"'{tool}'" for tool in arguments.tools)
+        if arguments.completion:
+            command += f" --completion {arguments.completion}"
     if arguments.memory_limit:
         command += f" --memory-limit {arguments.memory_limit}"
     if arguments.temp_directory:
         command += f" --temp-directory {arguments.temp_directory}"
     for entry in arguments.peer_python:
         command += f" --peer-python {entry}"
+    return command
+
+
+def _load(before: float) -> str:
+    return (f"Load average {before:.1f} before the run and {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} cores: "
+            "other work on the machine lengthens the wall times.")
+
+
+def _machine() -> str:
+    return (f"Machine: {platform.machine()}, {os.cpu_count()} cores, {_memory_gib():.0f} GiB, {platform.system()} "
+            f"{platform.release()}, Python {platform.python_version()}; " + ", ".join(_versions()) + ".")
+
+
+def _benchmark_report(arguments: argparse.Namespace, results: list[Result], datasets: list[dict],
+                      notes: list[str], load_before: float) -> list[str]:
+    floors = {(r.users, r.density): r.seconds for r in results if r.tool == "floor query"}
     lines = [
         "# Benchmarks",
         "",
-        f"Generated by `{command}`: end to end from Parquet, each run in a fresh process (imports, reading "
+        f"Generated by `{_command(arguments)}`: end to end from Parquet, each run in a fresh process (imports, reading "
         "and conversion included), the median wall time of the repetitions and the largest peak RSS. "
         f"Every tool computes {', '.join(METRICS)} at k = {', '.join(map(str, CUTOFFS))} (rankwise also entropy@10); "
-        "the floor query only joins the recommendations to the interactions and counts hits per user. "
+        f"the floor query only joins the recommendations up to rank {max(CUTOFFS)} to the relevant interactions and "
+        f"counts hits per user (with DuckDB's `{FLOOR_DISABLED_OPTIMIZERS}` disabled). "
         "`rankwise` is `rankwise.evaluate` with its defaults, which check the input first (nulls, duplicate "
         "items and ranks in a list, duplicate interactions...); `validate=False` skips those checks.",
         "",
-        f"Machine: {platform.machine()}, {os.cpu_count()} cores, {_memory_gib():.0f} GiB, {platform.system()} "
-        f"{platform.release()}, Python {platform.python_version()}; " + ", ".join(_versions()) + ".",
+        _machine() + " " + _load(load_before),
         "",
-        "| users | rows | tool | seconds | x floor | peak MiB |",
-        "|---:|---:|---|---:|---:|---:|",
+        "## Data",
+        "",
+        "| users | recommended rows | hit density: target | achieved | relevant items per user | users without any |",
+        "|---:|---:|---:|---:|---:|---:|",
     ]
-    for users, tool, value, peak in rows:
-        floor = seconds.get((users, "floor query"))
-        ratio = f"{value / floor:.2f}" if floor else ""
-        lines.append(f"| {users:,} | {20 * users:,} | {tool} | {value:.2f} | {ratio} | {peak:,.0f} |")
-    lines += ["", "## Targets", "", "| target | measured | met |", "|---|---|---|"]
-    lines += [_target_row(*target) for target in _targets(arguments.users, seconds, peaks, arguments.memory_limit)]
+    for facts in datasets:
+        lines.append(f"| {facts['users']:,} | {facts['recommended']:,} | {facts['density']:g} | {facts['achieved']:.4f} "
+                     f"| {facts['interactions'] / facts['users']:.2f} | {1 - facts['judged_users'] / facts['users']:.1%} |")
+    lines += ["", "## Times", "", "| users | hit density | tool | seconds | x floor | CPU seconds | peak MiB |",
+              "|---:|---:|---|---:|---:|---:|---:|"]
+    for r in results:
+        floor = floors.get((r.users, r.density))
+        ratio = f"{r.seconds / floor:.2f}" if floor else ""
+        lines.append(f"| {r.users:,} | {r.density:g} | {r.tool} | {r.seconds:.2f} | {ratio} | {r.cpu_seconds:.2f} | "
+                     f"{r.peak_mib:,.0f} |")
+    densities = arguments.hit_density
+    lines += ["", "## Targets", "", "| target | " + " | ".join(f"hit density {d:g}" for d in densities) + " |",
+              "|---|" + "---|" * len(densities)]
+    for target, cells in _targets(results, arguments.memory_limit, arguments.temp_directory).items():
+        lines.append(f"| {target} | " + " | ".join(_cell(cells.get(d)) for d in densities) + " |")
     lines += ["", "## Notes", ""] + [f"- {note}" for note in dict.fromkeys(notes)]
-    arguments.report.parent.mkdir(parents=True, exist_ok=True)
-    arguments.report.write_text("\n".join(lines).rstrip() + "\n")
-    print(f"wrote {arguments.report}")
+    return lines
 
 
-def _targets(sizes: list[int], seconds: dict, peaks: dict, memory_limit: str | None) -> list[tuple[str, str, bool | None]]:
-    """The targets of the performance issue, read off the largest size measured."""
-    largest = max(sizes)
-    found = []
-    for variant in ("rankwise", "rankwise, validate=False"):
-        own = seconds.get((largest, variant))
-        if own is None:
-            continue
-        if largest >= 10_000_000:
-            found.append((f"`{variant}` completes at {largest:,} users ({20 * largest:,} rows)",
-                          f"{own:.1f} s, peak {peaks[(largest, variant)]:,.0f} MiB"
-                          + (f" with memory_limit {memory_limit}" if memory_limit else ""), True))
-        floor = seconds.get((largest, "floor query"))
-        if floor:
-            found.append((f"`{variant}` within 2x the floor query ({largest:,} users)", f"{own / floor:.2f}x", own <= 2 * floor))
-        for peer, factor in (("RecTools", 5), ("pytrec_eval", 10)):
-            if (largest, peer) in seconds:
-                ratio = seconds[(largest, peer)] / own
-                found.append((f"`{variant}` at least {factor}x faster than {peer}", f"{ratio:.1f}x", ratio >= factor))
-        if (largest, "RecTools") in peaks:
-            found.append((f"`{variant}` peak memory below RecTools'", f"{peaks[(largest, variant)]:,.0f} vs "
-                          f"{peaks[(largest, 'RecTools')]:,.0f} MiB", peaks[(largest, variant)] < peaks[(largest, "RecTools")]))
-        smaller = [size for size in sizes if size * 10 == largest and (size, variant) in seconds]
-        if smaller:
-            growth = own / seconds[(smaller[0], variant)]
-            found.append((f"`{variant}`: 10x the rows costs at most 11x the time ({smaller[0]:,} to {largest:,} users)",
-                           f"{growth:.1f}x", growth <= 11))
-    dbt = [seconds.get((largest, tool)) for tool in ("dbt run (package model)", "dbt start-up", "rankwise SQL only")]
-    if None not in dbt:
-        run, start_up, sql_only = dbt
-        found.append(("the dbt path adds no more than dbt's start-up to the same SQL",
-                      f"dbt run {run:.2f} s vs start-up {start_up:.2f} s + SQL {sql_only:.2f} s", run <= start_up + sql_only))
-    return found
+def _cell(cell: tuple[str, bool] | None) -> str:
+    if cell is None:
+        return "not measured"
+    measured, met = cell
+    return f"{measured}: {'met' if met else '**not met**'}"
 
 
-def _target_row(target: str, measured: str, met: bool | None) -> str:
-    return f"| {target} | {measured} | {'yes' if met else 'no'} |"
+def _targets(results: list[Result], memory_limit: str | None,
+             temp_directory: str | None) -> dict[str, dict[float, tuple[str, bool]]]:
+    """The targets of issue #19 at every size and density measured: target ->
+    density -> (what was measured, whether it meets the target)."""
+    seconds = {(r.users, r.density, r.tool): r.seconds for r in results if not r.completion}
+    cpu = {(r.users, r.density, r.tool): r.cpu_seconds for r in results if not r.completion}
+    peaks = {(r.users, r.density, r.tool): r.peak_mib for r in results if not r.completion}
+    targets: dict[str, dict[float, tuple[str, bool]]] = {}
+
+    def add(target: str, density: float, measured: str, met: bool) -> None:
+        targets.setdefault(target, {})[density] = (measured, met)
+
+    variants = (("rankwise, validate=False", 2), ("rankwise", 3))
+    for users, density in sorted({(r.users, r.density) for r in results if not r.completion}):
+        at = f"{users:,} users"
+        own = {variant: seconds[(users, density, variant)]
+               for variant, _ in variants if (users, density, variant) in seconds}
+        floor = seconds.get((users, density, "floor query"))
+        for variant, budget in variants:
+            if variant in own and floor:
+                # the CPU ratio beside it, for runs on a busy machine
+                cpu_ratio = cpu[(users, density, variant)] / cpu[(users, density, "floor query")]
+                add(f"`{variant}` within {budget}x the floor query, {at}", density,
+                    f"{own[variant] / floor:.2f}x (CPU {cpu_ratio:.2f}x)", own[variant] <= budget * floor)
+        for peer, factor in (("pytrec_eval", 10), ("RecTools", 5)):
+            for variant in own:
+                if (users, density, peer) in seconds:
+                    ratio = seconds[(users, density, peer)] / own[variant]
+                    add(f"`{variant}` at least {factor}x faster than {peer}, {at}", density, f"{ratio:.1f}x",
+                        ratio >= factor)
+        for variant in own:
+            if (users, density, "RecTools") in peaks:
+                own_peak, peer_peak = peaks[(users, density, variant)], peaks[(users, density, "RecTools")]
+                add(f"`{variant}` peak memory below RecTools', {at}", density,
+                    f"{own_peak:,.0f} vs {peer_peak:,.0f} MiB", own_peak < peer_peak)
+        for variant in own:
+            smaller = seconds.get((users // 10, density, variant)) if users % 10 == 0 else None
+            if smaller:
+                growth = own[variant] / smaller
+                add(f"`{variant}`: 10x the rows costs at most 11x the time, {users // 10:,} to {at}",
+                    density, f"{growth:.1f}x", growth <= 11)
+        dbt = [seconds.get((users, density, tool))
+               for tool in ("dbt run (package model)", "dbt start-up", "rankwise SQL only")]
+        if None not in dbt:
+            run, start_up, sql_only = dbt
+            add(f"the dbt path adds no more than dbt's start-up to the same SQL, {at}", density,
+                f"dbt run {run:.2f} s vs start-up {start_up:.2f} s + SQL {sql_only:.2f} s", run <= start_up + sql_only)
+    for r in results:
+        if r.completion and r.tool != "floor query":
+            add(f"`{r.tool}` completes at {r.users:,} users with memory_limit {memory_limit}, temp_directory "
+                f"{temp_directory}", r.density, f"{r.seconds:.1f} s, peak {r.peak_mib:,.0f} MiB", True)
+    return targets
+
+
+def _write_report(path: Path, lines: list[str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines).rstrip() + "\n")
+    print(f"wrote {path}")
+
+
+def _scale_checks(arguments: argparse.Namespace) -> None:
+    """The scale checks of issue #21, each in a fresh process, stopped after --timeout."""
+    rows, load_before = [], os.getloadavg()[0]
+    if arguments.k_sweep:
+        folder, facts = generate(arguments.data_root, K_SWEEP_USERS, SCALE_CHECK_DENSITY)
+        print(_density_line(facts), flush=True)
+        result = _measure("k sweep", folder, {"k_max": arguments.k_sweep}, timeout=arguments.timeout)
+        expected = len(K_SWEEP_METRICS) * arguments.k_sweep
+        if result is not None and result["values"]["rows"] != expected:
+            raise SystemExit(f"k sweep: {result['values']['rows']} rows, expected {expected}")
+        rows.append((f"k = 1..{arguments.k_sweep}: {', '.join(K_SWEEP_METRICS)} at every k (`rankwise.evaluate` defaults)",
+                     facts, result))
+    if arguments.many_groups:
+        users, groups = arguments.many_groups
+        folder, facts = generate(arguments.data_root, users, SCALE_CHECK_DENSITY)
+        print(_density_line(facts), flush=True)
+        for count in (groups, 1):
+            result = _measure("many groups", folder, {"groups": count}, timeout=arguments.timeout)
+            if result is not None and result["values"]["groups"] != min(count, users):
+                raise SystemExit(f"many groups: {result['values']['groups']} groups in the output, expected {count}")
+            rows.append((f"{count:,} group{'s' if count > 1 else ''}, each user's list in one, users='interactions', "
+                         f"{', '.join(METRICS)} at k = {', '.join(map(str, CUTOFFS))}", facts, result))
+    lines = [
+        "# Scale checks",
+        "",
+        f"Generated by `{_command(arguments)}`: each check in a fresh process (imports included), once; "
+        f"stopped after {arguments.timeout:g} s.",
+        "",
+        _machine() + " " + _load(load_before),
+        "",
+        "| check | data | seconds | CPU seconds | peak MiB |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for check, facts, result in rows:
+        data = f"{facts['users']:,} users, {facts['recommended']:,} recommended rows, hit density {facts['achieved']:.3f}"
+        if result is None:
+            lines.append(f"| {check} | {data} | did not finish in {arguments.timeout:g} s | | |")
+        else:
+            lines.append(f"| {check} | {data} | {result['seconds']:.2f} | {result['cpu_seconds']:.2f} | "
+                         f"{result['peak_mib']:,.0f} |")
+        print(lines[-1], flush=True)
+    _write_report(arguments.report or arguments.data_root / "scale-checks.md", lines)
+
+
+def _heaviest_operators(con: object, query: str, scratch: Path, count: int = 12) -> list[str]:
+    """The operators of one more run of `query` that took the most time (summed
+    over threads, from DuckDB's JSON profile): a first place to look in the plan."""
+    con.execute("set enable_profiling = 'json'")
+    con.execute("set profiling_output = ?", [str(scratch)])
+    con.sql(query).fetchall()
+    con.execute("set enable_profiling = 'no_output'")
+    profile = json.loads(scratch.read_text())
+    scratch.unlink()
+    operators, pending = [], list(profile["operator"])
+    while pending:
+        node = pending.pop()
+        pending += node.get("children", [])
+        if node["type"] != "RESULT_COLLECTOR":
+            operators.append(node)
+    query_info = profile["query"]
+    lines = [f"Another run: {query_info['total_time']:.3f} s, {query_info['cpu_time']:.3f} s in operators, peak buffer "
+             f"memory {profile['system']['peak_buffer_memory'] / 2**20:,.0f} MiB; the heaviest operators (seconds summed "
+             "over threads, output rows, detail):"]
+    for node in sorted(operators, key=lambda node: node["timing"], reverse=True)[:count]:
+        detail = "; ".join(f"{key}: {value}" for key, value in node.get("extra_info", {}).items()
+                           if key not in ("Estimated Cardinality", "Filename(s)"))
+        detail = " ".join(detail.split())
+        lines.append(f"  {node['timing']:7.3f} s  {node['intermediate_rows']:>12,}  {node['type']:<20} "
+                     f"{detail[:160] + ('...' if len(detail) > 160 else '')}")
+    return lines
+
+
+def _profile(data_root: Path, users: int, density: float, path: Path) -> None:
+    """EXPLAIN ANALYZE of the floor query and of rankwise's metric query (the SQL
+    of `rankwise.sql`, which `rankwise.evaluate` and the package model run) on
+    one dataset, each in a fresh connection over views of the Parquet files."""
+    import duckdb
+
+    import rankwise
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    folder, facts = generate(data_root, users, density)
+    print(_density_line(facts), flush=True)
+    metric_query = rankwise.sql("recommendations", "interactions", METRICS + ["entropy@10"], k=CUTOFFS,
+                                relevance_col="relevance")
+    floor_query = FLOOR_QUERY.format(recommendations="recommendations", interactions="interactions")
+    sections = [f"EXPLAIN ANALYZE at {_density_line(facts)}.", _machine()]
+    for title, query, settings in (
+        (f"floor query (with {FLOOR_DISABLED_OPTIMIZERS} disabled)", floor_query,
+         [f"set disabled_optimizers = '{FLOOR_DISABLED_OPTIMIZERS}'"]),
+        (f"rankwise's metric query: {', '.join(METRICS)} at k = {', '.join(map(str, CUTOFFS))} and entropy@10",
+         metric_query, []),
+    ):
+        con = duckdb.connect()
+        for statement in settings:
+            con.execute(statement)
+        for table in ("recommendations", "interactions"):
+            con.execute(f"create view {table} as select * from {_read_parquet(folder, table)}")
+        plan = con.sql(f"explain analyze {query}").fetchall()[0][1]
+        heaviest = _heaviest_operators(con, query, path.with_name(path.name + ".json"))
+        con.close()
+        sections.append("\n".join([f"== {title}", "", *settings, query.strip(), "", *heaviest, "", plan]))
+    path.write_text("\n\n".join(sections).rstrip() + "\n")
+    print(f"wrote {path}")
 
 
 def _memory_gib() -> float:
