@@ -102,3 +102,17 @@ def test_dcg_and_idcg_at_k_aggregate_a_users_rows():
     [(got_dcg, got_idcg)] = connection.sql(f"select {dcg}, {idcg} from my_rows").fetchall()
     assert math.isclose(got_dcg, 3.0 / math.log2(2), abs_tol=1e-12)
     assert math.isclose(got_idcg, 3.0 / math.log2(2) + 2.0 / math.log2(4), abs_tol=1e-12)
+
+
+def test_a_cutoff_can_be_a_column_with_null_for_the_whole_list(table):
+    table.execute("create or replace table my_cutoffs as select * from (values ('u1', 3), ('u2', null), ('u3', 10)) as t(user_name, my_k)")
+    expression = renderer().call("precision_at_k", "l.my_hits", "c.my_k", "l.my_len")
+    rows = table.sql(f"select {expression} from my_lists as l join my_cutoffs as c using (user_name) "
+                     "order by user_name asc").fetchall()
+    # u1: 2 hits / k 3; u2: the whole list, 0 hits / length 2; u3: 1 hit / k 10
+    _close([row[0] for row in rows], [2 / 3, 0 / 2, 1 / 10])
+    expression = renderer().call("average_precision_at_k", "l.my_psum", "l.my_r", "c.my_k", None, "min_relevant_k")
+    rows = table.sql(f"select {expression} from my_lists as l join my_cutoffs as c using (user_name) "
+                     "order by user_name asc").fetchall()
+    # min(R, k): u1 min(4, 3) = 3; u2 the whole list: R = 2; u3 R = 0: 0
+    _close([row[0] for row in rows], [(1 / 1 + 2 / 3) / 3, 0.0, 0.0])
