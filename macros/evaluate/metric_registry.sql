@@ -89,8 +89,3 @@
 {% macro _formula_entropy(columns, k, spec) %}
     {{ return(rankwise.entropy_at_k(columns.share, spec.log_base)) }}
 {% endmacro %}
-
-{#- The metric names rankwise.evaluate accepts, each optionally followed by @k. -#}
-{% macro metric_names() %}
-    {{ return(rankwise._metric_registry().keys() | list) }}
-{% endmacro %}

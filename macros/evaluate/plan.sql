@@ -5,6 +5,48 @@
     convention options as given (none = take the convention's value). -#}
 {% macro _evaluate_spec(metrics, k, group_by, per_user, user_col, item_col, rank_col, score_col, relevance_col,
                         convention, options, duplicate_interactions) %}
+    {%- set resolved = rankwise._resolved_options(convention, options, duplicate_interactions, per_user) -%}
+    {%- set log_base = resolved.log_base -%}
+    {%- set relevance_threshold = resolved.relevance_threshold -%}
+    {%- set quoted_groups = rankwise._checked_columns(user_col, item_col, rank_col, score_col, relevance_col, group_by) -%}
+    {%- set planned = rankwise._planned_metrics(metrics, k, per_user, resolved) -%}
+    {%- set plan, user_metrics, group_metrics, components, cutoffs = planned.plan, planned.user_metrics, planned.group_metrics, planned.components, planned.cutoffs -%}
+    {#- the cutoffs of `k`, shared by every metric given without @k -#}
+    {%- set default_cutoffs = [none] if k is none else ([k] if k is integer else k | list) -%}
+    {%- set spec = {
+        'plan': plan,
+        'default_cutoffs': default_cutoffs,
+        'user_metrics': user_metrics,
+        'group_metrics': group_metrics,
+        'components': components,
+        'cutoffs': cutoffs,
+        'user_sets': user_metrics | map(attribute='users') | unique | list,
+        'groups': quoted_groups,
+        'per_user': per_user,
+        'user_col': user_col,
+        'user': rankwise.quote_identifier(user_col),
+        'item': rankwise.quote_identifier(item_col),
+        'rank': rankwise.quote_identifier(rank_col),
+        'score': none if score_col is none else rankwise.quote_identifier(score_col),
+        'relevance': none if relevance_col is none else rankwise.quote_identifier(relevance_col),
+        'convention': convention,
+        'ap_denominator': resolved.ap_denominator,
+        'precision_denominator': resolved.precision_denominator,
+        'gain': resolved.gain,
+        'gain_items': resolved.gain_items,
+        'min_gain_relevance': none if resolved.gain_items == 'positive' else relevance_threshold,
+        'idcg': resolved.idcg,
+        'relevance_threshold': relevance_threshold,
+        'ties': resolved.ties,
+        'log_base': log_base,
+        'duplicate_interactions': duplicate_interactions,
+    } -%}
+    {%- do spec.update(rankwise._plan_stages(spec)) -%}
+    {{ return(spec) }}
+{% endmacro %}
+
+{#- The convention's option values, overridden by those given, each checked. -#}
+{% macro _resolved_options(convention, options, duplicate_interactions, per_user) %}
     {%- do rankwise._check_choice('evaluate', 'convention', convention, rankwise._convention_presets().keys() | list) -%}
     {%- set resolved = rankwise._updated(rankwise.convention_options(convention), {}) -%}
     {%- for name, value in options.items() if value is not none -%}
@@ -33,8 +75,13 @@
     {%- if resolved.idcg == 'k_positions' and resolved.gain != 'binary' -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: idcg='k_positions' counts every one of the k slots as a relevant item of gain 1, so it needs gain='binary'; got gain=" ~ rankwise._describe(resolved.gain) ~ ".") }}
     {%- endif -%}
+    {%- do resolved.update({'log_base': log_base, 'relevance_threshold': relevance_threshold}) -%}
+    {{ return(resolved) }}
+{% endmacro %}
 
-    {#- columns -#}
+{#- The column arguments checked, and the group columns quoted. Engines match
+    names case-insensitively, so clashes are checked in lower case. -#}
+{% macro _checked_columns(user_col, item_col, rank_col, score_col, relevance_col, group_by) %}
     {%- for argument, value in [('user_col', user_col), ('item_col', item_col), ('rank_col', rank_col)] -%}
         {%- if value is not string or value | length == 0 -%}
             {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `" ~ argument ~ "` must be a non-empty column name; got " ~ rankwise._describe(value) ~ ".") }}
@@ -49,7 +96,6 @@
     {%- if group_by is mapping or group_by is not iterable -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `group_by` must be a column name or a list of them; got " ~ rankwise._describe(group_by) ~ ".") }}
     {%- endif -%}
-    {#- Engines match names case-insensitively, so clashes are checked in lower case. -#}
     {%- set reserved = ['metric', 'k', 'value', 'n_users', 'n_relevant', 'n_recommended', 'hits', 'dcg', 'idcg'] -%}
     {%- if user_col | lower in reserved -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `user_col` may not be named '" ~ user_col ~ "': the output has a column of that name. Rename it in a view first.") }}
@@ -69,8 +115,12 @@
     {%- endfor -%}
     {%- set quoted_groups = [] -%}
     {%- for column in groups %}{% do quoted_groups.append(rankwise.quote_identifier(column)) %}{% endfor -%}
+    {{ return(quoted_groups) }}
+{% endmacro %}
 
-    {#- metrics and the components their formulas read -#}
+{#- The metrics asked, in order, split into per-user and per-group ones, with the
+    components and cutoffs the per-user ones need. -#}
+{% macro _planned_metrics(metrics, k, per_user, resolved) %}
     {%- set catalog = rankwise._metric_registry() -%}
     {%- set plan = rankwise._parse_metrics(metrics, k) -%}
     {%- set user_metrics = [] -%}
@@ -105,39 +155,7 @@
     {%- if per_user and group_metrics | length > 0 -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ (group_metrics | map(attribute='name') | join(', ')) ~ " has one value per group, not per user; drop it from `metrics` when per_user is true.") }}
     {%- endif -%}
-
-    {#- the cutoffs of `k`, shared by every metric given without @k -#}
-    {%- set default_cutoffs = [none] if k is none else ([k] if k is integer else k | list) -%}
-    {%- set spec = {
-        'plan': plan,
-        'default_cutoffs': default_cutoffs,
-        'user_metrics': user_metrics,
-        'group_metrics': group_metrics,
-        'components': components,
-        'cutoffs': cutoffs,
-        'user_sets': user_metrics | map(attribute='users') | unique | list,
-        'groups': quoted_groups,
-        'per_user': per_user,
-        'user_col': user_col,
-        'user': rankwise.quote_identifier(user_col),
-        'item': rankwise.quote_identifier(item_col),
-        'rank': rankwise.quote_identifier(rank_col),
-        'score': none if score_col is none else rankwise.quote_identifier(score_col),
-        'relevance': none if relevance_col is none else rankwise.quote_identifier(relevance_col),
-        'convention': convention,
-        'ap_denominator': resolved.ap_denominator,
-        'precision_denominator': resolved.precision_denominator,
-        'gain': resolved.gain,
-        'gain_items': resolved.gain_items,
-        'min_gain_relevance': none if resolved.gain_items == 'positive' else relevance_threshold,
-        'idcg': resolved.idcg,
-        'relevance_threshold': relevance_threshold,
-        'ties': resolved.ties,
-        'log_base': log_base,
-        'duplicate_interactions': duplicate_interactions,
-    } -%}
-    {%- do spec.update(rankwise._plan_stages(spec)) -%}
-    {{ return(spec) }}
+    {{ return({'plan': plan, 'user_metrics': user_metrics, 'group_metrics': group_metrics, 'components': components, 'cutoffs': cutoffs}) }}
 {% endmacro %}
 
 {#- `users` as {'default': set, metric: set...}, checked. -#}
