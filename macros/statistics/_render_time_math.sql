@@ -211,7 +211,7 @@
 {% endmacro %}
 
 {#- The polynomial of degree n - 1 through the n values of a function at the
-    points of _math_chebyshev_points (in that order), as its coefficients
+    points that _math_chebyshev_points returns, in that order, as its coefficients
     [c_0, ..., c_{n-1}] in w = (u - mid) / half, which runs over [-1, 1]: the
     function is about c_0 + w (c_1 + w (c_2 + ...)). First the Chebyshev
     coefficients a_k = (2 / n) sum_j f_j T_k(w_j) (Press et al., Numerical
