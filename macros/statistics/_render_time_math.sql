@@ -1,0 +1,274 @@
+{#- Floating point functions evaluated by Jinja while the SQL is rendered, for the
+    numbers that depend only on constants known then (a quantile's probability).
+    dbt's Jinja context has no math module, so ln, exp and cos are written here
+    with + - * / and ** only. Each is accurate to a few units in the last place;
+    tests/python/test_statistics_macros.py checks them against Python's math and
+    scipy. None of this text reaches the SQL: these macros return numbers. -#}
+
+{#- Natural logarithm of x > 0: x = m * 2^k with m in [sqrt(1/2), sqrt(2)], then
+    ln m = 2 atanh(s), s = (m - 1) / (m + 1), |s| <= 0.172, as a series in s^2. -#}
+{% macro _math_ln(x) %}
+    {%- if not (x > 0) -%}
+        {{ exceptions.raise_compiler_error("rankwise: internal error: the logarithm of " ~ x ~ " was asked for.") }}
+    {%- endif -%}
+    {%- set ns = namespace(m=x * 1.0, k=0) -%}
+    {%- for e in [512, 256, 128, 64, 32, 16, 8, 4, 2, 1] -%}
+        {%- if ns.m >= 2.0 ** e -%}
+            {%- set ns.m = ns.m / 2.0 ** e -%}
+            {%- set ns.k = ns.k + e -%}
+        {%- elif ns.m < 1.0 and ns.m * 2.0 ** e < 2.0 -%}
+            {%- set ns.m = ns.m * 2.0 ** e -%}
+            {%- set ns.k = ns.k - e -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- if ns.m > 1.4142135623730951 -%}
+        {%- set ns.m = ns.m / 2.0 -%}
+        {%- set ns.k = ns.k + 1 -%}
+    {%- endif -%}
+    {%- set s = (ns.m - 1.0) / (ns.m + 1.0) -%}
+    {%- set q = s * s -%}
+    {#- q <= 0.0295: the terms after q^13 / 27 are below 1e-21 -#}
+    {%- set total = s * (1 + q * (1 / 3 + q * (1 / 5 + q * (1 / 7 + q * (1 / 9 + q * (1 / 11 + q * (1 / 13
+        + q * (1 / 15 + q * (1 / 17 + q * (1 / 19 + q * (1 / 21 + q * (1 / 23 + q * (1 / 25 + q / 27))))))))))))) -%}
+    {{ return(ns.k * 0.6931471805599453 + 2.0 * total) }}
+{% endmacro %}
+
+{#- ln(1 + y) for y > -1, accurate when y is tiny (where 1 + y would round):
+    2 atanh(s) with s = y / (2 + y) by its series when |y| < 1/2 (|s| < 1/3). -#}
+{% macro _math_log1p(y) %}
+    {%- if y | abs >= 0.5 -%}
+        {{ return(rankwise._math_ln(1.0 + y)) }}
+    {%- endif -%}
+    {%- set s = y / (2.0 + y) -%}
+    {%- set q = s * s -%}
+    {#- q < 1/9: the terms after q^16 / 33 are below 1e-18 of the first -#}
+    {%- set total = s * (1 + q * (1 / 3 + q * (1 / 5 + q * (1 / 7 + q * (1 / 9 + q * (1 / 11 + q * (1 / 13
+        + q * (1 / 15 + q * (1 / 17 + q * (1 / 19 + q * (1 / 21 + q * (1 / 23 + q * (1 / 25 + q * (1 / 27 + q * (1 / 29
+        + q * (1 / 31 + q / 33)))))))))))))))) -%}
+    {{ return(2.0 * total) }}
+{% endmacro %}
+
+{#- e^x: x = k ln 2 + r with |r| <= ln(2) / 2 (ln 2 split in two parts, as in
+    Cody and Waite, so that k ln 2 is exact), then the Taylor series of e^r. -#}
+{% macro _math_exp(x) %}
+    {%- if x < -745.2 -%}
+        {{ return(0.0) }}
+    {%- endif -%}
+    {%- if x > 709.7 -%}
+        {{ exceptions.raise_compiler_error("rankwise: internal error: e^" ~ x ~ " overflows.") }}
+    {%- endif -%}
+    {%- set k = (x / 0.6931471805599453) | round | int -%}
+    {%- set r = (x - k * 0.693147180369123816490) - k * 1.90821492927058770002e-10 -%}
+    {#- |r| <= 0.347: the terms after r^16 / 16! are below 1e-21 -#}
+    {%- set total = 1 + r * (1 + r / 2 * (1 + r / 3 * (1 + r / 4 * (1 + r / 5 * (1 + r / 6 * (1 + r / 7
+        * (1 + r / 8 * (1 + r / 9 * (1 + r / 10 * (1 + r / 11 * (1 + r / 12 * (1 + r / 13 * (1 + r / 14 * (1 + r / 15
+        * (1 + r / 16))))))))))))))) -%}
+    {{ return(total * 2.0 ** k) }}
+{% endmacro %}
+
+{#- cos(x) for 0 <= x <= pi, by its Taylor series on [0, pi/2]. -#}
+{% macro _math_cos(x) %}
+    {%- set pi = 3.141592653589793 -%}
+    {%- if x > pi / 2 -%}
+        {{ return(-rankwise._math_cos(pi - x)) }}
+    {%- endif -%}
+    {%- set q = x * x -%}
+    {#- q <= 2.47: the terms after q^13 / 26! are below 1e-21 -#}
+    {%- set total = 1 - q / 2 * (1 - q / 12 * (1 - q / 30 * (1 - q / 56 * (1 - q / 90 * (1 - q / 132
+        * (1 - q / 182 * (1 - q / 240 * (1 - q / 306 * (1 - q / 380 * (1 - q / 462 * (1 - q / 552
+        * (1 - q / 650)))))))))))) -%}
+    {{ return(total) }}
+{% endmacro %}
+
+{#- ln Gamma(x) for x > 0: Stirling's series at x + k >= 10, then
+    ln Gamma(x) = ln Gamma(x + k) - ln(x (x + 1) ... (x + k - 1)). -#}
+{% macro _math_lgamma(x) %}
+    {%- set ns = namespace(x=x * 1.0, product=1.0) -%}
+    {%- for _ in range(10) -%}
+        {%- if ns.x < 10.0 -%}
+            {%- set ns.product = ns.product * ns.x -%}
+            {%- set ns.x = ns.x + 1.0 -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- set z = ns.x -%}
+    {%- set inverse_square = 1.0 / (z * z) -%}
+    {%- set series = (1.0 / 12.0 + inverse_square * (-1.0 / 360.0 + inverse_square * (1.0 / 1260.0
+        + inverse_square * (-1.0 / 1680.0 + inverse_square * (1.0 / 1188.0 + inverse_square * (-691.0 / 360360.0
+        + inverse_square * (1.0 / 156.0))))))) / z -%}
+    {%- set stirling = (z - 0.5) * rankwise._math_ln(z) - z + 0.9189385332046728 + series -%}
+    {{ return(stirling - rankwise._math_ln(ns.product)) }}
+{% endmacro %}
+
+{#- The continued fraction of the regularized incomplete beta function I_x(a, b),
+    by the modified Lentz method (Press et al., Numerical Recipes, 2nd ed., 6.4,
+    betacf), run until a term changes it by less than 1e-16 (at most 1000 terms,
+    in chunks of 10 so that no empty iteration runs after convergence). -#}
+{% macro _math_incomplete_beta_cf(a, b, x) %}
+    {%- set tiny = 1e-300 -%}
+    {%- set ns = namespace(c=1.0, d=1.0 - (a + b) * x / (a + 1.0), h=0.0, done=false) -%}
+    {%- if ns.d | abs < tiny -%}{%- set ns.d = tiny -%}{%- endif -%}
+    {%- set ns.d = 1.0 / ns.d -%}
+    {%- set ns.h = ns.d -%}
+    {%- for chunk in range(100) if not ns.done -%}
+        {%- for m in range(10 * chunk + 1, 10 * chunk + 11) if not ns.done -%}
+            {%- set even = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)) -%}
+            {%- set d = 1.0 + even * ns.d -%}
+            {%- set c = 1.0 + even / ns.c -%}
+            {%- set d = 1.0 / (d if d | abs >= tiny else tiny) -%}
+            {%- set c = c if c | abs >= tiny else tiny -%}
+            {%- set h = ns.h * d * c -%}
+            {%- set odd = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)) -%}
+            {%- set d = 1.0 + odd * d -%}
+            {%- set c = 1.0 + odd / c -%}
+            {%- set d = 1.0 / (d if d | abs >= tiny else tiny) -%}
+            {%- set c = c if c | abs >= tiny else tiny -%}
+            {%- set ns.h = h * d * c -%}
+            {%- set ns.c = c -%}
+            {%- set ns.d = d -%}
+            {%- set ns.done = (d * c - 1.0) | abs < 1e-16 -%}
+        {%- endfor -%}
+    {%- endfor -%}
+    {%- if not ns.done -%}
+        {{ exceptions.raise_compiler_error("rankwise: internal error: the incomplete beta continued fraction did not converge for a=" ~ a ~ ", b=" ~ b ~ ", x=" ~ x ~ ".") }}
+    {%- endif -%}
+    {{ return(ns.h) }}
+{% endmacro %}
+
+{#- ln Gamma((df + 1) / 2) - ln Gamma(df / 2), which the tail and the density of
+    Student's t share. -#}
+{% macro _math_student_t_log_gamma_ratio(df) %}
+    {{ return(rankwise._math_lgamma((df + 1.0) / 2.0) - rankwise._math_lgamma(df / 2.0)) }}
+{% endmacro %}
+
+{#- Upper tail P(T > t) of Student's t with df degrees of freedom, t >= 0:
+    I_x(df/2, 1/2) / 2 with x = df / (df + t^2), through the continued fraction
+    of I_x(a, b) or of I_{1-x}(b, a), whichever converges fast (betai). -#}
+{% macro _math_student_t_upper_tail(t, df, log_gamma_ratio=none) %}
+    {%- if t == 0 -%}
+        {{ return(0.5) }}
+    {%- endif -%}
+    {%- set ratio = log_gamma_ratio if log_gamma_ratio is not none else rankwise._math_student_t_log_gamma_ratio(df) -%}
+    {%- set a = df / 2.0 -%}
+    {%- set b = 0.5 -%}
+    {%- set y = t * t / df -%}
+    {%- set x = 1.0 / (1.0 + y) -%}
+    {%- set one_minus_x = y / (1.0 + y) -%}
+    {#- ln(x^a (1 - x)^b / B(a, b)), with ln Gamma(1/2) = ln(sqrt(pi)),
+        ln x = -ln(1 + y) and ln(1 - x) = ln y - ln(1 + y) -#}
+    {%- set log1p_y = rankwise._math_log1p(y) -%}
+    {%- set front = rankwise._math_exp(ratio - 0.5723649429247001
+        - a * log1p_y + b * (rankwise._math_ln(y) - log1p_y)) -%}
+    {%- if x < (a + 1.0) / (a + b + 2.0) -%}
+        {{ return(front * rankwise._math_incomplete_beta_cf(a, b, x) / a / 2.0) }}
+    {%- else -%}
+        {{ return((1.0 - front * rankwise._math_incomplete_beta_cf(b, a, one_minus_x) / b) / 2.0) }}
+    {%- endif -%}
+{% endmacro %}
+
+{#- Density of Student's t with df degrees of freedom at t. -#}
+{% macro _math_student_t_density(t, df, log_gamma_ratio=none) %}
+    {%- set ratio = log_gamma_ratio if log_gamma_ratio is not none else rankwise._math_student_t_log_gamma_ratio(df) -%}
+    {{ return(rankwise._math_exp(ratio - 0.5 * rankwise._math_ln(df * 3.141592653589793)
+                                 - (df + 1.0) / 2.0 * rankwise._math_log1p(t * t / df))) }}
+{% endmacro %}
+
+{#- The t > 0 with P(T > t) = upper_tail (0 < upper_tail < 1/2) for df degrees of
+    freedom, from a starting value `start` > 0: Newton's method on
+    g(v) = ln P(T > e^v) - ln(upper_tail) in v = ln t. g is decreasing and concave
+    (its slope -t f(t) / P(T > t) falls from 0 to -df: checked numerically for df
+    from 1/2 to 1e4), so Newton's iterates
+    converge from any start, from above after the first step; in the tail, where
+    P(T > t) ~ c t^-df, g is nearly linear and a few steps suffice. It stops after
+    a step that changes t by less than 1e-12 of itself: the next would change it
+    by about the square of that, below the rounding of the tail itself. -#}
+{% macro _math_student_t_quantile(upper_tail, df, start) %}
+    {%- set ratio = rankwise._math_student_t_log_gamma_ratio(df) -%}
+    {%- set target = rankwise._math_ln(upper_tail) -%}
+    {%- set ns = namespace(v=rankwise._math_ln(start), done=false) -%}
+    {%- for _ in range(100) if not ns.done -%}
+        {%- set t = rankwise._math_exp(ns.v) -%}
+        {%- set tail = rankwise._math_student_t_upper_tail(t, df, ratio) -%}
+        {%- set slope = -t * rankwise._math_student_t_density(t, df, ratio) / tail -%}
+        {%- set step = -(rankwise._math_ln(tail) - target) / slope -%}
+        {#- a bound on the first steps from a poor start, where g is flat -#}
+        {%- set step = [[step, 2.0] | min, -2.0] | max -%}
+        {%- set ns.v = ns.v + step -%}
+        {%- set ns.done = step | abs <= 1e-12 -%}
+    {%- endfor -%}
+    {%- if not ns.done -%}
+        {{ exceptions.raise_compiler_error("rankwise: internal error: the quantile of Student's t did not converge for upper tail " ~ upper_tail ~ " and df=" ~ df ~ ".") }}
+    {%- endif -%}
+    {{ return(rankwise._math_exp(ns.v)) }}
+{% endmacro %}
+
+{#- The n Chebyshev points of [low, high]: mid + half cos(pi (j + 1/2) / n). -#}
+{% macro _math_chebyshev_points(low, high, n) %}
+    {%- set points = [] -%}
+    {%- for j in range(n) -%}
+        {%- do points.append((low + high) / 2.0 + (high - low) / 2.0 * rankwise._math_cos(3.141592653589793 * (j + 0.5) / n)) -%}
+    {%- endfor -%}
+    {{ return(points) }}
+{% endmacro %}
+
+{#- The polynomial of degree n - 1 through the n values of a function at the
+    points that _math_chebyshev_points returns, in that order, as its coefficients
+    [c_0, ..., c_{n-1}] in w = (u - mid) / half, which runs over [-1, 1]: the
+    function is about c_0 + w (c_1 + w (c_2 + ...)). First the Chebyshev
+    coefficients a_k = (2 / n) sum_j f_j T_k(w_j) (Press et al., Numerical
+    Recipes, 5.8, chebft; a_0 halved), then sum_k a_k T_k(w) rewritten in powers
+    of w (chebpc), well conditioned on [-1, 1] when the a_k fall off as fast as
+    they do here. -#}
+{% macro _math_chebyshev_fit(values) %}
+    {%- set n = values | length -%}
+    {%- set nodes = [] -%}
+    {%- for j in range(n) -%}
+        {%- do nodes.append(rankwise._math_cos(3.141592653589793 * (j + 0.5) / n)) -%}
+    {%- endfor -%}
+    {#- T_k at the nodes, by T_{k+1}(w) = 2 w T_k(w) - T_{k-1}(w) -#}
+    {%- set at_nodes = [[], nodes] -%}
+    {%- for j in range(n) -%}{%- do at_nodes[0].append(1.0) -%}{%- endfor -%}
+    {%- for k in range(2, n) -%}
+        {%- set row = [] -%}
+        {%- for j in range(n) -%}
+            {%- do row.append(2.0 * nodes[j] * at_nodes[k - 1][j] - at_nodes[k - 2][j]) -%}
+        {%- endfor -%}
+        {%- do at_nodes.append(row) -%}
+    {%- endfor -%}
+    {#- T_k in powers of w, by the same recurrence on coefficient lists -#}
+    {%- set in_powers = [[1.0], [0.0, 1.0]] -%}
+    {%- for k in range(2, n) -%}
+        {%- set row = [] -%}
+        {%- for i in range(k + 1) -%}
+            {%- set shifted = 2.0 * in_powers[k - 1][i - 1] if i >= 1 else 0.0 -%}
+            {%- set older = in_powers[k - 2][i] if i <= k - 2 else 0.0 -%}
+            {%- do row.append(shifted - older) -%}
+        {%- endfor -%}
+        {%- do in_powers.append(row) -%}
+    {%- endfor -%}
+    {%- set chebyshev = [] -%}
+    {%- for k in range(n) -%}
+        {%- set ns = namespace(total=0.0) -%}
+        {%- for j in range(n) -%}
+            {%- set ns.total = ns.total + values[j] * at_nodes[k][j] -%}
+        {%- endfor -%}
+        {%- do chebyshev.append(ns.total * (1.0 if k == 0 else 2.0) / n) -%}
+    {%- endfor -%}
+    {%- set monomials = [] -%}
+    {%- for i in range(n) -%}
+        {%- set ns = namespace(total=0.0) -%}
+        {%- for k in range(i, n) -%}
+            {%- set ns.total = ns.total + chebyshev[k] * in_powers[k][i] -%}
+        {%- endfor -%}
+        {%- do monomials.append(ns.total) -%}
+    {%- endfor -%}
+    {{ return(monomials) }}
+{% endmacro %}
+
+{#- A starting value for _math_student_t_quantile: the normal quantile of the
+    upper tail q (Abramowitz and Stegun 26.2.23, error below 4.5e-4), widened by
+    the first Cornish-Fisher term of Student's t (26.7.5), and kept positive. -#}
+{% macro _math_student_t_quantile_start(upper_tail, df) %}
+    {%- set w = (-2.0 * rankwise._math_ln(upper_tail)) ** 0.5 -%}
+    {%- set z = w - (2.515517 + w * (0.802853 + w * 0.010328)) / (1.0 + w * (1.432788 + w * (0.189269 + w * 0.001308))) -%}
+    {{ return([z * (1.0 + (z * z + 1.0) / (4.0 * df)), 1e-3] | max) }}
+{% endmacro %}
