@@ -12,7 +12,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_no_description_holds_jinja():
-    for path in [REPO_ROOT / "macros" / "schema.yml", *sorted((REPO_ROOT / "models").glob("*.yml"))]:
+    for path in [*sorted((REPO_ROOT / "macros").rglob("*.yml")), *sorted((REPO_ROOT / "models").glob("*.yml"))]:
         text = path.read_text()
         yaml.safe_load(text)
         for marker in ("{{", "{%", "{#"):

@@ -18,7 +18,8 @@ ADAPTER_TYPES = ("duckdb", "postgres", "spark", "databricks", "redshift", "snowf
 
 def _documented_macros() -> set[str]:
     """Documented macros, less the generic tests, which only dbt loads."""
-    names = {macro["name"] for macro in yaml.safe_load((MACRO_ROOT / "schema.yml").read_text())["macros"]}
+    names = {macro["name"] for path in MACRO_ROOT.rglob("schema.yml")
+             for macro in yaml.safe_load(path.read_text())["macros"]}
     tests = {name for name in names if name.startswith("test_")}
     for name in tests:
         assert (MACRO_ROOT / "generic_tests" / f"{name[len('test_'):]}.sql").exists(), name
