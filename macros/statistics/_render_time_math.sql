@@ -11,26 +11,26 @@
     {%- if not (x > 0) -%}
         {{ exceptions.raise_compiler_error("rankwise: internal error: the logarithm of " ~ x ~ " was asked for.") }}
     {%- endif -%}
-    {%- set ns = namespace(m=x * 1.0, k=0) -%}
-    {%- for e in [512, 256, 128, 64, 32, 16, 8, 4, 2, 1] -%}
-        {%- if ns.m >= 2.0 ** e -%}
-            {%- set ns.m = ns.m / 2.0 ** e -%}
-            {%- set ns.k = ns.k + e -%}
-        {%- elif ns.m < 1.0 and ns.m * 2.0 ** e < 2.0 -%}
-            {%- set ns.m = ns.m * 2.0 ** e -%}
-            {%- set ns.k = ns.k - e -%}
-        {%- endif -%}
-    {%- endfor -%}
-    {%- if ns.m > 1.4142135623730951 -%}
-        {%- set ns.m = ns.m / 2.0 -%}
-        {%- set ns.k = ns.k + 1 -%}
-    {%- endif -%}
-    {%- set s = (ns.m - 1.0) / (ns.m + 1.0) -%}
+    {#- halvings and doublings by 2^512, ..., 2^1, unrolled: a loop would carry m
+        and k in a namespace, whose every access goes through the sandbox -#}
+    {%- set m, k = (x * 1.0, 0) -%}
+    {%- set m, k = (m / 2.0 ** 512, k + 512) if m >= 2.0 ** 512 else (m * 2.0 ** 512, k - 512) if m < 1.0 and m * 2.0 ** 512 < 2.0 else (m, k) -%}
+    {%- set m, k = (m / 2.0 ** 256, k + 256) if m >= 2.0 ** 256 else (m * 2.0 ** 256, k - 256) if m < 1.0 and m * 2.0 ** 256 < 2.0 else (m, k) -%}
+    {%- set m, k = (m / 2.0 ** 128, k + 128) if m >= 2.0 ** 128 else (m * 2.0 ** 128, k - 128) if m < 1.0 and m * 2.0 ** 128 < 2.0 else (m, k) -%}
+    {%- set m, k = (m / 2.0 ** 64, k + 64) if m >= 2.0 ** 64 else (m * 2.0 ** 64, k - 64) if m < 1.0 and m * 2.0 ** 64 < 2.0 else (m, k) -%}
+    {%- set m, k = (m / 2.0 ** 32, k + 32) if m >= 2.0 ** 32 else (m * 2.0 ** 32, k - 32) if m < 1.0 and m * 2.0 ** 32 < 2.0 else (m, k) -%}
+    {%- set m, k = (m / 2.0 ** 16, k + 16) if m >= 2.0 ** 16 else (m * 2.0 ** 16, k - 16) if m < 1.0 and m * 2.0 ** 16 < 2.0 else (m, k) -%}
+    {%- set m, k = (m / 2.0 ** 8, k + 8) if m >= 2.0 ** 8 else (m * 2.0 ** 8, k - 8) if m < 1.0 and m * 2.0 ** 8 < 2.0 else (m, k) -%}
+    {%- set m, k = (m / 2.0 ** 4, k + 4) if m >= 2.0 ** 4 else (m * 2.0 ** 4, k - 4) if m < 1.0 and m * 2.0 ** 4 < 2.0 else (m, k) -%}
+    {%- set m, k = (m / 2.0 ** 2, k + 2) if m >= 2.0 ** 2 else (m * 2.0 ** 2, k - 2) if m < 1.0 and m * 2.0 ** 2 < 2.0 else (m, k) -%}
+    {%- set m, k = (m / 2.0 ** 1, k + 1) if m >= 2.0 ** 1 else (m * 2.0 ** 1, k - 1) if m < 1.0 and m * 2.0 ** 1 < 2.0 else (m, k) -%}
+    {%- set m, k = (m / 2.0, k + 1) if m > 1.4142135623730951 else (m, k) -%}
+    {%- set s = (m - 1.0) / (m + 1.0) -%}
     {%- set q = s * s -%}
     {#- q <= 0.0295: the terms after q^13 / 27 are below 1e-21 -#}
     {%- set total = s * (1 + q * (1 / 3 + q * (1 / 5 + q * (1 / 7 + q * (1 / 9 + q * (1 / 11 + q * (1 / 13
         + q * (1 / 15 + q * (1 / 17 + q * (1 / 19 + q * (1 / 21 + q * (1 / 23 + q * (1 / 25 + q / 27))))))))))))) -%}
-    {{ return(ns.k * 0.6931471805599453 + 2.0 * total) }}
+    {{ return(k * 0.6931471805599453 + 2.0 * total) }}
 {% endmacro %}
 
 {#- ln(1 + y) for y > -1, accurate when y is tiny (where 1 + y would round):
@@ -80,23 +80,27 @@
     {{ return(total) }}
 {% endmacro %}
 
-{#- ln Gamma(x) for x > 0: Stirling's series at x + k >= 10, then
-    ln Gamma(x) = ln Gamma(x + k) - ln(x (x + 1) ... (x + k - 1)). -#}
+{#- ln Gamma(x) for x > 0: Stirling's series at z = x + k >= 10, then
+    ln Gamma(x) = ln Gamma(x + k) - ln(x (x + 1) ... (x + k - 1)) (for x >= 1e-300;
+    the shift is unrolled, as in _math_ln). -#}
 {% macro _math_lgamma(x) %}
-    {%- set ns = namespace(x=x * 1.0, product=1.0) -%}
-    {%- for _ in range(10) -%}
-        {%- if ns.x < 10.0 -%}
-            {%- set ns.product = ns.product * ns.x -%}
-            {%- set ns.x = ns.x + 1.0 -%}
-        {%- endif -%}
-    {%- endfor -%}
-    {%- set z = ns.x -%}
+    {%- set z, product = (x * 1.0, 1.0) -%}
+    {%- set z, product = (z + 1.0, product * z) if z < 10.0 else (z, product) -%}
+    {%- set z, product = (z + 1.0, product * z) if z < 10.0 else (z, product) -%}
+    {%- set z, product = (z + 1.0, product * z) if z < 10.0 else (z, product) -%}
+    {%- set z, product = (z + 1.0, product * z) if z < 10.0 else (z, product) -%}
+    {%- set z, product = (z + 1.0, product * z) if z < 10.0 else (z, product) -%}
+    {%- set z, product = (z + 1.0, product * z) if z < 10.0 else (z, product) -%}
+    {%- set z, product = (z + 1.0, product * z) if z < 10.0 else (z, product) -%}
+    {%- set z, product = (z + 1.0, product * z) if z < 10.0 else (z, product) -%}
+    {%- set z, product = (z + 1.0, product * z) if z < 10.0 else (z, product) -%}
+    {%- set z, product = (z + 1.0, product * z) if z < 10.0 else (z, product) -%}
     {%- set inverse_square = 1.0 / (z * z) -%}
     {%- set series = (1.0 / 12.0 + inverse_square * (-1.0 / 360.0 + inverse_square * (1.0 / 1260.0
         + inverse_square * (-1.0 / 1680.0 + inverse_square * (1.0 / 1188.0 + inverse_square * (-691.0 / 360360.0
         + inverse_square * (1.0 / 156.0))))))) / z -%}
     {%- set stirling = (z - 0.5) * rankwise._math_ln(z) - z + 0.9189385332046728 + series -%}
-    {{ return(stirling - rankwise._math_ln(ns.product)) }}
+    {{ return(stirling - rankwise._math_ln(product)) }}
 {% endmacro %}
 
 {#- The continued fraction of the regularized incomplete beta function I_x(a, b),
@@ -140,36 +144,37 @@
     {{ return(rankwise._math_lgamma((df + 1.0) / 2.0) - rankwise._math_lgamma(df / 2.0)) }}
 {% endmacro %}
 
-{#- Upper tail P(T > t) of Student's t with df degrees of freedom, t >= 0:
-    I_x(df/2, 1/2) / 2 with x = df / (df + t^2), through the continued fraction
-    of I_x(a, b) or of I_{1-x}(b, a), whichever converges fast (betai). -#}
-{% macro _math_student_t_upper_tail(t, df, log_gamma_ratio=none) %}
-    {%- if t == 0 -%}
-        {{ return(0.5) }}
-    {%- endif -%}
-    {%- set ratio = log_gamma_ratio if log_gamma_ratio is not none else rankwise._math_student_t_log_gamma_ratio(df) -%}
+{#- [P(T > t), f(t)]: the upper tail of Student's t with df degrees of freedom at
+    t >= 0, and its density there, which share ln(1 + t^2/df). The tail is
+    I_x(df/2, 1/2) / 2 with x = df / (df + t^2), through the continued fraction of
+    I_x(a, b) or of I_{1-x}(b, a), whichever converges fast (betai).
+    log_gamma_ratio: what _math_student_t_log_gamma_ratio returns for df. -#}
+{% macro _math_student_t_tail_and_density(t, df, log_gamma_ratio) %}
     {%- set a = df / 2.0 -%}
     {%- set b = 0.5 -%}
     {%- set y = t * t / df -%}
+    {%- set log1p_y = rankwise._math_log1p(y) -%}
+    {#- ln f(t) = ln Gamma((df+1)/2) - ln Gamma(df/2) - ln(df pi) / 2 - (df+1)/2 ln(1 + y) -#}
+    {%- set density = rankwise._math_exp(log_gamma_ratio - 0.5 * rankwise._math_ln(df * 3.141592653589793) - (a + b) * log1p_y) -%}
+    {%- if t == 0 -%}
+        {{ return([0.5, density]) }}
+    {%- endif -%}
     {%- set x = 1.0 / (1.0 + y) -%}
     {%- set one_minus_x = y / (1.0 + y) -%}
     {#- ln(x^a (1 - x)^b / B(a, b)), with ln Gamma(1/2) = ln(sqrt(pi)),
         ln x = -ln(1 + y) and ln(1 - x) = ln y - ln(1 + y) -#}
-    {%- set log1p_y = rankwise._math_log1p(y) -%}
-    {%- set front = rankwise._math_exp(ratio - 0.5723649429247001
+    {%- set front = rankwise._math_exp(log_gamma_ratio - 0.5723649429247001
         - a * log1p_y + b * (rankwise._math_ln(y) - log1p_y)) -%}
     {%- if x < (a + 1.0) / (a + b + 2.0) -%}
-        {{ return(front * rankwise._math_incomplete_beta_cf(a, b, x) / a / 2.0) }}
+        {{ return([front * rankwise._math_incomplete_beta_cf(a, b, x) / a / 2.0, density]) }}
     {%- else -%}
-        {{ return((1.0 - front * rankwise._math_incomplete_beta_cf(b, a, one_minus_x) / b) / 2.0) }}
+        {{ return([(1.0 - front * rankwise._math_incomplete_beta_cf(b, a, one_minus_x) / b) / 2.0, density]) }}
     {%- endif -%}
 {% endmacro %}
 
-{#- Density of Student's t with df degrees of freedom at t. -#}
-{% macro _math_student_t_density(t, df, log_gamma_ratio=none) %}
-    {%- set ratio = log_gamma_ratio if log_gamma_ratio is not none else rankwise._math_student_t_log_gamma_ratio(df) -%}
-    {{ return(rankwise._math_exp(ratio - 0.5 * rankwise._math_ln(df * 3.141592653589793)
-                                 - (df + 1.0) / 2.0 * rankwise._math_log1p(t * t / df))) }}
+{#- The upper tail P(T > t) alone. -#}
+{% macro _math_student_t_upper_tail(t, df) %}
+    {{ return(rankwise._math_student_t_tail_and_density(t, df, rankwise._math_student_t_log_gamma_ratio(df))[0]) }}
 {% endmacro %}
 
 {#- The t > 0 with P(T > t) = upper_tail (0 < upper_tail < 1/2) for df degrees of
@@ -187,8 +192,8 @@
     {%- set ns = namespace(v=rankwise._math_ln(start), done=false) -%}
     {%- for _ in range(100) if not ns.done -%}
         {%- set t = rankwise._math_exp(ns.v) -%}
-        {%- set tail = rankwise._math_student_t_upper_tail(t, df, ratio) -%}
-        {%- set slope = -t * rankwise._math_student_t_density(t, df, ratio) / tail -%}
+        {%- set tail, density = rankwise._math_student_t_tail_and_density(t, df, ratio) -%}
+        {%- set slope = -t * density / tail -%}
         {%- set step = -(rankwise._math_ln(tail) - target) / slope -%}
         {#- a bound on the first steps from a poor start, where g is flat -#}
         {%- set step = [[step, 2.0] | min, -2.0] | max -%}
@@ -216,7 +221,7 @@
     function is about c_0 + w (c_1 + w (c_2 + ...)). First the Chebyshev
     coefficients a_k = (2 / n) sum_j f_j T_k(w_j) (Press et al., Numerical
     Recipes, 5.8, chebft; a_0 halved), then sum_k a_k T_k(w) rewritten in powers
-    of w (chebpc), well conditioned on [-1, 1] when the a_k fall off as fast as
+    of w (5.10, chebpc), well conditioned on [-1, 1] when the a_k fall off as fast as
     they do here. -#}
 {% macro _math_chebyshev_fit(values) %}
     {%- set n = values | length -%}

@@ -4,14 +4,18 @@
     reach it only as numeric literals written here. -#}
 
 {#- A numeric SQL operand: an expression (a non-empty string), parenthesised, or a
-    finite number, written as a literal. -#}
-{% macro _sql_operand(macro_name, argument, value) %}
+    finite number, written as a literal; with integer=true, an integer number
+    only (engines round a float cast to BIGINT differently). -#}
+{% macro _sql_operand(macro_name, argument, value, integer=false) %}
     {%- if value is string and value | trim | length > 0 -%}
         {{ return('(' ~ value ~ ')') }}
-    {%- elif value is number and value is not boolean and (value - value) == 0 -%}
-        {{ return(rankwise._double_literal(value) if value is not integer else '(' ~ value ~ ')') }}
+    {%- elif value is number and value is not boolean and value is integer -%}
+        {{ return('(' ~ value ~ ')') }}
+    {%- elif value is number and value is not boolean and not integer and (value - value) == 0 -%}
+        {{ return(rankwise._double_literal(value)) }}
     {%- endif -%}
-    {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `" ~ argument ~ "` must be a SQL expression (a column name such as 't_statistic', as text) or a number; got " ~ rankwise._describe(value) ~ ".") }}
+    {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `" ~ argument ~ "` must be a SQL expression (a column name such as '"
+        ~ argument ~ "', as text) or " ~ ("an integer" if integer else "a number") ~ "; got " ~ rankwise._describe(value) ~ ".") }}
 {% endmacro %}
 
 {#- A floating point constant as a SQL literal that every engine reads as a 64-bit

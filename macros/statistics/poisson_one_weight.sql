@@ -7,7 +7,7 @@
     the SQL compares integers only. The draw appears 8 times in the text: pass a
     column. -#}
 {% macro poisson_one_weight(draw) %}
-    {%- set draw_sql = rankwise._sql_operand('poisson_one_weight', 'draw', draw) -%}
+    {%- set draw_sql = rankwise._sql_operand('poisson_one_weight', 'draw', draw, integer=true) -%}
     {{- return(adapter.dispatch('poisson_one_weight', 'rankwise')(draw_sql)) -}}
 {% endmacro %}
 

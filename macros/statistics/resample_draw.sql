@@ -18,8 +18,8 @@
     million users, some 230 pairs share their draws). Statistical checks:
     tests/python/test_statistics_macros.py; docs/statistics.md. -#}
 {% macro resample_draw(user_key_int, resample, seed) %}
-    {%- set user_sql = rankwise._sql_operand('resample_draw', 'user_key_int', user_key_int) -%}
-    {%- set resample_sql = rankwise._sql_operand('resample_draw', 'resample', resample) -%}
+    {%- set user_sql = rankwise._sql_operand('resample_draw', 'user_key_int', user_key_int, integer=true) -%}
+    {%- set resample_sql = rankwise._sql_operand('resample_draw', 'resample', resample, integer=true) -%}
     {%- do rankwise._check_integer('resample_draw', 'seed', seed) -%}
     {{- return(adapter.dispatch('resample_draw', 'rankwise')(user_sql, resample_sql, seed)) -}}
 {% endmacro %}

@@ -3,7 +3,7 @@
     is at least 1/2. For a randomization (sign-flip) test: in each resample, a
     user's paired difference keeps its sign (0) or changes it (1). -#}
 {% macro sign_flip(draw) %}
-    {%- set draw_sql = rankwise._sql_operand('sign_flip', 'draw', draw) -%}
+    {%- set draw_sql = rankwise._sql_operand('sign_flip', 'draw', draw, integer=true) -%}
     {{- return(adapter.dispatch('sign_flip', 'rankwise')(draw_sql)) -}}
 {% endmacro %}
 

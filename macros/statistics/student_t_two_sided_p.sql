@@ -4,17 +4,18 @@
     be an integer). NULL when t or df is NULL or df is below 1.
 
     No engine has Student's t distribution; this is built from + - * /, ln, exp,
-    power, sqrt, greatest, least and CASE, in two regimes:
+    power, sqrt, greatest, least and CASE, in three regimes:
     - df < 10: p = I_x(df/2, 1/2) with x = df / (df + t^2), the regularized
       incomplete beta function, by its continued fraction (Press et al., Numerical
       Recipes, 2nd ed., 6.4, betai and betacf) cut after a fixed 17 terms, or by
       the fraction of I_{1-x}(1/2, df/2) = 1 - p where that converges faster;
-    - df >= 10: Hill's normalizing transformation of t into a standard normal z
-      (Comm. ACM 13(10), 1970, algorithm 395), then the normal tail
-      (normal_two_sided_p's erfc).
+    - 10 <= df < 1e8: Hill's normalizing transformation of t into a standard
+      normal z (Comm. ACM 13(10), 1970, algorithm 395), then the normal tail
+      (normal_two_sided_p's erfc);
+    - df >= 1e8: the normal tail of t itself.
     Accuracy against scipy and the choice of the cut-offs: docs/statistics.md.
-    The arguments appear many times in the text (a few hundred characters each
-    time, about 20 kB in all): pass columns, not long expressions. -#}
+    The arguments appear many times in the text (about 18 kB in all with short
+    column names): pass columns, not long expressions. -#}
 {% macro student_t_two_sided_p(t, df) %}
     {%- set t_sql = rankwise._sql_operand('student_t_two_sided_p', 't', t) -%}
     {%- set df_sql = rankwise._sql_operand('student_t_two_sided_p', 'df', df) -%}
@@ -89,7 +90,7 @@
 
 {#- ln Gamma((df+1)/2) - ln Gamma(df/2) for df >= 1: each ln Gamma(x) is
     ln Gamma(x + 8) - ln(x (x+1) ... (x+7)), with ln Gamma(x + 8), x + 8 >= 8.5, by
-    Stirling's series to the x^-9 term (error below 1e-13; the constant
+    Stirling's series to the x^-9 term (error about 1e-13; the constant
     ln(2 pi)/2 cancels in the difference). -#}
 {% macro _log_gamma_half_step(df) %}
     {%- set stirling = [] -%}
