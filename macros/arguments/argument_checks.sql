@@ -19,8 +19,10 @@
     {%- if k is not none and not (k is integer and k is not boolean and k >= 1) -%}
         {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `" ~ argument ~ "` must be a positive integer" ~ (", a column" if column_allowed else "") ~ " (or none for the whole list); got " ~ rankwise._describe(k) ~ ".") }}
     {%- endif -%}
-    {%- if k is not none and k > 9223372036854775807 -%}
-        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `" ~ argument ~ "` is " ~ k ~ ", past the largest cutoff an engine holds (2^63 - 1, a BIGINT); pass none for the whole list.") }}
+    {#- 2^63 - 1, the largest BIGINT, stands for the whole list inside evaluate, so
+        the largest cutoff is one less: both fit every engine -#}
+    {%- if k is not none and k > 9223372036854775806 -%}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `" ~ argument ~ "` is " ~ k ~ ", past the largest cutoff (2^63 - 2; 2^63 - 1, the largest BIGINT, stands for the whole list); pass none for the whole list.") }}
     {%- endif -%}
 {% endmacro %}
 

@@ -13,5 +13,6 @@
 
 {% macro default__f1_at_k(hits, n_relevant, k, n_recommended, precision_denominator) -%}
     {%- set precision_denominator_sql = rankwise._cutoff_or(k, n_recommended) if precision_denominator == 'k' else n_recommended -%}
-    coalesce({{ rankwise.safe_divide('2 * (' ~ hits ~ ')', '(' ~ precision_denominator_sql ~ ') + (' ~ n_relevant ~ ')') }}, 0)
+    {#- in floating point: k + R may be past the largest BIGINT -#}
+    coalesce({{ rankwise.safe_divide('2 * (' ~ hits ~ ')', 'cast(' ~ precision_denominator_sql ~ ' as ' ~ rankwise.type_float64() ~ ') + (' ~ n_relevant ~ ')') }}, 0)
 {%- endmacro %}
