@@ -64,3 +64,20 @@ def test_a_valid_threshold_still_reaches_the_notes():
     # u1's only interaction has relevance 1 < 2.5; u2's has 3
     assert without_relevant["n_rows"].tolist() == [1]
     assert without_relevant["example"].tolist() == ["u1"]
+
+
+@pytest.mark.parametrize("k", [2**63 - 1, 2**63, 10**30])
+def test_a_cutoff_past_the_largest_is_refused_before_any_sql(caller_connection, k):
+    """2^63 - 1, the largest BIGINT, stands for the whole list inside evaluate."""
+    with pytest.raises(InvalidArgumentError, match=r"past the largest cutoff \(2\^63 - 2"):
+        rankwise.evaluate(RECOMMENDATIONS, INTERACTIONS, ["precision"], k=k, con=caller_connection)
+
+
+def test_the_largest_cutoff_and_the_whole_list_side_by_side():
+    result = rankwise.evaluate(RECOMMENDATIONS, INTERACTIONS, ["precision", "f1"], k=[None, 2**63 - 2])
+    values = {(row.metric, None if pd.isna(row.k) else int(row.k)): row.value for row in result.itertuples()}
+    # u1: 1 hit (b) in a list of 2, R = 1; u2: 1 hit (a) in a list of 1, R = 1
+    assert values[("precision", None)] == pytest.approx((1 / 2 + 1 / 1) / 2, abs=1e-15)
+    assert values[("precision", 2**63 - 2)] == pytest.approx((1 / (2**63 - 2) + 1 / (2**63 - 2)) / 2, rel=1e-12)
+    assert values[("f1", None)] == pytest.approx((2 / (2 + 1) + 2 / (1 + 1)) / 2, abs=1e-15)
+    assert values[("f1", 2**63 - 2)] == pytest.approx(2 / (2.0**63 - 2 + 1), rel=1e-12)
