@@ -37,3 +37,10 @@
 {% macro _over_list_in_rank_order(spec, alias) %}
     {{ return('partition by ' ~ rankwise._group_columns(spec.groups, alias) ~ alias ~ '.rw_user order by ' ~ alias ~ '.rw_rank asc rows between unbounded preceding and current row') }}
 {% endmacro %}
+
+{#- `name as (`, with the engine's keyword for inlining a CTE read more than once
+    when `inlined` (see cross_db/inlined_cte.sql). -#}
+{% macro _cte_as(name, inlined) %}
+    {%- set hint = rankwise._inlined_cte() | trim if inlined else '' -%}
+    {{ return(name ~ ' as ' ~ (hint ~ ' ' if hint else '') ~ '(') }}
+{% endmacro %}

@@ -5,7 +5,7 @@
     the rank is derived; the tie rule is the `ties` option. -#}
 {% macro _stage_recommendations(recommendations, spec) %}
     {%- set list = rankwise._group_columns(spec.groups) ~ spec.user -%}
-rw_recommendations as {{ (rankwise._inlined_cte() | trim) ~ ' ' if spec.inlined_recommendations and rankwise._inlined_cte() | trim }}(
+{{ rankwise._cte_as('rw_recommendations', spec.inlined_recommendations) }}
     select
         {{ rankwise._group_columns(spec.groups) }}{{ spec.user }} as rw_user,
         {{ spec.item }} as rw_item,

@@ -5,7 +5,7 @@
     keeps the highest relevance of a pair listed twice. -#}
 {% macro _stage_interactions(interactions, spec) %}
     {%- set relevance = 'cast(' ~ (spec.relevance if spec.relevance is not none else 1) ~ ' as ' ~ rankwise.type_float64() ~ ')' -%}
-rw_interactions as {{ (rankwise._inlined_cte() | trim) ~ ' ' if spec.duplicate_interactions != 'max' and rankwise._inlined_cte() | trim }}(
+{{ rankwise._cte_as('rw_interactions', spec.duplicate_interactions != 'max') }}
     select
         {{ spec.user }} as rw_user,
         {{ spec.item }} as rw_item,
