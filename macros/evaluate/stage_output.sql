@@ -37,12 +37,18 @@
     {{ return('(case grid.metric ' ~ branches | join(' ') ~ ' end)') }}
 {% endmacro %}
 
+{#- The metric as BI tools show it: 'ndcg@10', or 'mrr' for the whole list. -#}
+{% macro _metric_label(metric, k) %}
+    {{- return('(case when ' ~ k ~ ' is null then ' ~ metric ~ ' else ' ~ metric ~ " || '@' || cast(" ~ k ~ ' as ' ~ dbt.type_string() ~ ') end)') -}}
+{% endmacro %}
+
 {#- The per-user rows, with the components of each value for drill-down. -#}
 {% macro _output_per_user(spec) %}
 select
     rw_user_metrics.rw_user as {{ spec.user }},
     {{ rankwise._group_columns(spec.groups, 'rw_user_metrics') }}grid.metric,
     grid.k,
+    {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
     {{ rankwise._pick_metric(spec, 'rw_user_metrics.rw_value__{name}') }} as value,
     cast(rw_user_metrics.rw_n_relevant as bigint) as n_relevant,
     cast(rw_user_metrics.rw_n_recommended as bigint) as n_recommended,
@@ -60,6 +66,7 @@ where {{ rankwise._pick_metric(spec, 'rw_user_metrics.rw_value__{name}') }} is n
 select
     {{ rankwise._group_columns(spec.groups, 'rw_group_means') }}grid.metric,
     grid.k,
+    {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
     {{ rankwise._pick_metric(spec, 'rw_group_means.rw_value__{name}') }} as value,
     {{ rankwise._pick_metric(spec, 'rw_group_means.rw_n_users__{name}') }} as n_users
 from rw_group_means
@@ -74,6 +81,7 @@ where {{ rankwise._pick_metric(spec, 'rw_group_means.rw_n_users__{name}') }} > 0
 select
     {{ rankwise._group_columns(spec.groups, 'rw_group_metrics') }}grid.metric,
     grid.k,
+    {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
     {{ rankwise._pick_by_position(metrics, 'rw_group_metrics.rw_value__{position}') }} as value,
     rw_group_metrics.rw_n_users as n_users
 from rw_group_metrics

@@ -50,7 +50,10 @@ def baseline(frames) -> pd.DataFrame:
 
 
 def test_result_is_tidy_and_in_the_order_asked(frames, baseline: pd.DataFrame) -> None:
-    assert list(baseline.columns) == ["model", "metric", "k", "value", "n_users"]
+    assert list(baseline.columns) == ["model", "metric", "k", "metric_label", "value", "n_users"]
+    labels = baseline.apply(lambda row: row.metric if pd.isna(row.k) else f"{row.metric}@{row.k}", axis=1)
+    assert (baseline["metric_label"] == labels).all()
+    assert "r_precision" in set(baseline["metric_label"]) and "ndcg@5" in set(baseline["metric_label"])
     assert list(baseline["metric"].unique()) == METRICS
     assert baseline[baseline.metric == "r_precision"]["k"].isna().all()
     assert set(baseline[baseline.metric == "ndcg"]["k"]) == {3, 5}
@@ -64,7 +67,7 @@ def test_result_is_tidy_and_in_the_order_asked(frames, baseline: pd.DataFrame) -
 def test_the_value_is_the_mean_of_the_per_user_values(frames, baseline: pd.DataFrame) -> None:
     per_user = rankwise.evaluate(*frames, ["ndcg@5", "map@3"], group_by="model", relevance_col="relevance", per_user=True)
     assert list(per_user.columns) == [
-        "user_id", "model", "metric", "k", "value", "n_relevant", "n_recommended", "hits", "dcg", "idcg",
+        "user_id", "model", "metric", "k", "metric_label", "value", "n_relevant", "n_recommended", "hits", "dcg", "idcg",
     ]
     means = per_user.groupby(["model", "metric", "k"])["value"].mean()
     for (model, metric, k), value in means.items():
