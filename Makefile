@@ -18,7 +18,10 @@ $(DEMO_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[dbt]"
 	touch $@
 
+# Headless Chromium opens the HTML report in the browser test (Debian's package;
+# as root, as in CI).
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
+	command -v chromium || (apt-get update && apt-get install -y chromium)
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $@ $(DEMO_STAMP)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ._api import check, convention_options, evaluate, metric_names, sql
 from ._options import EvaluateOptions
+from ._report import report
 from .errors import (
     ColumnTypeError,
     DuplicateRowsError,
@@ -37,5 +38,6 @@ __all__ = [
     "convention_options",
     "evaluate",
     "metric_names",
+    "report",
     "sql",
 ]

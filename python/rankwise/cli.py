@@ -17,6 +17,7 @@ import duckdb
 
 from . import __version__
 from ._api import DIALECT_ADAPTERS, check, evaluate, sql
+from ._cli_report import report_command
 from ._connection import apply_settings
 from ._options import DEFAULTS, DOCS, choices, option_types
 from .errors import RankwiseError
@@ -226,6 +227,8 @@ def sql_command(dialect: str, **options: Any) -> None:
     """Print the SQL that evaluates table RECOMMENDATIONS against table INTERACTIONS."""
     click.echo(sql(dialect=dialect, **_arguments(options)))
 
+
+main.add_command(report_command(_common_options, _one_line_errors, _arguments))
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

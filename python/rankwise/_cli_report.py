@@ -1,0 +1,48 @@
+"""`rankwise report`: the HTML report of an evaluation, from the command line.
+Registered on the `rankwise` group by cli.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from collections.abc import Callable
+
+from . import _report
+from ._progress import stages
+
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def report_command(common_options: Decorator, one_line_errors: Decorator,
+                   arguments: Callable[[dict[str, Any]], dict[str, Any]]) -> click.Command:
+    """The command, built with the options and error handling of cli.py (passed
+    in rather than imported: `python -m rankwise.cli` runs cli.py as __main__)."""
+
+    @click.command("report")
+    @common_options
+    @click.option("--partition-by", default=None,
+                  help="A column of the recommendations (date, fold): each metric over its values; "
+                       "the table shows the last.")
+    @click.option("--title", default="rankwise report", show_default=True, help="The report's title.")
+    @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+                  default=Path("rankwise_report.html"), show_default=True, help="The HTML file to write.")
+    @one_line_errors
+    def report(output: Path, partition_by: str | None, title: str, per_user: bool, **options: Any) -> None:
+        """Write an HTML report of RECOMMENDATIONS evaluated against INTERACTIONS
+        (Parquet or CSV files): the metrics per group, their curves over k, the
+        per-user distributions and the data-quality notes, in one file that opens
+        offline."""
+        if per_user:
+            raise click.BadParameter("the report always shows the per-user distributions.", param_hint="--per-user")
+        if output.suffix.lower() not in (".html", ".htm"):
+            raise click.BadParameter(f"'{output}': the file name must end in .html.", param_hint="--output")
+        with stages() as stage:
+            data = _report.compute(partition_by=partition_by, title=title, stage=stage, **arguments(options))
+            stage("writing")
+            written = _report.write(data, output)
+        click.echo(f"wrote {written}", err=True)
+
+    return report

@@ -1,0 +1,232 @@
+"""rankwise.report: one self-contained HTML file of an evaluation's tables and
+plots, readable offline (plotly.js is written into the file)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Unpack
+
+import duckdb
+
+from .._api import check, evaluate
+from .._options import EvaluateOptions
+from ..errors import InvalidArgumentError
+
+# The columns of an evaluate() result that are not group columns.
+_VALUE_COLUMNS = ("metric", "k", "metric_label", "value", "n_users", "ci_low", "ci_high")
+
+
+@dataclass
+class ReportData:
+    """What a report shows: the means (one row per series, metric and k), and
+    optionally the per-user values, the means per partition and the check notes.
+    With partitions, `means` and `per_user` are those of the last partition,
+    which `scope` names."""
+
+    means: Any
+    series: list[str]
+    per_user: Any = None
+    partitions: Any = None
+    partition_by: str | None = None
+    scope: str | None = None
+    notes: Any = None
+    title: str = "rankwise report"
+
+
+def _assemble(means: Any, per_user: Any, series: list[str], partition_by: str | None, notes: Any,
+              title: str) -> ReportData:
+    """The report's views of results grouped by the series columns, and by
+    `partition_by` when given: a user may be in every partition (each day's
+    lists), so the only means are per partition; the table, the curves, the
+    distributions and the heatmap show the last one."""
+    if partition_by is None:
+        return ReportData(means=means, series=series, per_user=per_user, notes=notes, title=title)
+    last = max(means[partition_by].dropna().unique(), default=None)
+    scope = f"{partition_by} = {last}, the last of {means[partition_by].nunique()}"
+    of_last = means[means[partition_by] == last].drop(columns=partition_by)
+    per_user_of_last = (per_user[per_user[partition_by] == last].drop(columns=partition_by)
+                        if per_user is not None else None)
+    return ReportData(means=of_last, series=series, per_user=per_user_of_last, partitions=means,
+                      partition_by=partition_by, scope=scope, notes=notes, title=title)
+
+
+def _pandas(table: Any, argument: str) -> Any:
+    """A result as pandas, from any output evaluate() gives."""
+    import pandas as pd
+
+    if table is None or isinstance(table, pd.DataFrame):
+        return table
+    if isinstance(table, duckdb.DuckDBPyRelation):
+        return table.df()
+    if hasattr(table, "to_pandas"):  # pyarrow and polars
+        return table.to_pandas()
+    raise InvalidArgumentError(
+        f"rankwise.report: argument `{argument}` must be a result of rankwise.evaluate (pandas, polars, "
+        f"pyarrow or a DuckDB relation); got {type(table).__name__}.")
+
+
+def _with_labels(table: Any, argument: str) -> Any:
+    """The result with a metric_label column (results written before it existed
+    have none)."""
+    import pandas as pd
+
+    for column in ("metric", "k", "value"):
+        if column not in table.columns:
+            raise InvalidArgumentError(
+                f"rankwise.report: argument `{argument}` has no column `{column}`; pass a result of rankwise.evaluate.")
+    if "metric_label" not in table.columns:
+        labels = [metric if pd.isna(k) else f"{metric}@{int(k)}" for metric, k in zip(table["metric"], table["k"])]
+        table = table.assign(metric_label=labels)
+    return table
+
+
+def _group_columns(table: Any, first: int = 0) -> list[str]:
+    """The group columns of an evaluate() result: those before `metric` (and,
+    per user, after the user column)."""
+    columns = list(table.columns)
+    return [column for column in columns[first:columns.index("metric")] if column not in _VALUE_COLUMNS]
+
+
+def _from_results(result: Any, per_user: Any, partition_by: str | None, notes: Any, title: str) -> ReportData:
+    means = _with_labels(_pandas(result, "result"), "result")
+    groups = _group_columns(means)
+    if partition_by is not None and partition_by not in groups:
+        raise InvalidArgumentError(
+            f"rankwise.report: `partition_by` names a group column of `result`; its group columns are {groups}, "
+            f"not {partition_by!r}.")
+    per_user_table = _pandas(per_user, "per_user")
+    if per_user_table is not None:
+        per_user_table = _with_labels(per_user_table, "per_user")
+        if _group_columns(per_user_table, first=1) != groups:
+            raise InvalidArgumentError(
+                f"rankwise.report: `per_user` is grouped by {_group_columns(per_user_table, first=1)} and `result` by "
+                f"{groups}; evaluate both with the same group_by.")
+    series = [column for column in groups if column != partition_by]
+    return _assemble(means, per_user_table, series, partition_by, _pandas(notes, "notes"), title)
+
+
+def _listed(value: Sequence[str] | str | None) -> list[str]:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else list(value)
+
+
+def compute(
+    recommendations: Any,
+    interactions: Any,
+    metrics: Sequence[str] | str,
+    k: int | Sequence[int | None] | None = None,
+    *,
+    group_by: Sequence[str] | str | None = None,
+    partition_by: str | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
+    title: str = "rankwise report",
+    stage: Callable[[str], None] = lambda name: None,
+    **options: Unpack[EvaluateOptions],
+) -> ReportData:
+    """Checks the inputs, then evaluates them once per view of the report;
+    `stage` is told when each stage starts (the command line shows it)."""
+    series = _listed(group_by)
+    if partition_by is not None and (not isinstance(partition_by, str) or partition_by in series):
+        raise InvalidArgumentError(
+            f"rankwise.report: argument `partition_by` must be one column name, not one of group_by; got {partition_by!r}.")
+    stage("checking")
+    notes = check(recommendations, interactions, k=k, group_by=series + _listed(partition_by), con=con, **options)
+    # The check ran every validation evaluate() would: evaluate again only to
+    # raise the typed error of the first problem found.
+    validate = bool((notes["severity"] == "error").any())
+    stage("computing")
+    groups = series + _listed(partition_by)
+    arguments: dict[str, Any] = {"k": k, "group_by": groups, "con": con, "validate": validate, **options}
+    means = evaluate(recommendations, interactions, metrics, **arguments)
+    # Entropy is a property of a group's lists, not of a user: no per-user value.
+    user_level = [metric for metric in _listed(metrics) if metric.split("@")[0] != "entropy"]
+    per_user = evaluate(recommendations, interactions, user_level, per_user=True, **arguments) if user_level else None
+    return _assemble(means, per_user, series, partition_by, notes, title)
+
+
+def write(data: ReportData, path: str | os.PathLike[str]) -> Path:
+    """Writes the report's HTML next to `path`, then renames it into place."""
+    from ._html import render
+
+    target = Path(path).resolve()
+    if target.suffix.lower() not in (".html", ".htm"):
+        raise InvalidArgumentError(f"rankwise.report: the file name must end in .html; got '{path}'.")
+    temporary = target.with_name(f".{target.name}.partial")
+    try:
+        temporary.write_text(render(data), encoding="utf-8")
+        os.replace(temporary, target)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    return target
+
+
+def report(
+    recommendations: Any = None,
+    interactions: Any = None,
+    metrics: Sequence[str] | str | None = None,
+    k: int | Sequence[int | None] | None = None,
+    *,
+    path: str | os.PathLike[str] = "rankwise_report.html",
+    group_by: Sequence[str] | str | None = None,
+    partition_by: str | None = None,
+    result: Any = None,
+    per_user: Any = None,
+    notes: Any = None,
+    title: str = "rankwise report",
+    con: duckdb.DuckDBPyConnection | None = None,
+    **options: Unpack[EvaluateOptions],
+) -> Path:
+    """Writes an HTML report of an evaluation: one file that opens offline.
+
+    It shows a table of every metric@k per series (a series is one value of the
+    group columns, such as a model), with the confidence interval when the
+    result has ``ci_low`` and ``ci_high``; each metric against k per series,
+    with interval bands; the distribution of the per-user values per series; a
+    heatmap when there are two group columns; each metric over the partitions
+    of ``partition_by`` (a date or fold column); and the notes of
+    :func:`rankwise.check`.
+
+    Either evaluates the inputs (``recommendations``, ``interactions``,
+    ``metrics``, ``k``, ``group_by`` and the options, as :func:`evaluate`), or
+    draws results already computed: ``result`` (from :func:`evaluate`), and
+    optionally ``per_user`` (the same evaluation with ``per_user=True``) and
+    ``notes`` (from :func:`check`). With ``partition_by``, the table, the curves,
+    the distributions and the heatmap show the last partition (a user may be in
+    every partition, so there is no mean over all of them), and a chart shows
+    each metric over the partitions.
+
+    Args:
+        path: The HTML file to write.
+        group_by: Columns whose values are the series compared (models, runs).
+        partition_by: A column of the recommendations (date, fold) to plot each
+            metric over; with ``result``, one of its group columns.
+        title: The report's title.
+
+    Returns:
+        The path written.
+
+    >>> rankwise.report(recommendations, interactions, ["ndcg@10", "map"], group_by="model",
+    ...                 path="report.html")  # doctest: +SKIP
+    """
+    if result is not None:
+        if recommendations is not None or interactions is not None or metrics is not None:
+            raise InvalidArgumentError(
+                "rankwise.report: pass either the inputs (recommendations, interactions, metrics) or `result`, not both.")
+        data = _from_results(result, per_user, partition_by, notes, title)
+    else:
+        if recommendations is None or interactions is None or metrics is None:
+            raise InvalidArgumentError(
+                "rankwise.report: pass the inputs (recommendations, interactions and metrics), or `result`, "
+                "a result of rankwise.evaluate.")
+        if per_user is not None or notes is not None:
+            raise InvalidArgumentError(
+                "rankwise.report: `per_user` and `notes` go with `result`; from the inputs, the "
+                "report computes them.")
+        data = compute(recommendations, interactions, metrics, k, group_by=group_by, partition_by=partition_by,
+                       con=con, title=title, **options)
+    return write(data, path)

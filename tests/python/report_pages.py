@@ -1,0 +1,74 @@
+"""Reading a written report back: its summary table, the figures of its charts
+and its script elements, with the standard library's HTML parser."""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+
+class _Page(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tables: dict[str, list[list[str]]] = {}
+        self.scripts: list[tuple[dict[str, str | None], str]] = []
+        self.charts: list[str] = []
+        self.references: list[str] = []
+        self._table: str | None = None
+        self._cell: list[str] | None = None
+        self._script: dict[str, str | None] | None = None
+        self._text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        self.references += [f"{tag} {name}={value}" for name, value in attrs if name in ("src", "href")]
+        if tag == "table":
+            self._table = attributes.get("id") or f"table{len(self.tables)}"
+            self.tables[self._table] = []
+        elif tag == "tr" and self._table is not None:
+            self.tables[self._table].append([])
+        elif tag in ("td", "th") and self._table is not None:
+            self._cell = []
+        elif tag == "script":
+            self._script, self._text = attributes, []
+        elif tag == "div" and "data-chart" in attributes:
+            self.charts.append(str(attributes["data-chart"]))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "table":
+            self._table = None
+        elif tag in ("td", "th") and self._cell is not None and self._table is not None:
+            self.tables[self._table][-1].append("".join(self._cell).strip())
+            self._cell = None
+        elif tag == "script" and self._script is not None:
+            self.scripts.append((self._script, "".join(self._text)))
+            self._script = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+        if self._script is not None:
+            self._text.append(data)
+
+
+class Report:
+    def __init__(self, path: Path) -> None:
+        self.html = path.read_text(encoding="utf-8")
+        page = _Page()
+        page.feed(self.html)
+        self.tables = page.tables
+        self.scripts = page.scripts
+        self.charts = page.charts
+        # Every src= and href= of an element (not inside a script's text).
+        self.references = page.references
+        self.figures: dict[str, dict[str, Any]] = {
+            str(attributes["id"]).removeprefix("chart-").removesuffix("-figure"): json.loads(text)
+            for attributes, text in page.scripts if attributes.get("type") == "application/json"
+        }
+
+    def summary(self) -> dict[str, dict[str, str]]:
+        """{series: {column: cell text}} of the summary table."""
+        header, *rows = self.tables["summary"]
+        return {row[0]: dict(zip(header[1:], row[1:])) for row in rows}

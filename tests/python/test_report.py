@@ -1,0 +1,244 @@
+"""rankwise.report: the numbers in the HTML report are evaluate()'s, every
+chart's figure holds them, the page needs nothing from the network, and the
+command line writes the same report."""
+
+from __future__ import annotations
+
+import io
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import rankwise
+from rankwise._progress import stages
+from rankwise.cli import main
+from rankwise.errors import InvalidArgumentError
+
+from .report_pages import Report
+
+METRICS = ["ndcg", "precision", "mrr", "entropy"]
+K = [1, 3, 5]
+# A series name that would end a <script> element if written into one as it is.
+HOSTILE = "</script><script>document.title='x'</script>"
+
+
+@pytest.fixture(scope="module")
+def frames() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Three models on two segments over two days, 30 users; truth for 34 users."""
+    generator = random.Random(20261123)
+    items = [f"item{i:02d}" for i in range(30)]
+    recommendations = []
+    for model in ("als", "pop", HOSTILE):
+        for segment in ("app", "web"):
+            for day in ("2026-01-01", "2026-01-02"):
+                for user in range(30):
+                    for rank, item in enumerate(generator.sample(items, 6), start=1):
+                        recommendations.append((model, segment, day, f"u{user:02d}", item, rank))
+    interactions = [(f"u{user:02d}", item, float(generator.randint(1, 3)))
+                    for user in range(34) for item in generator.sample(items, generator.randint(1, 6))]
+    return (pd.DataFrame(recommendations, columns=["model", "segment", "day", "user_id", "item_id", "rank"]),
+            pd.DataFrame(interactions, columns=["user_id", "item_id", "relevance"]))
+
+
+@pytest.fixture(scope="module")
+def written(frames, tmp_path_factory) -> Report:
+    path = tmp_path_factory.mktemp("report") / "report.html"
+    returned = rankwise.report(*frames, METRICS, K, group_by=["model", "segment"], partition_by="day",
+                               relevance_col="relevance", path=path, title="Three models")
+    assert returned == path.resolve()
+    return Report(path)
+
+
+def _last_day(frames) -> tuple[pd.DataFrame, pd.DataFrame]:
+    recommendations, interactions = frames
+    return recommendations[recommendations.day == "2026-01-02"].drop(columns="day"), interactions
+
+
+def _series(table: pd.DataFrame) -> pd.Series:
+    return table["model"] + " · " + table["segment"]
+
+
+def test_the_summary_shows_evaluate_values_of_the_last_partition(frames, written: Report) -> None:
+    # Computed independently of the report's own slicing: the last day's rows
+    # evaluated alone.
+    expected = rankwise.evaluate(*_last_day(frames), METRICS, K, group_by=["model", "segment"],
+                                 relevance_col="relevance")
+    summary = written.summary()
+    assert sorted(summary) == sorted(set(_series(expected)))
+    for series, row in zip(_series(expected), expected.itertuples()):
+        assert summary[series][row.metric_label] == f"{row.value:.4f}"
+    users = expected[expected.metric != "entropy"].assign(series=_series).groupby("series")["n_users"].first()
+    assert {series: int(row["users"]) for series, row in summary.items()} == users.to_dict()
+    assert "day = 2026-01-02, the last of 2" in written.html
+
+
+def test_every_chart_holds_the_values_it_draws(frames, written: Report) -> None:
+    assert written.charts == ["curves", "distributions", "heatmap", "partitions"]
+    means = rankwise.evaluate(*_last_day(frames), METRICS, K, group_by=["model", "segment"], relevance_col="relevance")
+    means = means.assign(series=_series)
+    lines = {(trace["xaxis"], trace["name"]): trace for trace in written.figures["curves"]["data"]}
+    titles = [annotation["text"] for annotation in written.figures["curves"]["layout"]["annotations"]]
+    assert titles == METRICS
+    for position, metric in enumerate(METRICS):
+        for series, rows in means[means.metric == metric].groupby("series"):
+            trace = lines[("x" if position == 0 else f"x{position + 1}", series)]
+            # The report grouped by day too: the sums may differ in the last bit.
+            assert trace["x"] == K and trace["y"] == pytest.approx(list(rows.sort_values("k")["value"]), abs=1e-12)
+
+    per_user = rankwise.evaluate(*_last_day(frames), ["ndcg", "precision", "mrr"], K, group_by=["model", "segment"],
+                                 relevance_col="relevance", per_user=True).assign(series=_series)
+    boxes = written.figures["distributions"]["data"]
+    labels = list(dict.fromkeys(per_user["metric_label"]))
+    assert len(boxes) == len(labels) * 6
+    menu = written.figures["distributions"]["layout"]["updatemenus"][0]["buttons"]
+    assert [button["label"] for button in menu] == labels
+    groups = dict(list(per_user.groupby(["metric_label", "series"])["value"]))
+    for position, box in enumerate(boxes):
+        # Label after label, as the menu shows them.
+        values = groups[(labels[position // 6], box["x"][0])]
+        assert box["visible"] == (position < 6)
+        assert box["q1"][0] == pytest.approx(np.quantile(values, 0.25), abs=1e-12)
+        assert box["median"][0] == pytest.approx(np.median(values), abs=1e-12)
+        assert box["mean"][0] == pytest.approx(values.mean(), abs=1e-12)
+        assert (box["lowerfence"][0], box["upperfence"][0]) == (values.min(), values.max())
+
+    heatmap = written.figures["heatmap"]["data"][0]
+    # In evaluate's order: '<' sorts before letters.
+    assert heatmap["y"] == [HOSTILE, "als", "pop"] and heatmap["x"] == ["app", "web"]
+    ndcg_1 = means[means.metric_label == "ndcg@1"].set_index(["model", "segment"])["value"]
+    assert heatmap["z"] == [pytest.approx([ndcg_1[(model, segment)] for segment in ("app", "web")], abs=1e-12)
+                            for model in heatmap["y"]]
+
+    by_day = rankwise.evaluate(*frames, ["ndcg@1"], group_by=["model", "segment", "day"], relevance_col="relevance")
+    over_days = {trace["name"]: trace for trace in written.figures["partitions"]["data"] if trace["visible"]}
+    for series, rows in by_day.assign(series=_series).groupby("series"):
+        assert over_days[series]["x"] == ["2026-01-01", "2026-01-02"]
+        assert over_days[series]["y"] == pytest.approx(list(rows["value"]), abs=1e-12)
+
+
+def test_the_notes_of_check_are_listed(frames, written: Report) -> None:
+    notes = rankwise.check(*frames, k=K, group_by=["model", "segment", "day"], relevance_col="relevance")
+    assert len(notes) > 0
+    assert [row[2] for row in written.tables["notes"][1:]] == list(notes["problem"])
+    assert [row[4] for row in written.tables["notes"][1:]] == list(notes["message"])
+
+
+def test_the_page_needs_no_network_and_names_cannot_escape_their_script(written: Report) -> None:
+    import plotly
+
+    assert written.references == []
+    kinds = [attributes.get("type") for attributes, _ in written.scripts]
+    # The error hook, one figure per chart, plotly.js and the drawing script.
+    assert kinds == [None, *["application/json"] * 4, None, None]
+    assert f"plotly.js v{plotly.offline.get_plotlyjs_version()}" in written.scripts[-2][1]
+    assert "document.title" not in "".join(text for _, text in written.scripts if "Plotly.newPlot" in text)
+    assert f"{HOSTILE} · app" in written.summary()
+    assert written.figures["heatmap"]["data"][0]["y"][0] == HOSTILE
+
+
+def test_a_result_with_confidence_intervals_shows_them(frames, tmp_path: Path) -> None:
+    # Intervals as rankwise.evaluate's confidence intervals add them; any
+    # numbers do to check that they are drawn.
+    result = rankwise.evaluate(*_last_day(frames), ["ndcg", "mrr"], K, group_by=["model", "segment"],
+                               relevance_col="relevance")
+    result = result[result.segment == "app"].drop(columns="segment")
+    result = result.assign(ci_low=result["value"] - 0.01, ci_high=result["value"] + 0.02)
+    path = rankwise.report(result=result, path=tmp_path / "ci.html")
+    page = Report(path)
+    first = result.iloc[0]
+    assert page.summary()[first.model][first.metric_label] == (
+        f"{first.value:.4f} [{first.ci_low:.4f}, {first.ci_high:.4f}]")
+    bands = [trace for trace in page.figures["curves"]["data"] if trace.get("fill") == "toself"]
+    assert len(bands) == 2 * 3
+    of_als = result[(result.model == "als") & (result.metric == "ndcg")]
+    band = next(trace for trace in bands if trace["name"] == "als" and trace["xaxis"] == "x")
+    assert band["x"] == K + K[::-1]
+    assert band["y"] == list(of_als["ci_high"]) + list(of_als["ci_low"])[::-1]
+    # Without per_user and notes: no distributions, no data-quality section.
+    assert page.charts == ["curves"] and "notes" not in page.tables
+
+
+def test_a_result_without_metric_label_gets_one(frames, tmp_path: Path) -> None:
+    result = rankwise.evaluate(*_last_day(frames), ["ndcg@3", "map"], group_by=["model", "segment"],
+                               relevance_col="relevance")
+    page = Report(rankwise.report(result=result.drop(columns="metric_label"), path=tmp_path / "r.html"))
+    assert list(page.tables["summary"][0][1:-1]) == ["ndcg@3", "map"]
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    ({"result": "table"}, "pass either the inputs"),
+    ({}, "pass the inputs"),
+    ({"result": None, "notes": "x"}, "pass the inputs"),
+])
+def test_input_and_result_arguments_are_checked(frames, tmp_path: Path, arguments, message) -> None:
+    inputs = (*frames, ["ndcg"]) if "result" in arguments and arguments["result"] is not None else ()
+    with pytest.raises(InvalidArgumentError, match=message):
+        rankwise.report(*inputs, path=tmp_path / "r.html", **arguments)
+
+
+def test_results_that_do_not_fit_are_refused(frames, tmp_path: Path) -> None:
+    result = rankwise.evaluate(*_last_day(frames), ["ndcg@3"], group_by=["model", "segment"], relevance_col="relevance")
+    per_user = rankwise.evaluate(*_last_day(frames), ["ndcg@3"], group_by=["segment", "model"],
+                                 relevance_col="relevance", per_user=True)
+    with pytest.raises(InvalidArgumentError, match="`per_user` is grouped by"):
+        rankwise.report(result=result, per_user=per_user, path=tmp_path / "r.html")
+    with pytest.raises(InvalidArgumentError, match="`partition_by` names a group column"):
+        rankwise.report(result=result, partition_by="day", path=tmp_path / "r.html")
+    with pytest.raises(InvalidArgumentError, match="must end in .html"):
+        rankwise.report(result=result, path=tmp_path / "r.txt")
+    with pytest.raises(InvalidArgumentError, match="not one of group_by"):
+        rankwise.report(*frames, ["ndcg"], group_by="model", partition_by="model", path=tmp_path / "r.html")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_command_line_writes_the_same_report_and_no_progress_off_a_terminal(frames, tmp_path: Path) -> None:
+    recommendations, interactions = _last_day(frames)
+    recommendations.to_parquet(tmp_path / "recs.parquet")
+    interactions.to_csv(tmp_path / "truth.csv", index=False)
+    target = tmp_path / "cli.html"
+    outcome = CliRunner().invoke(main, [
+        "report", str(tmp_path / "recs.parquet"), str(tmp_path / "truth.csv"), "-m", "ndcg", "-m", "mrr", "-k", "3",
+        "--group-by", "model", "--group-by", "segment", "--relevance-col", "relevance", "-o", str(target),
+        "--title", "CLI"])
+    assert outcome.exit_code == 0, outcome.output
+    assert outcome.output == f"wrote {target.resolve()}\n"
+    expected = rankwise.evaluate(recommendations, interactions, ["ndcg", "mrr"], 3, group_by=["model", "segment"],
+                                 relevance_col="relevance")
+    summary = Report(target).summary()
+    for series, row in zip(_series(expected), expected.itertuples()):
+        assert summary[series][row.metric_label] == f"{row.value:.4f}"
+
+
+def test_the_command_line_refuses_a_file_that_is_not_html(frames, tmp_path: Path) -> None:
+    outcome = CliRunner().invoke(main, ["report", "r.parquet", "t.csv", "-m", "ndcg", "-o", str(tmp_path / "r.txt")])
+    assert outcome.exit_code == 2 and "must end in .html" in outcome.output
+
+
+def _console():
+    from rich.console import Console
+
+    out = io.StringIO()
+    return Console(file=out, force_terminal=True, width=80), out
+
+
+def test_stages_are_drawn_once_the_work_takes_longer_than_the_delay() -> None:
+    console, out = _console()
+    with stages(console, delay=0.05) as stage:
+        stage("checking")
+        time.sleep(0.3)
+        stage("computing")
+        time.sleep(0.3)
+    assert "rankwise: checking" in out.getvalue() and "rankwise: computing" in out.getvalue()
+
+
+def test_quick_work_draws_nothing() -> None:
+    console, out = _console()
+    with stages(console, delay=5) as stage:
+        stage("checking")
+        stage("computing")
+    assert out.getvalue() == ""
