@@ -5,7 +5,6 @@ command line writes the same report."""
 from __future__ import annotations
 
 import io
-import random
 import time
 from pathlib import Path
 
@@ -19,30 +18,11 @@ from rankwise._progress import stages
 from rankwise.cli import main
 from rankwise.errors import InvalidArgumentError
 
-from .report_pages import Report
-
-METRICS = ["ndcg", "precision", "mrr", "entropy"]
-K = [1, 3, 5]
-# A series name that would end a <script> element if written into one as it is.
-HOSTILE = "</script><script>document.title='x'</script>"
-
+from .report_pages import HOSTILE, K, METRICS, Report, sample_inputs
 
 @pytest.fixture(scope="module")
 def frames() -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Three models on two segments over two days, 30 users; truth for 34 users."""
-    generator = random.Random(20261123)
-    items = [f"item{i:02d}" for i in range(30)]
-    recommendations = []
-    for model in ("als", "pop", HOSTILE):
-        for segment in ("app", "web"):
-            for day in ("2026-01-01", "2026-01-02"):
-                for user in range(30):
-                    for rank, item in enumerate(generator.sample(items, 6), start=1):
-                        recommendations.append((model, segment, day, f"u{user:02d}", item, rank))
-    interactions = [(f"u{user:02d}", item, float(generator.randint(1, 3)))
-                    for user in range(34) for item in generator.sample(items, generator.randint(1, 6))]
-    return (pd.DataFrame(recommendations, columns=["model", "segment", "day", "user_id", "item_id", "rank"]),
-            pd.DataFrame(interactions, columns=["user_id", "item_id", "relevance"]))
+    return sample_inputs()
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,109 @@
+"""The HTML report in a real browser: headless Chromium opens it with the
+network cut off, no console message or error, every chart drawn, and a
+screenshot that is not blank. `make test` installs Chromium when missing."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import rankwise
+
+from .report_pages import HOSTILE, K, METRICS, sample_inputs
+
+pytestmark = pytest.mark.slow
+
+# The marks each chart draws: plotly's SVG root and the layer of its traces.
+MARKS = {
+    "curves": 'class="trace scatter',
+    "distributions": 'class="trace boxes',
+    "heatmap": 'class="hm"',
+    "partitions": 'class="trace scatter',
+}
+
+
+def _chromium() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert found, "headless Chromium is needed: `make test` installs it (apt-get install -y chromium)"
+    return found
+
+
+def _open(page: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    """Chromium headless on the file, with every host name unresolvable (the
+    report must need no network), logging the page's console to stderr."""
+    return subprocess.run(
+        [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+         "--host-resolver-rules=MAP * ~NOTFOUND", "--enable-logging=stderr", "--v=0",
+         "--virtual-time-budget=20000", *arguments, page.as_uri()],
+        capture_output=True, text=True, timeout=120, check=True)
+
+
+def _problems(page: Path) -> tuple[list[str], str]:
+    """The console messages and recorded errors of the page, and its DOM."""
+    opened = _open(page, "--dump-dom")
+    console = [line for line in opened.stderr.splitlines() if ":CONSOLE" in line]
+    recorded = re.findall(r'<html[^>]*data-errors="([^"]*)"', opened.stdout)
+    return console + recorded, opened.stdout
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory) -> Path:
+    """A report with every chart: two group columns (a heatmap), a partition
+    column, confidence intervals (bands) and a series name made of HTML."""
+    recommendations, interactions = sample_inputs()
+    groups = ["model", "segment", "day"]
+    result = rankwise.evaluate(recommendations, interactions, METRICS, K, group_by=groups, relevance_col="relevance")
+    result = result.assign(ci_low=result["value"] * 0.9, ci_high=result["value"] * 1.1)
+    per_user = rankwise.evaluate(recommendations, interactions, METRICS[:-1], K, group_by=groups,
+                                 relevance_col="relevance", per_user=True)
+    notes = rankwise.check(recommendations, interactions, k=K, group_by=groups, relevance_col="relevance")
+    return rankwise.report(result=result, per_user=per_user, notes=notes, partition_by="day",
+                           path=tmp_path_factory.mktemp("browser") / "report.html", title="Browser test")
+
+
+def test_the_report_draws_every_chart_without_an_error(page: Path) -> None:
+    problems, dom = _problems(page)
+    assert problems == []
+    assert "<title>Browser test</title>" in dom  # the hostile name did not run
+    charts = re.split(r'(?=<div class="chart[ "])', dom)[1:]
+    assert [re.search(r'data-chart="(\w+)"', chart).group(1) for chart in charts] == list(MARKS)
+    for chart in charts:
+        name = re.search(r'data-chart="(\w+)"', chart).group(1)
+        assert 'data-rendered="true"' in chart.split(">", 1)[0], name
+        assert 'class="main-svg"' in chart and MARKS[name] in chart, name
+    # One line per series in each subplot of the curves, and its band.
+    assert charts[0].count('class="trace scatter') == 2 * 6 * len(METRICS)
+    assert HOSTILE.replace("<", "&lt;").replace(">", "&gt;") in dom
+
+
+def test_a_failing_chart_is_caught(page: Path, tmp_path: Path) -> None:
+    """The checks above can fail: a chart whose figure cannot be read is reported
+    (in the console and in the page's data-errors)."""
+    broken = tmp_path / "broken.html"
+    html = page.read_text(encoding="utf-8")
+    broken.write_text(re.sub(r'(<script type="application/json" id="chart-heatmap-figure">)[^<]*',
+                             r'\1{"data": "not a list"', html, count=1), encoding="utf-8")
+    problems, dom = _problems(broken)
+    assert any("JSON" in problem for problem in problems)
+    assert "data-errors=" in dom
+
+
+def test_the_screenshot_is_not_blank(page: Path, tmp_path: Path) -> None:
+    from PIL import Image, ImageStat
+
+    shot = tmp_path / "report.png"
+    _open(page, f"--screenshot={shot}", "--window-size=1280,2400")
+    with Image.open(shot) as image:
+        assert image.size == (1280, 2400)
+        grey = image.convert("L")
+        # A blank or single-colour page has no spread; the charts' lines,
+        # fills and text give many grey levels.
+        assert ImageStat.Stat(grey).stddev[0] > 20
+        assert len(grey.getcolors(256)) > 100
+        # The lower half holds charts too, not only the table.
+        lower = grey.crop((0, 1200, 1280, 2400))
+        assert ImageStat.Stat(lower).stddev[0] > 10
