@@ -88,8 +88,10 @@ def test_a_failing_chart_is_caught(page: Path, tmp_path: Path) -> None:
     broken.write_text(re.sub(r'(<script type="application/json" id="chart-heatmap-figure">)[^<]*',
                              r'\1{"data": "not a list"', html, count=1), encoding="utf-8")
     problems, dom = _problems(broken)
-    assert any("JSON" in problem for problem in problems)
+    assert any("chart heatmap: SyntaxError" in problem for problem in problems)
     assert "data-errors=" in dom
+    # The other charts are still drawn.
+    assert dom.count('data-rendered="true"') == len(MARKS) - 1
 
 
 def test_the_screenshot_is_not_blank(page: Path, tmp_path: Path) -> None:

@@ -34,12 +34,17 @@ def _series_names(table: Any, series: list[str]) -> list[str]:
     """One label per row: the values of the group columns, or 'all' without any."""
     if not series:
         return ["all"] * len(table)
-    return [" · ".join(str(value) for value in values) for values in zip(*(table[column] for column in series))]
+    names = table[series[0]].astype(str)
+    for column in series[1:]:
+        names = names + " · " + table[column].astype(str)
+    return names.tolist()
 
 
 def _ordered(values: Any) -> list[Any]:
     """Distinct values in order of first appearance (the order evaluate() sorts)."""
-    return list(dict.fromkeys(values))
+    import pandas as pd
+
+    return pd.unique(pd.Series(values, dtype=object)).tolist()
 
 
 def _number(value: Any) -> float | None:
@@ -92,23 +97,25 @@ def _curves(data: ReportData, go: Any, colors: _Colors) -> dict[str, Any] | None
     figure = make_subplots(rows=rows, cols=columns, subplot_titles=names, horizontal_spacing=0.06,
                            vertical_spacing=min(0.12, 0.3 / rows))
     intervals = _has_intervals(means)
+    traces = []
     for position, name in enumerate(names):
-        row, column = divmod(position, columns)
+        # make_subplots numbers the axes row after row: x, x2, x3...
+        axes = {"xaxis": f"x{position + 1 if position else ''}", "yaxis": f"y{position + 1 if position else ''}"}
         rows_of_metric = means[means["metric"] == name].sort_values("k")
         for series, points in rows_of_metric.groupby("rw_series", sort=False):
             k = [int(value) for value in points["k"]]
             if intervals:
-                figure.add_trace(go.Scatter(
-                    x=k + k[::-1], y=list(points["ci_high"]) + list(points["ci_low"])[::-1], fill="toself",
-                    fillcolor=colors[series], opacity=_BAND_OPACITY, line={"width": 0}, hoverinfo="skip",
-                    legendgroup=series, showlegend=False, name=series), row=row + 1, col=column + 1)
-            figure.add_trace(go.Scatter(
-                x=k, y=list(points["value"]), mode="lines+markers", name=series, legendgroup=series,
-                line={"color": colors[series]}, showlegend=position == 0,
-                hovertemplate=f"{series}<br>{name}@%{{x}}: %{{y:.4f}}<extra></extra>"), row=row + 1, col=column + 1)
+                traces.append({
+                    "type": "scatter", "x": k + k[::-1], "y": list(points["ci_high"]) + list(points["ci_low"])[::-1],
+                    "fill": "toself", "fillcolor": colors[series], "opacity": _BAND_OPACITY, "line": {"width": 0},
+                    "hoverinfo": "skip", "legendgroup": series, "showlegend": False, "name": series, **axes})
+            traces.append({
+                "type": "scatter", "x": k, "y": list(points["value"]), "mode": "lines+markers", "name": series,
+                "legendgroup": series, "line": {"color": colors[series]}, "showlegend": position == 0,
+                "hovertemplate": f"{series}<br>{name}@%{{x}}: %{{y:.4f}}<extra></extra>", **axes})
     figure.update_xaxes(title_text="k", type="log" if means["k"].max() / max(means["k"].min(), 1) > 20 else "linear")
     figure.update_layout(height=max(320, 300 * rows), margin={"t": 40, "b": 40})
-    return {"id": "curves", "title": "Metrics against k", "figure": figure}
+    return {"id": "curves", "title": "Metrics against k", "figure": figure, "traces": traces}
 
 
 class _Colors(dict):
@@ -145,28 +152,23 @@ def _distributions(data: ReportData, go: Any, colors: _Colors) -> dict[str, Any]
         return None
     per_user = data.per_user.assign(rw_series=_series_names(data.per_user, data.series))
     labels = _ordered(per_user["metric_label"])
-    summary = per_user.groupby(["metric_label", "rw_series"], sort=False)["value"]
-    quartiles = summary.quantile([0.25, 0.5, 0.75]).unstack()
-    extremes = summary.agg(["min", "max", "mean", "count"])
-    series_names = _ordered(per_user["rw_series"])
-    figure = go.Figure()
-    counts = []
+    values = per_user.groupby(["metric_label", "rw_series"], sort=False)["value"]
+    stats = values.agg(["min", "max", "mean", "count"]).join(values.quantile([0.25, 0.5, 0.75]).unstack())
+    boxes: dict[str, list[Any]] = {label: [] for label in labels}
+    for (label, series), row in zip(stats.index, stats.itertuples(index=False)):
+        low, high, mean, count, q1, median, q3 = row
+        boxes[label].append({
+            "type": "box", "x": [series], "q1": [q1], "median": [median], "q3": [q3], "lowerfence": [low],
+            "upperfence": [high], "mean": [mean], "name": series, "marker": {"color": colors[series]},
+            "showlegend": False, "hovertext": f"{series}: {int(count)} users"})
+    traces = []
     for position, label in enumerate(labels):
-        count = 0
-        for series in series_names:
-            if (label, series) not in extremes.index:
-                continue
-            stats, ends = quartiles.loc[(label, series)], extremes.loc[(label, series)]
-            figure.add_trace(go.Box(
-                x=[series], q1=[stats[0.25]], median=[stats[0.5]], q3=[stats[0.75]], lowerfence=[ends["min"]],
-                upperfence=[ends["max"]], mean=[ends["mean"]], name=series, marker_color=colors[series],
-                visible=position == 0, showlegend=False,
-                hovertext=f"{series}: {int(ends['count'])} users"))
-            count += 1
-        counts.append(count)
+        traces += [{**box, "visible": position == 0} for box in boxes[label]]
+    counts = [len(boxes[label]) for label in labels]
+    figure = go.Figure()
     _menu(figure, labels, counts)
     figure.update_layout(height=420, yaxis_title="value per user", xaxis_title=" · ".join(data.series) or None)
-    return {"id": "distributions", "title": "Per-user values", "figure": figure,
+    return {"id": "distributions", "title": "Per-user values", "figure": figure, "traces": traces,
             "note": "Quartiles, the extremes and the mean (dashed) of the users' values."}
 
 
@@ -179,19 +181,22 @@ def _heatmap(data: ReportData, go: Any) -> dict[str, Any] | None:
     labels = _ordered(means["metric_label"])
     rows, columns = _ordered(means[rows_column]), _ordered(means[columns_column])
     figure = go.Figure()
+    traces = []
     for position, label in enumerate(labels):
         values = {(row[0], row[1]): _number(row[2]) for row in
                   means[means["metric_label"] == label][[rows_column, columns_column, "value"]].itertuples(index=False)}
-        figure.add_trace(go.Heatmap(
-            z=[[values.get((row, column)) for column in columns] for row in rows],
-            x=[str(column) for column in columns], y=[str(row) for row in rows], colorscale="Viridis",
-            visible=position == 0, name=label, texttemplate="%{z:.3f}" if len(rows) * len(columns) <= 400 else None,
-            hovertemplate=f"{rows_column} %{{y}}<br>{columns_column} %{{x}}<br>{label}: %{{z:.4f}}<extra></extra>"))
+        traces.append({
+            "type": "heatmap", "z": [[values.get((row, column)) for column in columns] for row in rows],
+            "x": [str(column) for column in columns], "y": [str(row) for row in rows], "colorscale": "Viridis",
+            "visible": position == 0, "name": label,
+            "hovertemplate": f"{rows_column} %{{y}}<br>{columns_column} %{{x}}<br>{label}: %{{z:.4f}}<extra></extra>"})
+        if len(rows) * len(columns) <= 400:  # values written in the cells while they are legible
+            traces[-1]["texttemplate"] = "%{z:.3f}"
     _menu(figure, labels, [1] * len(labels))
     figure.update_layout(height=max(360, 28 * len(rows) + 160), xaxis_title=columns_column, yaxis_title=rows_column,
                          xaxis_type="category", yaxis_type="category",
                          yaxis_autorange="reversed")
-    return {"id": "heatmap", "title": f"{rows_column} × {columns_column}", "figure": figure}
+    return {"id": "heatmap", "title": f"{rows_column} × {columns_column}", "figure": figure, "traces": traces}
 
 
 def _over_partitions(data: ReportData, go: Any, colors: _Colors) -> dict[str, Any] | None:
@@ -204,27 +209,27 @@ def _over_partitions(data: ReportData, go: Any, colors: _Colors) -> dict[str, An
     series_names = _ordered(table["rw_series"])
     intervals = _has_intervals(table)
     figure = go.Figure()
+    traces = []
     counts = []
     for position, label in enumerate(labels):
         of_label = table[table["metric_label"] == label]
-        count = 0
+        count = len(traces)
         for series, points in of_label.groupby("rw_series", sort=False):
             x = [str(value) for value in points[data.partition_by]]
             if intervals:
-                figure.add_trace(go.Scatter(
-                    x=x + x[::-1], y=list(points["ci_high"]) + list(points["ci_low"])[::-1], fill="toself",
-                    fillcolor=colors[series], opacity=_BAND_OPACITY, line={"width": 0}, hoverinfo="skip",
-                    legendgroup=series, showlegend=False, visible=position == 0, name=series))
-                count += 1
-            figure.add_trace(go.Scatter(
-                x=x, y=list(points["value"]), mode="lines+markers", name=series, legendgroup=series,
-                line={"color": colors[series]}, visible=position == 0,
-                hovertemplate=f"{series}<br>%{{x}}: %{{y:.4f}}<extra></extra>"))
-            count += 1
-        counts.append(count)
+                traces.append({
+                    "type": "scatter", "x": x + x[::-1], "y": list(points["ci_high"]) + list(points["ci_low"])[::-1],
+                    "fill": "toself", "fillcolor": colors[series], "opacity": _BAND_OPACITY, "line": {"width": 0},
+                    "hoverinfo": "skip", "legendgroup": series, "showlegend": False, "visible": position == 0,
+                    "name": series})
+            traces.append({
+                "type": "scatter", "x": x, "y": list(points["value"]), "mode": "lines+markers", "name": series,
+                "legendgroup": series, "line": {"color": colors[series]}, "visible": position == 0,
+                "hovertemplate": f"{series}<br>%{{x}}: %{{y:.4f}}<extra></extra>"})
+        counts.append(len(traces) - count)
     _menu(figure, labels, counts)
     figure.update_layout(height=420, xaxis_title=data.partition_by, xaxis_type="category", yaxis_title="value")
-    return {"id": "partitions", "title": f"Over {data.partition_by}", "figure": figure}
+    return {"id": "partitions", "title": f"Over {data.partition_by}", "figure": figure, "traces": traces}
 
 
 def _notes(data: ReportData) -> list[dict[str, Any]] | None:
@@ -251,8 +256,12 @@ def render(data: ReportData) -> str:
     charts = [chart for chart in (_curves(data, go, colors), _distributions(data, go, colors), _heatmap(data, go),
                                   _over_partitions(data, go, colors)) if chart is not None]
     for chart in charts:
-        chart["figure"].update_layout(template="plotly_white")
-        chart["json"] = markupsafe.Markup(_script_json(plotly.io.to_json(chart.pop("figure"), validate=False)))
+        # The layouts are plotly objects (subplot axes, templates); the traces,
+        # thousands at 100 series x 20 metrics, plain dicts: plotly's validation
+        # of each would take most of the time.
+        figure = chart.pop("figure").update_layout(template="plotly_white").to_plotly_json()
+        figure["data"] = chart.pop("traces")
+        chart["json"] = markupsafe.Markup(_script_json(plotly.io.json.to_json_plotly(figure)))
     template = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined).from_string(
         importlib.resources.files(__package__).joinpath("template.html").read_text(encoding="utf-8"))
     return template.render(
