@@ -15,7 +15,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(DEMO_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dbt]"
+	$(BIN)/python -m pip install --quiet -e ".[dbt,report]"
 	touch $@
 
 # Headless Chromium opens the HTML report in the browser test (Debian's package;
@@ -25,7 +25,7 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $@ $(DEMO_STAMP)
 
-## make demo: build the metric tables from bundled sample data on DuckDB and print them
+## make demo: build the metric tables from bundled sample data on DuckDB, print them and write their HTML report
 demo: $(DEMO_STAMP)
 	cd demo && $(BIN)/python generate_sample_data.py
 	cd demo && $(DBT) deps --quiet
