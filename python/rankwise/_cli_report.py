@@ -39,6 +39,10 @@ def report_command(common_options: Decorator, one_line_errors: Decorator,
             raise click.BadParameter("the report always shows the per-user distributions.", param_hint="--per-user")
         if output.suffix.lower() not in (".html", ".htm"):
             raise click.BadParameter(f"'{output}': the file name must end in .html.", param_hint="--output")
+        try:
+            _report.require_plotly()
+        except ImportError as error:
+            raise click.ClickException(str(error)) from error
         with stages() as stage:
             data = _report.compute(partition_by=partition_by, title=title, stage=stage, **arguments(options))
             stage("writing")

@@ -62,6 +62,8 @@ def test_import_runs_the_shipped_macros(installed: Path, tmp_path: Path) -> None
     in_repo = sorted(p.relative_to(REPO_ROOT / "macros").as_posix() for p in (REPO_ROOT / "macros").rglob("*.sql"))
     assert shipped == in_repo
     assert (Path(report["module"]).parent / "py.typed").exists()
+    # The HTML report's template is package data.
+    assert (Path(report["module"]).parent / "_report" / "template.html").exists()
     recs = pd.DataFrame({"user_id": ["u", "u", "u"], "item_id": ["a", "b", "c"], "rank": [1, 2, 3]})
     truth = pd.DataFrame({"user_id": ["u", "u"], "item_id": ["b", "d"], "relevance": [2.0, 1.0]})
     here = rankwise.evaluate(recs, truth, ["ndcg@3", "map"], relevance_col="relevance")["value"].tolist()
@@ -81,5 +83,5 @@ def test_the_cli_is_installed(installed: Path, tmp_path: Path) -> None:
     )
     assert "wrote 1 rows" in completed.stderr
     assert json.loads((tmp_path / "out.json").read_text()) == [
-        {"metric": "mrr", "k": None, "value": 0.5, "n_users": 1}
+        {"metric": "mrr", "k": None, "metric_label": "mrr", "value": 0.5, "n_users": 1}
     ]

@@ -5,6 +5,7 @@ command line writes the same report."""
 from __future__ import annotations
 
 import io
+import sys
 import time
 from pathlib import Path
 
@@ -197,6 +198,15 @@ def test_the_command_line_writes_the_same_report_and_no_progress_off_a_terminal(
 def test_the_command_line_refuses_a_file_that_is_not_html(frames, tmp_path: Path) -> None:
     outcome = CliRunner().invoke(main, ["report", "r.parquet", "t.csv", "-m", "ndcg", "-o", str(tmp_path / "r.txt")])
     assert outcome.exit_code == 2 and "must end in .html" in outcome.output
+
+
+def test_without_plotly_the_report_says_which_extra_to_install(frames, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "plotly", None)  # import plotly raises ImportError
+    with pytest.raises(ImportError, match=r"pip install 'rankwise\[report\]'"):
+        rankwise.report(*frames, ["ndcg"], path=tmp_path / "r.html")
+    outcome = CliRunner().invoke(main, ["report", "r.parquet", "t.csv", "-m", "ndcg", "-o", str(tmp_path / "r.html")])
+    assert outcome.exit_code == 1 and "pip install 'rankwise[report]'" in outcome.output
+    assert list(tmp_path.iterdir()) == []
 
 
 def _console():

@@ -14,6 +14,8 @@ import duckdb
 from .._api import check, evaluate
 from .._options import EvaluateOptions
 from ..errors import InvalidArgumentError
+from . import _html
+from ._html import require_plotly
 
 # The columns of an evaluate() result that are not group columns.
 _VALUE_COLUMNS = ("metric", "k", "metric_label", "value", "n_users", "ci_low", "ci_high")
@@ -150,14 +152,12 @@ def compute(
 
 def write(data: ReportData, path: str | os.PathLike[str]) -> Path:
     """Writes the report's HTML next to `path`, then renames it into place."""
-    from ._html import render
-
     target = Path(path).resolve()
     if target.suffix.lower() not in (".html", ".htm"):
         raise InvalidArgumentError(f"rankwise.report: the file name must end in .html; got '{path}'.")
     temporary = target.with_name(f".{target.name}.partial")
     try:
-        temporary.write_text(render(data), encoding="utf-8")
+        temporary.write_text(_html.render(data), encoding="utf-8")
         os.replace(temporary, target)
     except BaseException:
         temporary.unlink(missing_ok=True)
@@ -213,6 +213,7 @@ def report(
     >>> rankwise.report(recommendations, interactions, ["ndcg@10", "map"], group_by="model",
     ...                 path="report.html")  # doctest: +SKIP
     """
+    _html.require_plotly()
     if result is not None:
         if recommendations is not None or interactions is not None or metrics is not None:
             raise InvalidArgumentError(

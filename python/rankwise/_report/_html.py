@@ -11,8 +11,6 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 import markupsafe
 
-from .. import __version__
-
 if TYPE_CHECKING:
     from . import ReportData
 
@@ -21,12 +19,19 @@ _BAND_OPACITY = 0.18
 _MENU = {"x": 0, "xanchor": "left", "y": 1.18, "yanchor": "top", "direction": "down", "showactive": True}
 
 
-def _plotly() -> Any:
+def require_plotly() -> None:
+    """Fails before any work when plotly, an optional dependency, is missing."""
     try:
-        import plotly.graph_objects as go
-        import plotly.offline
-    except ImportError as error:  # pragma: no cover - the message names the extra
+        import plotly  # noqa: F401
+    except ImportError as error:
         raise ImportError("rankwise.report needs plotly: pip install 'rankwise[report]'.") from error
+
+
+def _plotly() -> Any:
+    require_plotly()
+    import plotly.graph_objects as go
+    import plotly.offline
+
     return go, plotly.offline
 
 
@@ -247,6 +252,8 @@ def _script_json(text: str) -> str:
 
 
 def render(data: ReportData) -> str:
+    from .. import __version__  # not at import: rankwise/__init__ imports this module before setting it
+
     go, offline = _plotly()
     import plotly.io
 
