@@ -4,7 +4,6 @@ figures built here, every figure's data inlined as JSON."""
 from __future__ import annotations
 
 import importlib.resources
-import json
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -86,7 +85,7 @@ def _summary(data: ReportData) -> dict[str, Any]:
             "series_title": " · ".join(data.series) or "series"}
 
 
-def _curves(data: ReportData, go: Any, colors: _Colors) -> dict[str, Any] | None:
+def _curves(data: ReportData, colors: _Colors) -> dict[str, Any] | None:
     """Each metric against k, one line per series; a band between ci_low and
     ci_high when the result has them. Metrics at fewer than two cutoffs have
     no curve (they are in the table)."""
@@ -260,7 +259,7 @@ def render(data: ReportData) -> str:
     colors = _Colors()
     for series in _ordered(_series_names(data.means, data.series)):
         colors[series]  # noqa: B018 - assigns the series its color, in the table's order
-    charts = [chart for chart in (_curves(data, go, colors), _distributions(data, go, colors), _heatmap(data, go),
+    charts = [chart for chart in (_curves(data, colors), _distributions(data, go, colors), _heatmap(data, go),
                                   _over_partitions(data, go, colors)) if chart is not None]
     for chart in charts:
         # The layouts are plotly objects (subplot axes, templates); the traces,
