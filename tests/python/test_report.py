@@ -232,3 +232,14 @@ def test_quick_work_draws_nothing() -> None:
         stage("checking")
         stage("computing")
     assert out.getvalue() == ""
+
+
+def test_without_groups_one_series_and_no_curve_for_whole_list_metrics(frames, tmp_path: Path) -> None:
+    recommendations, interactions = _last_day(frames)
+    one_list = recommendations[(recommendations.model == "als") & (recommendations.segment == "app")]
+    page = Report(rankwise.report(one_list, interactions, ["mrr", "r_precision"], relevance_col="relevance",
+                                  path=tmp_path / "r.html"))
+    expected = rankwise.evaluate(one_list, interactions, ["mrr", "r_precision"], relevance_col="relevance")
+    assert page.summary() == {"all": {**{row.metric_label: f"{row.value:.4f}" for row in expected.itertuples()},
+                                      "users": str(expected["n_users"].iloc[0])}}
+    assert page.charts == ["distributions"]
