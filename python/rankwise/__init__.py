@@ -17,7 +17,9 @@ from .errors import (
     InvalidArgumentError,
     InvalidValueError,
     MissingColumnError,
+    NoOverlapError,
     RankwiseError,
+    RankwiseWarning,
 )
 
 __version__ = "0.1.0"
@@ -31,7 +33,9 @@ __all__ = [
     "InvalidArgumentError",
     "InvalidValueError",
     "MissingColumnError",
+    "NoOverlapError",
     "RankwiseError",
+    "RankwiseWarning",
     "__version__",
     "check",
     "convention_options",

@@ -50,15 +50,21 @@ def baseline(frames) -> pd.DataFrame:
 
 
 def test_result_is_tidy_and_in_the_order_asked(frames, baseline: pd.DataFrame) -> None:
-    assert list(baseline.columns) == ["model", "metric", "k", "value", "n_users"]
+    assert list(baseline.columns) == ["model", "metric", "k", "value", "n_users", "n_users_without_list"]
     assert list(baseline["metric"].unique()) == METRICS
     assert baseline[baseline.metric == "r_precision"]["k"].isna().all()
     assert set(baseline[baseline.metric == "ndcg"]["k"]) == {3, 5}
     assert len(baseline) == 2 * (8 * 2 + 1)
     users_in_both = len(set(frames[0].user_id) & set(frames[1].user_id))
     assert 30 < users_in_both < 40
-    assert (baseline[baseline.metric != "entropy"]["n_users"] == users_in_both).all()
+    truth_users = frames[1].user_id.nunique()
+    assert truth_users > users_in_both
+    # every user with ground truth counts; those without a list are reported
+    per_user_metrics = baseline[baseline.metric != "entropy"]
+    assert (per_user_metrics["n_users"] == truth_users).all()
+    assert (per_user_metrics["n_users_without_list"] == truth_users - users_in_both).all()
     assert (baseline[baseline.metric == "entropy"]["n_users"] == 40).all()
+    assert baseline[baseline.metric == "entropy"]["n_users_without_list"].isna().all()
 
 
 def test_the_value_is_the_mean_of_the_per_user_values(frames, baseline: pd.DataFrame) -> None:
@@ -134,7 +140,7 @@ def test_output_forms(frames, baseline, output: str) -> None:
     }[output](result)
     expected_type = {"arrow": pa.Table, "polars": pl.DataFrame, "relation": duckdb.DuckDBPyRelation}[output]
     assert isinstance(result, expected_type)
-    _same(as_pandas.astype({"k": "Int32"}), baseline)
+    _same(as_pandas.astype({"k": "Int32", "n_users_without_list": "Int64"}), baseline)
 
 
 def _catalog(con: duckdb.DuckDBPyConnection) -> list:
