@@ -1,19 +1,21 @@
 {#- rankwise.evaluate: every requested metric at every cutoff, each table read
     once per kind of aggregate, with no window over the full recommendations.
-    Returns a SELECT with one row per (group, metric, k): group columns, metric,
-    k, value, n_users; or, with per_user=true, one row per (group, user, metric,
+    Returns a SELECT with one row per (group, metric, k): partition and group
+    columns, metric, k, value, n_users, n_users_without_list; or, with per_user=true, one row per (group, user, metric,
     k) with the per-user components for drill-down. `convention` picks the
     option values of a peer library; an option given explicitly wins. The
-    conventions are documented in docs/metrics.md.
+    conventions are documented in docs/metrics.md. `partition_by` names columns
+    both tables have (fold, week...): each partition's lists are judged against
+    that partition's interactions only.
 
     Resolve, validate, dispatch: the planner in macros/evaluate/plan.sql checks
     every argument and resolves the plan; the implementation writes one CTE per
     stage (macros/evaluate/stage_*.sql), each stage reading the plan's decisions. -#}
 {% macro evaluate(recommendations, interactions, metrics=none, k=none, group_by=none, per_user=false,
                   user_col='user_id', item_col='item_id', rank_col='rank', score_col=none, relevance_col=none,
-                  convention='trec_eval', ap_denominator=none, precision_denominator=none, gain=none, gain_items=none,
+                  convention='rankwise', ap_denominator=none, precision_denominator=none, gain=none, gain_items=none,
                   idcg=none, relevance_threshold=none, users=none, ties=none, log_base=none,
-                  duplicate_interactions='error') %}
+                  duplicate_interactions='error', partition_by=none) %}
     {%- set options = {
         'ap_denominator': ap_denominator,
         'precision_denominator': precision_denominator,
@@ -26,7 +28,7 @@
         'log_base': log_base,
     } -%}
     {%- set spec = rankwise._evaluate_spec(metrics, k, group_by, per_user, user_col, item_col, rank_col, score_col,
-                                           relevance_col, convention, options, duplicate_interactions) -%}
+                                           relevance_col, convention, options, duplicate_interactions, partition_by) -%}
     {{- return(adapter.dispatch('evaluate', 'rankwise')(recommendations, interactions, spec)) -}}
 {% endmacro %}
 
@@ -44,8 +46,7 @@
     {%- endif -%}
     {%- do stages.extend([rankwise._stage_user_components(spec), rankwise._stage_user_metrics(spec)]) -%}
     {%- if not spec.per_user -%}
-        {%- do stages.extend([rankwise._stage_group_sums(spec), rankwise._stage_group_counts(spec)]) -%}
-        {%- if spec.every_truth_user %}{% do stages.append(rankwise._stage_truth_totals(spec)) %}{% endif -%}
+        {%- do stages.extend([rankwise._stage_group_sums(spec), rankwise._stage_group_counts(spec), rankwise._stage_truth_totals(spec)]) -%}
         {%- if spec.needs_present_idcg -%}
             {%- do stages.extend([rankwise._stage_idcg_sums(spec), rankwise._stage_truth_idcg_sums(spec)]) -%}
         {%- endif -%}

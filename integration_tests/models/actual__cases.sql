@@ -2,7 +2,8 @@
     in one long table compared with seeds/expected__cases.csv. -#}
 {%- set string_type = dbt.type_string() -%}
 {%- for case in var('rankwise_test_cases') %}
-{%- set arguments = {'metrics': case.metrics, 'k': case.k, 'group_by': ['example_id']} -%}
+{%- set arguments = {'metrics': case.metrics, 'k': case.k} -%}
+{%- do arguments.update({'partition_by' if case.partition_by else 'group_by': ['example_id']}) -%}
 {%- do arguments.update(case.options) %}
 select
     '{{ case.name }}' as variant,

@@ -2,7 +2,7 @@
     "Presets"). `rankwise.evaluate(..., convention=...)` starts from these; any
     option given explicitly wins. `users` may map metric names to a user set where
     a library averages one metric over other users than the rest. -#}
-{% macro convention_options(convention='trec_eval') %}
+{% macro convention_options(convention='rankwise') %}
     {%- set presets = rankwise._convention_presets() -%}
     {%- do rankwise._check_choice('convention_options', 'convention', convention, presets.keys() | list) -%}
     {{ return(adapter.dispatch('convention_options', 'rankwise')(convention)) }}
@@ -24,6 +24,10 @@
         'ties': 'item_desc',
         'log_base': 'e',
     } -%}
+    {#- rankwise's default: trec_eval with -c, every user with ground truth counts and a
+        user without a list scores 0, so that a model cannot win by recommending to
+        fewer (easier) users; plain trec_eval scores only the users of both tables. -#}
+    {%- set trec_eval_c = rankwise._updated(trec_eval, {'users': 'interactions'}) -%}
     {#- ranx: trec_eval's definitions, but rel_lvl also decides which items earn an NDCG
         gain, and make_comparable=True in its evaluate scores every user of the qrels. -#}
     {%- set ranx = rankwise._updated(trec_eval, {'gain_items': 'relevant', 'users': 'interactions'}) -%}
@@ -37,7 +41,7 @@
     {#- Evidently (legacy/metrics/recsys): precision over the rows shown, users with a relevant
         item only, tied scores share a rank. -#}
     {%- set evidently = rankwise._updated(trec_eval, {'precision_denominator': 'list_length', 'gain_items': 'relevant', 'users': 'relevant', 'ties': 'shared'}) -%}
-    {{ return({'trec_eval': trec_eval, 'ranx': ranx, 'recommenders': recommenders, 'rectools': rectools, 'evidently': evidently}) }}
+    {{ return({'rankwise': trec_eval_c, 'trec_eval': trec_eval, 'ranx': ranx, 'recommenders': recommenders, 'rectools': rectools, 'evidently': evidently}) }}
 {% endmacro %}
 
 {#- A copy of `base` with `changes` applied; `base` is left as it was. -#}

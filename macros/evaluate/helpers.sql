@@ -44,3 +44,16 @@
     {%- set hint = rankwise._inlined_cte() | trim if inlined else '' -%}
     {{ return(name ~ ' as ' ~ (hint ~ ' ' if hint else '') ~ '(') }}
 {% endmacro %}
+
+{#- The join condition between a relation of the recommendations' side and one of
+    the truth's: the partition columns, each led by `and`; '' without partitions.
+    The user (and item) stay the equality keys, so this is a filter on the join. -#}
+{% macro _partitions_match(left, right, spec) %}
+    {{ return(rankwise._groups_match(left, right, spec.partitions)) }}
+{% endmacro %}
+
+{#- The partition columns for a select list or a GROUP BY, each followed by a
+    comma; '' without partitions. -#}
+{% macro _partition_columns(spec, alias=none) %}
+    {{ return(rankwise._group_columns(spec.partitions, alias)) }}
+{% endmacro %}

@@ -4,11 +4,15 @@
     which CTEs the query needs, and the quoted column names. `options` holds the
     convention options as given (none = take the convention's value). -#}
 {% macro _evaluate_spec(metrics, k, group_by, per_user, user_col, item_col, rank_col, score_col, relevance_col,
-                        convention, options, duplicate_interactions) %}
+                        convention, options, duplicate_interactions, partition_by) %}
     {%- set resolved = rankwise._resolved_options(convention, options, duplicate_interactions, per_user) -%}
     {%- set log_base = resolved.log_base -%}
     {%- set relevance_threshold = resolved.relevance_threshold -%}
-    {%- set quoted_groups = rankwise._checked_columns(user_col, item_col, rank_col, score_col, relevance_col, group_by) -%}
+    {%- set quoted_partitions = rankwise._checked_columns(user_col, item_col, rank_col, score_col, relevance_col, partition_by, 'partition_by') -%}
+    {%- set quoted_groups = rankwise._checked_columns(user_col, item_col, rank_col, score_col, relevance_col, group_by, 'group_by') -%}
+    {%- for column in quoted_groups if column in quoted_partitions -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: column " ~ column ~ " is in both `partition_by` and `group_by`; a partition is already a group of the output, so list it in `partition_by` only.") }}
+    {%- endfor -%}
     {%- set planned = rankwise._planned_metrics(metrics, k, per_user, resolved) -%}
     {%- set plan, user_metrics, group_metrics, components, cutoffs = planned.plan, planned.user_metrics, planned.group_metrics, planned.components, planned.cutoffs -%}
     {#- the cutoffs of `k`, shared by every metric given without @k -#}
@@ -21,7 +25,8 @@
         'components': components,
         'cutoffs': cutoffs,
         'user_sets': user_metrics | map(attribute='users') | unique | list,
-        'groups': quoted_groups,
+        'partitions': quoted_partitions,
+        'groups': quoted_partitions + quoted_groups,
         'per_user': per_user,
         'user': rankwise.quote_identifier(user_col),
         'item': rankwise.quote_identifier(item_col),
@@ -79,7 +84,7 @@
 
 {#- The column arguments checked, and the group columns quoted. Engines match
     names case-insensitively, so clashes are checked in lower case. -#}
-{% macro _checked_columns(user_col, item_col, rank_col, score_col, relevance_col, group_by) %}
+{% macro _checked_columns(user_col, item_col, rank_col, score_col, relevance_col, group_by, argument='group_by') %}
     {%- for argument, value in [('user_col', user_col), ('item_col', item_col), ('rank_col', rank_col)] -%}
         {%- if value is not string or value | length == 0 -%}
             {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `" ~ argument ~ "` must be a non-empty column name; got " ~ rankwise._describe(value) ~ ".") }}
@@ -92,22 +97,22 @@
     {%- endfor -%}
     {%- if group_by is none -%}{%- set group_by = [] -%}{%- elif group_by is string -%}{%- set group_by = [group_by] -%}{%- endif -%}
     {%- if group_by is mapping or group_by is not iterable -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `group_by` must be a column name or a list of them; got " ~ rankwise._describe(group_by) ~ ".") }}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `" ~ argument ~ "` must be a column name or a list of them; got " ~ rankwise._describe(group_by) ~ ".") }}
     {%- endif -%}
-    {%- set reserved = ['metric', 'k', 'value', 'n_users', 'n_relevant', 'n_recommended', 'hits', 'dcg', 'idcg'] -%}
+    {%- set reserved = ['metric', 'k', 'value', 'n_users', 'n_users_without_list', 'n_relevant', 'n_recommended', 'hits', 'dcg', 'idcg'] -%}
     {%- if user_col | lower in reserved -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `user_col` may not be named '" ~ user_col ~ "': the output has a column of that name. Rename it in a view first.") }}
     {%- endif -%}
     {%- set groups = [] -%}
     {%- for column in group_by -%}
         {%- if column is not string or column | length == 0 -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: every entry of `group_by` must be a non-empty column name; got " ~ rankwise._describe(column) ~ ".") }}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: every entry of `" ~ argument ~ "` must be a non-empty column name; got " ~ rankwise._describe(column) ~ ".") }}
         {%- endif -%}
         {%- if column | lower in reserved or column | lower in [user_col | lower, item_col | lower] or (column | lower).startswith('rw_') -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: group_by column '" ~ column ~ "' clashes with a column rankwise uses (the user and item columns, " ~ reserved | join(', ') ~ ", or a name starting with rw_). Rename it in a view first.") }}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ argument ~ " column '" ~ column ~ "' clashes with a column rankwise uses (the user and item columns, " ~ reserved | join(', ') ~ ", or a name starting with rw_). Rename it in a view first.") }}
         {%- endif -%}
         {%- if column | lower in groups | map('lower') | list -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: group_by lists column '" ~ column ~ "' twice.") }}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ argument ~ " lists column '" ~ column ~ "' twice.") }}
         {%- endif -%}
         {%- do groups.append(column) -%}
     {%- endfor -%}
@@ -217,7 +222,6 @@
         'needs_present_idcg': 'idcg' in names and not spec.per_user,
         'exact_lengths': exact_lengths,
         'needs_list_lengths': 'n_recommended' in spec.components and (exact_lengths or whole_list_cutoff),
-        'every_truth_user': every_truth_user,
         'materialise_missing_users': every_truth_user and spec.per_user,
         'list_keys': spec.groups + ['rw_user'],
         'whole_list': '9223372036854775807',

@@ -21,10 +21,10 @@ rw_judged as (
     from rw_recommendations as recommendation
     inner join rw_interactions as judgement
         on recommendation.rw_user = judgement.rw_user
-        and recommendation.rw_item = judgement.rw_item
+        and recommendation.rw_item = judgement.rw_item{{ rankwise._partitions_match('recommendation', 'judgement', spec) }}
     {%- if spec.needs_n_relevant_on_rows %}
     inner join rw_user_truth_counts as truth
-        on recommendation.rw_user = truth.rw_user
+        on recommendation.rw_user = truth.rw_user{{ rankwise._partitions_match('recommendation', 'truth', spec) }}
     {%- endif %}
 )
 {%- endmacro %}
@@ -63,10 +63,10 @@ rw_all_running as (
         from rw_recommendations as all_rows
         left join rw_interactions as judgement
             on all_rows.rw_user = judgement.rw_user
-            and all_rows.rw_item = judgement.rw_item
+            and all_rows.rw_item = judgement.rw_item{{ rankwise._partitions_match('all_rows', 'judgement', spec) }}
     ) as recommendation
     inner join rw_user_truth_counts as truth
-        on recommendation.rw_user = truth.rw_user
+        on recommendation.rw_user = truth.rw_user{{ rankwise._partitions_match('recommendation', 'truth', spec) }}
 )
 {%- endmacro %}
 

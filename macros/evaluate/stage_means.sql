@@ -30,16 +30,18 @@ rw_group_counts as (
         count(case when truth.rw_n_relevant > 0 then 1 end) as rw_n_relevant
     from rw_list_rows as list
     left join rw_user_truth_counts as truth
-        on truth.rw_user = list.rw_user
+        on truth.rw_user = list.rw_user{{ rankwise._partitions_match('truth', 'list', spec) }}
     {{ rankwise._group_by_groups(spec.groups, 'list') }}
 )
 {%- endmacro %}
 
-{#- rw_truth_totals: the users of users='interactions', every truth user. -#}
+{#- rw_truth_totals: per partition, the users of users='interactions', every
+    truth user. -#}
 {% macro _stage_truth_totals(spec) %}
 rw_truth_totals as (
-    select count(*) as rw_n_interactions
+    select {{ rankwise._partition_columns(spec) }}count(*) as rw_n_interactions
     from rw_user_truth_counts
+    {{ rankwise._group_by_groups(spec.partitions) }}
 )
 {%- endmacro %}
 
@@ -54,23 +56,23 @@ rw_idcg_sums as (
         sum(case when truth.rw_n_relevant > 0 then idcg.rw_idcg end) as rw_sum_relevant__idcg
     from rw_list_rows as list
     inner join rw_user_truth_counts as truth
-        on truth.rw_user = list.rw_user
+        on truth.rw_user = list.rw_user{{ rankwise._partitions_match('truth', 'list', spec) }}
     cross join rw_cutoffs as cutoff
-    {{ rankwise._join_idcg('truth.rw_user', 'cutoff.rw_limit', spec) }}
+    {{ rankwise._join_idcg('truth', 'cutoff.rw_limit', spec) }}
     group by {{ rankwise._group_columns(spec.groups, 'list') }}cutoff.rw_limit
 )
 {%- endmacro %}
 
-{#- rw_truth_idcg_sums: per cutoff, idcg summed over every truth user. -#}
+{#- rw_truth_idcg_sums: per (partition, cutoff), idcg summed over every truth user. -#}
 {% macro _stage_truth_idcg_sums(spec) %}
 rw_truth_idcg_sums as (
     select
-        cutoff.rw_limit,
+        {{ rankwise._partition_columns(spec, 'truth') }}cutoff.rw_limit,
         sum(idcg.rw_idcg) as rw_sum_interactions__idcg
     from rw_user_truth_counts as truth
     cross join rw_cutoffs as cutoff
-    {{ rankwise._join_idcg('truth.rw_user', 'cutoff.rw_limit', spec) }}
-    group by cutoff.rw_limit
+    {{ rankwise._join_idcg('truth', 'cutoff.rw_limit', spec) }}
+    group by {{ rankwise._partition_columns(spec, 'truth') }}cutoff.rw_limit
 )
 {%- endmacro %}
 
@@ -90,19 +92,19 @@ rw_group_means as (
         {%- endif %},
         {{ rankwise.safe_divide(total, count) }} as rw_value__{{ name }},
         {{ count }} as rw_n_users__{{ name }}
-        {%- endfor %}
+        {%- endfor %},
+        coalesce(totals.rw_n_interactions, 0) - counts.rw_n_both as rw_n_users_without_list
     from rw_group_counts as counts
     cross join rw_cutoffs as cutoff
     left join rw_group_sums as sums
         on sums.rw_limit = cutoff.rw_limit{{ rankwise._groups_match('sums', 'counts', spec.groups) }}
-    {%- if spec.every_truth_user %}
-    cross join rw_truth_totals as totals
-    {%- endif %}
+    left join rw_truth_totals as totals
+        on 1 = 1{{ rankwise._partitions_match('totals', 'counts', spec) }}
     {%- if spec.needs_present_idcg %}
     left join rw_idcg_sums as idcg_sums
         on idcg_sums.rw_limit = cutoff.rw_limit{{ rankwise._groups_match('idcg_sums', 'counts', spec.groups) }}
     left join rw_truth_idcg_sums as truth_idcg
-        on truth_idcg.rw_limit = cutoff.rw_limit
+        on truth_idcg.rw_limit = cutoff.rw_limit{{ rankwise._partitions_match('truth_idcg', 'counts', spec) }}
     {%- endif %}
 )
 {%- endmacro %}

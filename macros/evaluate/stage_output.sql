@@ -68,7 +68,8 @@ select
     grid.k,
     {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
     {{ rankwise._pick_metric(spec, 'rw_group_means.rw_value__{name}') }} as value,
-    {{ rankwise._pick_metric(spec, 'rw_group_means.rw_n_users__{name}') }} as n_users
+    {{ rankwise._pick_metric(spec, 'rw_group_means.rw_n_users__{name}') }} as n_users,
+    rw_group_means.rw_n_users_without_list as n_users_without_list
 from rw_group_means
 inner join {{ rankwise._requested_user_metrics(spec) }}
     on grid.rw_limit = rw_group_means.rw_limit
@@ -83,7 +84,9 @@ select
     grid.k,
     {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
     {{ rankwise._pick_by_position(metrics, 'rw_group_metrics.rw_value__{position}') }} as value,
-    rw_group_metrics.rw_n_users as n_users
+    rw_group_metrics.rw_n_users as n_users,
+    -- a group-level metric reads no interactions
+    cast(null as bigint) as n_users_without_list
 from rw_group_metrics
 cross join ({{ rankwise._metric_grid(metrics) }}) as grid
 {%- endmacro %}

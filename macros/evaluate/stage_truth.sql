@@ -7,12 +7,12 @@
     {%- set relevance = 'cast(' ~ (spec.relevance if spec.relevance is not none else 1) ~ ' as ' ~ rankwise.type_float64() ~ ')' -%}
 {{ rankwise._cte_as('rw_interactions', spec.duplicate_interactions != 'max') }}
     select
-        {{ spec.user }} as rw_user,
+        {{ rankwise._partition_columns(spec) }}{{ spec.user }} as rw_user,
         {{ spec.item }} as rw_item,
         {%- if spec.duplicate_interactions == 'max' %}
         max({{ relevance }}) as rw_relevance
     from {{ interactions }}
-    group by {{ spec.user }}, {{ spec.item }}
+    group by {{ rankwise._partition_columns(spec) }}{{ spec.user }}, {{ spec.item }}
         {%- else %}
         {{ relevance }} as rw_relevance
     from {{ interactions }}
@@ -20,14 +20,15 @@
 )
 {%- endmacro %}
 
-{#- rw_user_truth_counts: per user of the truth, R, the number of relevant items. -#}
+{#- rw_user_truth_counts: per user of the truth (per partition), R, the number of
+    relevant items. -#}
 {% macro _stage_user_truth_counts(spec) %}
 rw_user_truth_counts as (
     select
-        rw_user,
+        {{ rankwise._partition_columns(spec) }}rw_user,
         count(case when {{ rankwise._is_relevant('rw_relevance', spec) }} then 1 end) as rw_n_relevant
     from rw_interactions
-    group by rw_user
+    group by {{ rankwise._partition_columns(spec) }}rw_user
 )
 {%- endmacro %}
 
@@ -42,22 +43,22 @@ rw_user_truth_counts as (
 {% macro default___stage_ideal_lists(spec) %}
 rw_ideal_lists as (
     select
-        ideal.rw_user,
+        {{ rankwise._partition_columns(spec, 'ideal') }}ideal.rw_user,
         cutoff.rw_limit,
         {{ rankwise.idcg_at_k('ideal.rw_ideal_rank', 'ideal.rw_relevance', none, spec.gain, spec.min_gain_relevance) }} as rw_idcg
     from (
         select
-            rw_user,
+            {{ rankwise._partition_columns(spec) }}rw_user,
             rw_relevance,
-            row_number() over (partition by rw_user order by rw_relevance desc nulls last) as rw_ideal_rank
+            row_number() over (partition by {{ rankwise._partition_columns(spec) }}rw_user order by rw_relevance desc nulls last) as rw_ideal_rank
         from rw_interactions
         {%- if not spec.every_idcg %}
-        where rw_user in (select rw_user from rw_judged_lists)
+        where {{ rankwise._with_judged_list('rw_interactions', spec) }}
         {%- endif %}
     ) as ideal
     inner join rw_cutoffs as cutoff
         on ideal.rw_ideal_rank <= cutoff.rw_limit
-    group by ideal.rw_user, cutoff.rw_limit
+    group by {{ rankwise._partition_columns(spec, 'ideal') }}ideal.rw_user, cutoff.rw_limit
 )
 {%- endmacro %}
 
@@ -70,17 +71,17 @@ rw_ideal_lists as (
     {%- set top = 'max(rw_relevance, ' ~ (finite | max) ~ ')' if none not in spec.cutoffs else 'list(rw_relevance order by rw_relevance desc)' -%}
 rw_ideal_lists as (
     select
-        ideal.rw_user,
+        {{ rankwise._partition_columns(spec, 'ideal') }}ideal.rw_user,
         cutoff.rw_limit,
         coalesce(list_sum(list_transform(list_slice(ideal.rw_relevances, 1, cutoff.rw_limit),
             lambda rw_ideal_relevance, rw_ideal_rank: {{ rankwise.relevance_gain('rw_ideal_relevance', spec.gain, spec.min_gain_relevance) }} * {{ rankwise.rank_discount('rw_ideal_rank') }})), 0) as rw_idcg
     from (
-        select rw_user, {{ top }} as rw_relevances
+        select {{ rankwise._partition_columns(spec) }}rw_user, {{ top }} as rw_relevances
         from rw_interactions
         {%- if not spec.every_idcg %}
-        where rw_user in (select rw_user from rw_judged_lists)
+        where {{ rankwise._with_judged_list('rw_interactions', spec) }}
         {%- endif %}
-        group by rw_user
+        group by {{ rankwise._partition_columns(spec) }}rw_user
     ) as ideal
     cross join rw_cutoffs as cutoff
 )
@@ -104,11 +105,23 @@ rw_slot_idcg as (
 )
 {%- endmacro %}
 
-{#- The IDCG of a (user, cutoff) row, as the join that brings it (rw_idcg). -#}
-{% macro _join_idcg(user, limit, spec) %}
+{#- The IDCG of a (user, cutoff) row of relation `alias`, as the join that brings
+    it (rw_idcg). -#}
+{% macro _join_idcg(alias, limit, spec) %}
     {%- if spec.needs_slot_idcg -%}
     {{ return('left join rw_slot_idcg as idcg on idcg.rw_limit = ' ~ limit) }}
     {%- else -%}
-    {{ return('left join rw_ideal_lists as idcg on idcg.rw_user = ' ~ user ~ ' and idcg.rw_limit = ' ~ limit) }}
+    {{ return('left join rw_ideal_lists as idcg on idcg.rw_user = ' ~ alias ~ '.rw_user and idcg.rw_limit = ' ~ limit
+              ~ rankwise._partitions_match('idcg', alias, spec)) }}
     {%- endif -%}
+{% endmacro %}
+
+{#- Whether a row of `relation` (of the truth) belongs to a user with a judged
+    list, the only users whose IDCG a mean reads when idcg itself is not asked. -#}
+{% macro _with_judged_list(relation, spec) %}
+    {%- if spec.partitions | length == 0 -%}
+    {{ return('rw_user in (select rw_user from rw_judged_lists)') }}
+    {%- endif -%}
+    {{ return('exists (select 1 from rw_judged_lists as judged where judged.rw_user = ' ~ relation ~ '.rw_user'
+              ~ rankwise._partitions_match('judged', relation, spec) ~ ')') }}
 {% endmacro %}

@@ -10,7 +10,7 @@
     {%- if not spec.per_user -%}
     {{ return('rw_judged_lists as judged
     inner join rw_user_truth_counts as truth
-        on truth.rw_user = judged.rw_user') }}
+        on truth.rw_user = judged.rw_user' ~ rankwise._partitions_match('truth', 'judged', spec)) }}
     {%- endif -%}
     {%- set rows -%}
     (
@@ -28,13 +28,15 @@
         from rw_user_truth_counts as truth
         {%- if spec.materialise_missing_users %}
         {%- if spec.groups | length > 0 %}
-        cross join (select distinct {{ spec.groups | join(', ') }} from rw_list_rows) as rw_group_keys
+        {#- every group of the truth user's partition #}
+        inner join (select distinct {{ spec.groups | join(', ') }} from rw_list_rows) as rw_group_keys
+            on 1 = 1{{ rankwise._partitions_match('rw_group_keys', 'truth', spec) }}
         {%- endif %}
         left join rw_list_rows as list
             on list.rw_user = truth.rw_user{{ rankwise._groups_match('list', 'rw_group_keys', spec.groups) }}
         {%- else %}
         inner join rw_list_rows as list
-            on list.rw_user = truth.rw_user
+            on list.rw_user = truth.rw_user{{ rankwise._partitions_match('list', 'truth', spec) }}
         {%- endif %}
         cross join rw_cutoffs as cutoff
     ) as truth
@@ -81,7 +83,7 @@ rw_user_components as (
         and lengths.rw_limit = {{ keys }}.rw_limit{{ rankwise._groups_match('lengths', keys, spec.groups) }}
     {%- endif %}
     {%- if spec.needs_idcg %}
-    {{ rankwise._join_idcg(keys ~ '.rw_user', keys ~ '.rw_limit', spec) }}
+    {{ rankwise._join_idcg(keys, keys ~ '.rw_limit', spec) }}
     {%- endif %}
 )
 {%- endmacro %}

@@ -10,7 +10,7 @@
     {%- if options is not mapping -%}
         {{ exceptions.raise_compiler_error("rankwise: var `rankwise_options` must be a mapping of rankwise.evaluate arguments (user_col, score_col, relevance_col, ap_denominator, ...); got " ~ rankwise._describe(options) ~ ".") }}
     {%- endif -%}
-    {%- for reserved in ['metrics', 'k', 'group_by', 'per_user'] -%}
+    {%- for reserved in ['metrics', 'k', 'group_by', 'partition_by', 'per_user'] -%}
         {%- if reserved in options -%}
             {{ exceptions.raise_compiler_error("rankwise: set `" ~ reserved ~ "` through its own var (rankwise_" ~ reserved ~ "), not inside `rankwise_options`.") }}
         {%- endif -%}
@@ -30,6 +30,7 @@
         metrics=metrics,
         k=var('rankwise_k', [5, 10, 20]),
         group_by=var('rankwise_group_by', []),
+        partition_by=var('rankwise_partition_by', []),
         per_user=per_user,
         **options
     )) }}
@@ -44,4 +45,25 @@
         {{ return(ref(parts[0], parts[1])) }}
     {%- endif -%}
     {{ return(ref(project_name, name)) }}
+{% endmacro %}
+
+{#- Post-hook of rankwise_metrics: the warnings of rankwise.coverage_warnings on
+    the table just built, as log lines (dbt has no warnings of a model's data). -#}
+{% macro _log_coverage_warnings(relation) %}
+    {%- if execute -%}
+        {%- set options = var('rankwise_options', {}) -%}
+        {%- set preset = rankwise.convention_options(options.get('convention', 'rankwise')).users -%}
+        {%- set given = options.get('users') -%}
+        {%- if given is none -%}
+            {%- set users = preset -%}
+        {%- elif given is mapping -%}
+            {%- set users = rankwise._updated(preset if preset is mapping else {'default': preset}, given) -%}
+        {%- else -%}
+            {%- set users = given -%}
+        {%- endif -%}
+        {%- set found = run_query(rankwise.coverage_warnings(relation, var('rankwise_group_by', []), var('rankwise_partition_by', []), users)) -%}
+        {%- for row in found.rows -%}
+            {%- do log('Warning: ' ~ row[1], info=true) -%}
+        {%- endfor -%}
+    {%- endif -%}
 {% endmacro %}

@@ -2,8 +2,9 @@
     problem found: problem, column_name, n_rows, example. Problems: null ids, null,
     NaN, infinite or negative relevance, the same (user, item) twice; with
     gain='exponential', relevances of 1024 or more, whose gain 2^rel - 1 is past
-    the largest double (NDCG would be infinity over infinity). -#}
-{% macro interaction_problems(interactions, user_col='user_id', item_col='item_id', relevance_col=none, gain=none) %}
+    the largest double (NDCG would be infinity over infinity). With `partition_by`
+    (fold, week...), a pair is a duplicate within one partition only. -#}
+{% macro interaction_problems(interactions, user_col='user_id', item_col='item_id', relevance_col=none, gain=none, partition_by=none) %}
     {%- for argument, value in [('user_col', user_col), ('item_col', item_col)] -%}
         {%- if value is not string or value | length == 0 -%}
             {{ exceptions.raise_compiler_error("rankwise.interaction_problems: argument `" ~ argument ~ "` must be a non-empty column name; got " ~ rankwise._describe(value) ~ ".") }}
@@ -12,16 +13,22 @@
     {%- if gain is not none -%}
         {%- do rankwise._check_choice('interaction_problems', 'gain', gain, ['linear', 'exponential', 'binary']) -%}
     {%- endif -%}
-    {{- return(adapter.dispatch('interaction_problems', 'rankwise')(interactions, user_col, item_col, relevance_col, gain)) -}}
+    {%- if partition_by is none %}{% set partition_by = [] %}{% elif partition_by is string %}{% set partition_by = [partition_by] %}{% endif -%}
+    {{- return(adapter.dispatch('interaction_problems', 'rankwise')(interactions, user_col, item_col, relevance_col, gain, partition_by)) -}}
 {% endmacro %}
 
-{% macro default__interaction_problems(interactions, user_col, item_col, relevance_col, gain) -%}
+{% macro default__interaction_problems(interactions, user_col, item_col, relevance_col, gain, partition_by) -%}
+{%- set partitions = [] -%}
+{%- for column in partition_by %}{% do partitions.append(rankwise.quote_identifier(column)) %}{% endfor -%}
 {%- set distinct_item_buckets = rankwise._distinct_item_buckets('rw_item') -%}
 {%- set inline_hint = rankwise._inlined_cte() | trim -%}
 with
 
 rw_rows as {{ inline_hint ~ ' ' if inline_hint }}(
     select
+        {%- for column in partitions %}
+        {{ column }},
+        {%- endfor %}
         {{ rankwise.quote_identifier(user_col) }} as rw_user,
         {{ rankwise.quote_identifier(item_col) }} as rw_item,
         {%- if relevance_col is not none %}
@@ -37,16 +44,16 @@ rw_rows as {{ inline_hint ~ ' ' if inline_hint }}(
 -- A user whose items fill as many hash buckets as there are items holds no item
 -- twice: only the other users need the exact (user, item) grouping.
 rw_lists_to_check as (
-    select rw_user, 1 as rw_check_items
+    select {% for column in partitions %}{{ column }}, {% endfor %}rw_user, 1 as rw_check_items
     from rw_rows
     where rw_user is not null
-    group by rw_user
+    group by {% for column in partitions %}{{ column }}, {% endfor %}rw_user
     having {{ distinct_item_buckets }} < count(rw_item)
 ),
 {%- endif %}
 
 rw_repeated_pairs as (
-    {{ rankwise._repeated_in_list('rw_item', ['rw_user'], [], 'rw_check_items' if distinct_item_buckets is not none else none) }}
+    {{ rankwise._repeated_in_list('rw_item', partitions + ['rw_user'], partitions, 'rw_check_items' if distinct_item_buckets is not none else none) }}
 ),
 
 rw_problems as (

@@ -18,7 +18,9 @@ from .errors import (
     InvalidArgumentError,
     InvalidValueError,
     MissingColumnError,
+    NoOverlapError,
     RankwiseError,
+    RankwiseWarning,
 )
 
 __version__ = "0.1.0"
@@ -32,7 +34,9 @@ __all__ = [
     "InvalidArgumentError",
     "InvalidValueError",
     "MissingColumnError",
+    "NoOverlapError",
     "RankwiseError",
+    "RankwiseWarning",
     "__version__",
     "check",
     "convention_options",

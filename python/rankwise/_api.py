@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Unpack, get_args
 
@@ -13,8 +14,8 @@ from ._connection import apply_settings, refuse_a_text_collation
 from ._inputs import ResolvedInput, quote_table_name, resolved_inputs
 from ._options import Convention, EvaluateOptions, documented, plain, resolve
 from ._render import renderer
-from ._validate import check_columns, notes, problems, text_key_columns
-from .errors import InputError, InvalidArgumentError
+from ._validate import check_columns, notes, overlap_errors, problems, text_key_columns, unread_relevance_column
+from .errors import InputError, InvalidArgumentError, RankwiseWarning
 
 Output = Literal["pandas", "arrow", "polars", "relation"]
 OUTPUTS = get_args(Output)
@@ -39,7 +40,7 @@ def metric_names() -> list[str]:
     return list(renderer().call("metric_names"))
 
 
-def convention_options(convention: Convention = "trec_eval") -> dict[str, Any]:
+def convention_options(convention: Convention = "rankwise") -> dict[str, Any]:
     """The option values a convention sets, as :func:`evaluate` applies them.
 
     >>> convention_options("rectools")["idcg"]
@@ -93,6 +94,7 @@ def _macro_arguments(
     group_by: Sequence[str] | str | None,
     per_user: bool,
     options: Mapping[str, Any],
+    partition_by: Sequence[str] | str | None = None,
 ) -> dict[str, Any]:
     """The keyword arguments of the macro evaluate: every option resolved, every
     numpy scalar made a Python number, before anything is rendered."""
@@ -101,6 +103,7 @@ def _macro_arguments(
         "metrics": _check_metrics(plain(metrics)),
         "k": list(k) if isinstance(k, Sequence) and not isinstance(k, str) else k,
         "group_by": _listed(plain(group_by)) if group_by is not None else None,
+        "partition_by": _listed(plain(partition_by)) if partition_by is not None else None,
         "per_user": plain(per_user),
         **resolve(caller, options),
     }
@@ -118,6 +121,7 @@ def evaluate(
     k: int | Sequence[int | None] | None = None,
     *,
     group_by: Sequence[str] | str | None = None,
+    partition_by: Sequence[str] | str | None = None,
     per_user: bool = False,
     con: duckdb.DuckDBPyConnection | None = None,
     validate: bool = True,
@@ -144,6 +148,11 @@ def evaluate(
             (default) means the whole list.
         group_by: Columns of the recommendations that split the evaluation
             (model, run...).
+        partition_by: Columns both inputs have (fold, split, week, query
+            set...): each partition's lists are judged against that
+            partition's interactions only, and its users are its own. They
+            appear in the output like group columns and combine with
+            ``group_by``.
         per_user: One row per user (with the components of each value) instead
             of means.
         con: A DuckDB connection to run on (and to read table names from);
@@ -179,7 +188,7 @@ def evaluate(
         raise InvalidArgumentError(
             f"rankwise.evaluate: argument `output` must be one of {', '.join(map(repr, OUTPUTS))}; got {output!r}."
         )
-    arguments = _macro_arguments("evaluate", metrics, k, group_by, per_user, options)
+    arguments = _macro_arguments("evaluate", metrics, k, group_by, per_user, options, partition_by)
     # Render first: an invalid argument fails before anything touches a connection.
     _render_evaluate("recommendations", "interactions", "duckdb", arguments)
 
@@ -197,18 +206,29 @@ def evaluate(
             if not private:
                 refuse_a_text_collation(connection, "evaluate", text_key_columns(
                     connection, inputs, user_col=arguments["user_col"], item_col=arguments["item_col"],
-                    group_by=arguments["group_by"] or []))
+                    group_by=_list_keys(arguments)))
             if validate:
                 _validate(connection, inputs, arguments)
+            unread = unread_relevance_column(connection, inputs["interactions"], relevance_col=arguments["relevance_col"],
+                                             key_columns=[arguments["user_col"], arguments["item_col"],
+                                                          *(arguments["partition_by"] or [])])
+            if unread is not None:
+                warnings.warn(_UNREAD_RELEVANCE.format(table=inputs["interactions"].label, column=unread),
+                              RankwiseWarning, stacklevel=2)
             query = _render_evaluate(inputs["recommendations"].sql, inputs["interactions"].sql, "duckdb", arguments)
             relation = connection.sql(query)
-            if output != "relation":
-                return _convert(relation, output)
-            if not any(resolved.registered for resolved in inputs.values()):
-                return relation
-            # Registered inputs are dropped on leaving this block: compute the
-            # result now and hand it back as a relation over the computed data.
-            return _detached(connection, relation)
+            if arguments["per_user"]:
+                if output != "relation":
+                    return _convert(relation, output)
+                if not any(resolved.registered for resolved in inputs.values()):
+                    return relation
+                # Registered inputs are dropped on leaving this block: compute the
+                # result now and hand it back as a relation over the computed data.
+                return _detached(connection, relation)
+            # Means are few rows: computed once, then read again for the warnings.
+            computed = _detached(connection, relation)
+            _warn_of_coverage(computed, arguments)
+            return computed if output == "relation" else _convert(computed, output)
     finally:
         if private and output != "relation":
             connection.close()
@@ -216,13 +236,46 @@ def evaluate(
 
 def _validate(connection: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], arguments: dict[str, Any]) -> None:
     columns = {name: arguments[name] for name in ("user_col", "item_col", "rank_col", "score_col", "relevance_col")}
-    group_by = arguments["group_by"] or []
-    check_columns(connection, inputs["recommendations"], inputs["interactions"], group_by=group_by, **columns)
-    found = problems(connection, inputs["recommendations"], inputs["interactions"], group_by=group_by,
+    partition_by = arguments["partition_by"] or []
+    check_columns(connection, inputs["recommendations"], inputs["interactions"], group_by=arguments["group_by"] or [],
+                  partition_by=partition_by, **columns)
+    found = problems(connection, inputs["recommendations"], inputs["interactions"], group_by=_list_keys(arguments),
+                     partition_by=partition_by,
                      duplicate_interactions=arguments["duplicate_interactions"], gain=_resolved_gain(arguments),
                      **columns)
     if found:
         raise found[0].error()
+    for error in overlap_errors(connection, inputs["recommendations"], inputs["interactions"],
+                                user_col=arguments["user_col"], item_col=arguments["item_col"], partition_by=partition_by):
+        raise error
+
+
+def _warn_of_coverage(means: duckdb.DuckDBPyRelation, arguments: dict[str, Any]) -> None:
+    """A RankwiseWarning for each warning the macro coverage_warnings finds in
+    the means: groups scored on different users, groups with lists for few of
+    the users with ground truth."""
+    query = renderer().call("coverage_warnings", "rw_evaluation", group_by=arguments["group_by"] or [],
+                            partition_by=arguments["partition_by"] or [], users=_resolved_users(arguments))
+    for _, message in means.query("rw_evaluation", query).fetchall():
+        warnings.warn(message, RankwiseWarning, stacklevel=3)
+
+
+def _resolved_users(arguments: dict[str, Any]) -> Any:
+    """The `users` the evaluation uses: the convention's, with what was given
+    over it (a mapping given adds to the convention's sets)."""
+    preset = convention_options(arguments["convention"])["users"]
+    given = arguments["users"]
+    if given is None:
+        return preset
+    if isinstance(given, Mapping):
+        return {**(preset if isinstance(preset, Mapping) else {"default": preset}), **given}
+    return given
+
+
+def _list_keys(arguments: dict[str, Any]) -> list[str]:
+    """The columns besides the user that tell one list from another: the
+    partition columns, then the group columns."""
+    return [*(arguments["partition_by"] or []), *(arguments["group_by"] or [])]
 
 
 def _resolved_gain(arguments: dict[str, Any]) -> str:
@@ -255,6 +308,7 @@ def sql(
     *,
     dialect: str = "duckdb",
     group_by: Sequence[str] | str | None = None,
+    partition_by: Sequence[str] | str | None = None,
     per_user: bool = False,
     **options: Unpack[EvaluateOptions],
 ) -> str:
@@ -278,7 +332,7 @@ def sql(
     for role, name in (("recommendations", recommendations), ("interactions", interactions)):
         if not isinstance(name, str) or not name:
             raise InvalidArgumentError(f"rankwise.sql: argument `{role}` must be a table name; got {name!r}.")
-    arguments = _macro_arguments("sql", metrics, k, group_by, per_user, options)
+    arguments = _macro_arguments("sql", metrics, k, group_by, per_user, options, partition_by)
     adapter_type, written_in = DIALECT_ADAPTERS[dialect]
     rendered = _render_evaluate(
         quote_table_name(recommendations, adapter_type),
@@ -303,6 +357,7 @@ def check(
     *,
     k: int | Sequence[int | None] | None = None,
     group_by: Sequence[str] | str | None = None,
+    partition_by: Sequence[str] | str | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
     **options: Unpack[EvaluateOptions],
 ) -> Any:
@@ -324,10 +379,12 @@ def check(
     """
     import pandas as pd
 
-    arguments = _macro_arguments("check", ["precision"], k, group_by, False, options)
+    arguments = _macro_arguments("check", ["precision"], k, group_by, False, options, partition_by)
     # Render first: an invalid argument fails before anything touches a connection.
     _render_evaluate("recommendations", "interactions", "duckdb", arguments)
+    partition_by = arguments["partition_by"] or []
     group_by = arguments["group_by"] or []
+    list_keys = _list_keys(arguments)
     cutoffs = [cutoff for cutoff in (arguments["k"] if isinstance(arguments["k"], list) else [arguments["k"]])
                if cutoff is not None]
     largest_k = max(cutoffs) if cutoffs else None
@@ -337,7 +394,7 @@ def check(
                  else convention_options(arguments["convention"])["relevance_threshold"])
     columns = {name: arguments[name] for name in ("user_col", "item_col", "score_col", "relevance_col")}
     renderer().call("evaluation_notes", "recommendations", "interactions", relevance_threshold=threshold,
-                    k=largest_k, group_by=group_by, **columns)
+                    k=largest_k, group_by=group_by, partition_by=partition_by, **columns)
     rows: list[tuple] = []
     private = con is None
     connection = duckdb.connect() if private else con
@@ -346,23 +403,32 @@ def check(
             if not private:
                 refuse_a_text_collation(connection, "check", text_key_columns(
                     connection, inputs, user_col=arguments["user_col"], item_col=arguments["item_col"],
-                    group_by=group_by))
+                    group_by=list_keys))
             try:
                 check_columns(connection, inputs["recommendations"], inputs["interactions"],
-                              rank_col=arguments["rank_col"], group_by=group_by, **columns)
+                              rank_col=arguments["rank_col"], group_by=group_by, partition_by=partition_by, **columns)
             except InputError as error:
                 problem = _COLUMN_PROBLEMS.get(type(error).__name__, "unreadable_input")
                 rows.append((error.table, "error", problem, error.column, None, None, str(error)))
                 return pd.DataFrame(rows, columns=CHECK_COLUMNS)
             for found in problems(connection, inputs["recommendations"], inputs["interactions"],
-                                  rank_col=arguments["rank_col"], group_by=group_by,
+                                  rank_col=arguments["rank_col"], group_by=list_keys, partition_by=partition_by,
                                   duplicate_interactions=arguments["duplicate_interactions"],
                                   gain=_resolved_gain(arguments), **columns):
                 rows.append((found.table, "error", found.problem, found.column_name, found.n_rows, found.example,
                              str(found.error())))
+            for error in overlap_errors(connection, inputs["recommendations"], inputs["interactions"],
+                                        user_col=arguments["user_col"], item_col=arguments["item_col"],
+                                        partition_by=partition_by):
+                rows.append((error.table, "error", error.problem, error.column, None, None, str(error)))
+            unread = unread_relevance_column(connection, inputs["interactions"], relevance_col=arguments["relevance_col"],
+                                             key_columns=[arguments["user_col"], arguments["item_col"], *partition_by])
+            if unread is not None:
+                rows.append((inputs["interactions"].label, "note", "relevance_column_not_read", unread, None, None,
+                             _UNREAD_RELEVANCE.format(table=inputs["interactions"].label, column=unread)))
             for problem, column, n_rows, example in notes(
                 connection, inputs["recommendations"], inputs["interactions"], relevance_threshold=threshold,
-                k=largest_k, group_by=group_by, **columns,
+                k=largest_k, group_by=group_by, partition_by=partition_by, **columns,
             ):
                 table = inputs["interactions"].label if problem in ("users_only_in_interactions", "users_without_relevant_item") else inputs["recommendations"].label
                 rows.append((table, "note", problem, column, n_rows, example, _NOTE_MESSAGES[problem].format(n=n_rows, example=example)))
@@ -377,9 +443,12 @@ _COLUMN_PROBLEMS = {
     "ColumnTypeError": "wrong_type",
     "EmptyInputError": "empty_table",
 }
+_UNREAD_RELEVANCE = ("rankwise: the {table} have a column '{column}' that looks like a relevance, but relevance_col "
+                     "is not given, so every interaction counts as relevant (relevance 1) and '{column}' is not read "
+                     "or checked. Pass relevance_col='{column}' to use it.")
 _NOTE_MESSAGES = {
     "users_only_in_recommendations": "{n} users have recommendations but no interactions (e.g. {example}): they are left out of every mean.",
-    "users_only_in_interactions": "{n} users have interactions but no recommendations (e.g. {example}): left out of the means, or scored 0 with users='interactions'.",
+    "users_only_in_interactions": "{n} users have interactions but no recommendations (e.g. {example}): they score 0 in every mean (the default, users='interactions'), or are left out with users='both'.",
     "users_without_relevant_item": "{n} users have no relevant item (e.g. {example}): they score 0 where a ratio would divide by zero; users='relevant' leaves them out.",
     "lists_shorter_than_k": "{n} lists are shorter than k (e.g. {example}): missing positions count as misses, or see precision_denominator='list_length'.",
     "tied_scores": "{n} lists have tied scores (e.g. {example}): ties are ordered by item id, see the `ties` option.",

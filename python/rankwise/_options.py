@@ -20,7 +20,7 @@ from typing import Any, Literal, TypedDict, TypeVar
 
 from .errors import InvalidArgumentError
 
-Convention = Literal["trec_eval", "ranx", "recommenders", "rectools", "evidently"]
+Convention = Literal["rankwise", "trec_eval", "ranx", "recommenders", "rectools", "evidently"]
 ApDenominator = Literal["relevant", "min_relevant_k", "hits", "k"]
 PrecisionDenominator = Literal["k", "list_length"]
 Gain = Literal["linear", "exponential", "binary"]
@@ -60,7 +60,7 @@ DEFAULTS: dict[str, Any] = {
     "rank_col": "rank",
     "score_col": None,
     "relevance_col": None,
-    "convention": "trec_eval",
+    "convention": "rankwise",
     "ap_denominator": None,
     "precision_denominator": None,
     "gain": None,

@@ -5,6 +5,7 @@ are the SQL of the macros recommendation_problems and interaction_problems."""
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -20,6 +21,7 @@ from .errors import (
     EmptyInputError,
     InvalidValueError,
     MissingColumnError,
+    NoOverlapError,
 )
 
 if TYPE_CHECKING:
@@ -129,6 +131,7 @@ def check_columns(
     score_col: str | None,
     relevance_col: str | None,
     group_by: Sequence[str],
+    partition_by: Sequence[str] = (),
 ) -> None:
     """Both tables have rows, and every column the evaluation reads exists and has
     a type it can use."""
@@ -165,6 +168,14 @@ def check_columns(
                 table=labels[role], column=column)
     for column in group_by:
         _require(tables["recommendations"], labels["recommendations"], "group_by column", column)
+    for column in partition_by:
+        kinds = [_require(tables[role], labels[role], "partition_by column", column) for role in tables]
+        families = {_family(kind) for kind in kinds} - {None}
+        if len(families) > 1:
+            raise ColumnTypeError(
+                f"rankwise: the partition_by column '{column}' is {_type_name(kinds[0])} in the {labels['recommendations']} "
+                f"but {_type_name(kinds[1])} in the {labels['interactions']}; cast one so that both are of one type.",
+                table=labels["interactions"], column=column)
 
 
 def problems(
@@ -178,6 +189,7 @@ def problems(
     score_col: str | None,
     relevance_col: str | None,
     group_by: Sequence[str],
+    partition_by: Sequence[str] = (),
     duplicate_interactions: str = "error",
     gain: str | None = None,
 ) -> list[Problem]:
@@ -188,7 +200,8 @@ def problems(
     queries = {
         recommendations.label: macros.call("recommendation_problems", recommendations.sql, user_col, item_col,
                                            rank_col, score_col, list(group_by)),
-        interactions.label: macros.call("interaction_problems", interactions.sql, user_col, item_col, relevance_col, gain),
+        interactions.label: macros.call("interaction_problems", interactions.sql, user_col, item_col, relevance_col, gain,
+                                        list(partition_by)),
     }
     for table, query in queries.items():
         for problem, column_name, n_rows, example in con.sql(query).fetchall():
@@ -210,12 +223,13 @@ def notes(
     relevance_threshold: float,
     k: int | None,
     group_by: Sequence[str],
+    partition_by: Sequence[str] = (),
 ) -> list[tuple[str, str, int, str | None]]:
     """Facts that are not errors (one-sided users, users without a relevant item,
     short lists, tied scores), from the macro evaluation_notes."""
     query = renderer().call(
         "evaluation_notes", recommendations.sql, interactions.sql, user_col, item_col, score_col,
-        relevance_col, relevance_threshold, k, list(group_by),
+        relevance_col, relevance_threshold, k, list(group_by), list(partition_by),
     )
     return [(problem, column, int(n_rows), example) for problem, column, n_rows, example in con.sql(query).fetchall()]
 
@@ -231,3 +245,52 @@ def text_key_columns(con: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedI
             if column in schema and schema[column].id in _STRING and column not in found:
                 found.append(column)
     return found
+
+
+def overlap_errors(
+    con: duckdb.DuckDBPyConnection,
+    recommendations: ResolvedInput,
+    interactions: ResolvedInput,
+    *,
+    user_col: str,
+    item_col: str,
+    partition_by: Sequence[str] = (),
+) -> list[NoOverlapError]:
+    """An error for each kind of id (user, item) of which the two tables share
+    none, from the macro id_overlap: ids written differently in the two tables
+    (case, type, a prefix) would otherwise give an empty or all-zero result."""
+    query = renderer().call("id_overlap", recommendations.sql, interactions.sql, user_col, item_col, list(partition_by))
+    schemas = {"recommendations": _schema(con, recommendations), "interactions": _schema(con, interactions)}
+    found = []
+    for kind, column, n_recommended, n_judged, n_common, recommended_example, judged_example in con.sql(query).fetchall():
+        if n_common > 0 or n_recommended == 0 or n_judged == 0:
+            continue
+        types = {role: _type_name(schema[column]) for role, schema in schemas.items()}
+        within = (f" within the same {', '.join(partition_by)}" if kind == "user" and partition_by else "")
+        found.append(NoOverlapError(
+            f"rankwise: no {kind} id of the {recommendations.label} occurs in the {interactions.label}{within}, so no "
+            f"list can be judged: column '{column}' holds {n_recommended} ids of type {types['recommendations']} in "
+            f"the {recommendations.label} (e.g. {recommended_example!r}) and {n_judged} of type "
+            f"{types['interactions']} in the {interactions.label} (e.g. {judged_example!r}). Write the ids the same way in both tables "
+            "(the same case, type and prefix), or check that these are the tables you meant.",
+            table=interactions.label, column=column, problem=f"no_common_{kind}s"))
+    return found
+
+
+# Words that name a relevance-like column: read by name, a column called
+# `rating` left out of relevance_col would make every interaction relevant.
+_RELEVANCE_WORDS = frozenset({"relevance", "rel", "rating", "ratings", "score", "weight", "label", "grade", "gain",
+                              "judgment", "judgement", "stars", "preference", "feedback", "clicks", "qrel"})
+
+
+def unread_relevance_column(con: duckdb.DuckDBPyConnection, interactions: ResolvedInput, *, relevance_col: str | None,
+                            key_columns: Sequence[str]) -> str | None:
+    """A numeric column of the interactions whose name says relevance (rating,
+    score, grade...) while relevance_col is not given, or None."""
+    if relevance_col is not None:
+        return None
+    for column, kind in _schema(con, interactions).items():
+        words = {word for word in re.split(r"[^a-z0-9]+", column.lower()) if word}
+        if column not in key_columns and _numeric(kind) and words & _RELEVANCE_WORDS:
+            return column
+    return None

@@ -8,6 +8,7 @@ import os
 import sys
 import tempfile
 import typing
+import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from ._api import DIALECT_ADAPTERS, check, evaluate, sql
 from ._cli_report import report_command
 from ._connection import apply_settings
 from ._options import DEFAULTS, DOCS, choices, option_types
-from .errors import RankwiseError
+from .errors import RankwiseError, RankwiseWarning
 
 _OUTPUT_FORMATS = {".parquet": "parquet", ".csv": "csv", ".json": "json"}
 
@@ -94,6 +95,10 @@ def _options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
+_PARTITION_HELP = ("A column both inputs have (fold, week...), each of whose values is evaluated against its own "
+                   "interactions (repeatable).")
+
+
 def _common_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The arguments `evaluate` and `sql` share."""
     options = [
@@ -104,6 +109,7 @@ def _common_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("-k", "cutoffs", multiple=True, type=int,
                      help="A cutoff for the metrics given without @k (repeatable). Default: the whole list."),
         click.option("--group-by", multiple=True, help="A grouping column of the recommendations (repeatable)."),
+        click.option("--partition-by", multiple=True, help=_PARTITION_HELP),
         click.option("--per-user", is_flag=True, help="One row per user instead of means."),
         _options,
     ]
@@ -118,6 +124,7 @@ def _arguments(options: dict[str, Any]) -> dict[str, Any]:
     arguments = {name: value for name, value in options.items() if value not in (None, ())}
     arguments["k"] = list(arguments.pop("cutoffs", ())) or None
     arguments["group_by"] = list(options["group_by"])
+    arguments["partition_by"] = list(options["partition_by"])
     if "metrics" in arguments:
         arguments["metrics"] = list(arguments["metrics"])
     if "users" in arguments:
@@ -168,7 +175,11 @@ def evaluate_command(output: Path | None, **options: Any) -> None:
         apply_settings(con, **memory)
         # Computed once into a table: writing the file and counting its rows
         # would each run the whole query again on a lazy relation.
-        evaluate(con=con, output="relation", **_arguments(options)).create("rankwise_result")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", RankwiseWarning)
+            evaluate(con=con, output="relation", **_arguments(options)).create("rankwise_result")
+        for warning in caught:
+            click.echo(f"warning: {warning.message}", err=True)
         relation = con.table("rankwise_result")
         if output is None:
             click.echo(relation.df().to_string(index=False))
@@ -203,6 +214,7 @@ def _write_atomically(relation: duckdb.DuckDBPyRelation, path: Path) -> None:
 @click.argument("interactions")
 @click.option("-k", "cutoffs", multiple=True, type=int, help="A cutoff; lists shorter than the largest are reported.")
 @click.option("--group-by", multiple=True, help="A grouping column of the recommendations (repeatable).")
+@click.option("--partition-by", multiple=True, help=_PARTITION_HELP)
 @_options
 @_one_line_errors
 def check_command(**options: Any) -> None:

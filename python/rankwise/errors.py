@@ -11,6 +11,12 @@ class RankwiseError(Exception):
     """Base class of every error rankwise raises on purpose."""
 
 
+class RankwiseWarning(UserWarning):
+    """A result that is computed but could mislead if read without it: groups
+    scored on different users, a group with lists for few of the truth users, a
+    relevance-like column left unread."""
+
+
 class InvalidArgumentError(RankwiseError, ValueError):
     """An argument of rankwise.evaluate / rankwise.sql (or of a macro) is invalid:
     an unknown metric or option value, a k that is not a positive integer..."""
@@ -54,3 +60,13 @@ class InvalidValueError(InputError):
 class DuplicateRowsError(InvalidValueError):
     """The same item twice in one list, the same rank twice in one list, or the
     same (user, item) twice in the interactions."""
+
+
+class NoOverlapError(InputError):
+    """No user id (or no item id) of the recommendations occurs in the
+    interactions: no list can be judged, so every number would be 0 or missing."""
+
+    def __init__(self, message: str, *, table: str | None = None, column: str | None = None,
+                 problem: str | None = None) -> None:
+        super().__init__(message, table=table, column=column)
+        self.problem = problem

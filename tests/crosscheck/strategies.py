@@ -20,8 +20,11 @@ class Case:
     interactions: pd.DataFrame  # user_id, item_id, relevance
 
     def is_evaluable(self) -> bool:
-        """rankwise refuses an empty table (an EmptyInputError)."""
-        return not self.recommendations.empty and not self.interactions.empty
+        """rankwise refuses an empty table (an EmptyInputError) and tables that
+        share no user or no item id (a NoOverlapError)."""
+        if self.recommendations.empty or self.interactions.empty:
+            return False
+        return all(set(self.recommendations[column]) & set(self.interactions[column]) for column in ("user_id", "item_id"))
 
     def run(self) -> dict[str, dict[str, float]]:
         return {

@@ -34,6 +34,7 @@ CROSS_CHECK = settings(max_examples=60, deadline=None, derandomize=True, suppres
 
 
 def _rankwise_per_user(case: Case, k: int, threshold: int) -> dict[tuple[str, str], float]:
+    # trec_eval's per-query results hold the queries of the run: users='both'
     table = rankwise.evaluate(
         case.recommendations,
         case.interactions,
@@ -42,7 +43,12 @@ def _rankwise_per_user(case: Case, k: int, threshold: int) -> dict[tuple[str, st
         relevance_col="relevance",
         relevance_threshold=threshold,
         per_user=True,
+        users="both",
     )
+    return _by_user_and_measure(table, k)
+
+
+def _by_user_and_measure(table: pd.DataFrame, k: int) -> dict[tuple[str, str], float]:
     values = {}
     for row in table.itertuples():
         with_cutoff = not pd.isna(row.k)
@@ -87,3 +93,27 @@ def test_means_match_trec_eval_with_and_without_c(case: Case, k: int) -> None:
             total = sum(measures[measure] for measures in per_query.values())
             assert row.n_users == divisor
             assert math.isclose(row.value, total / divisor, rel_tol=0, abs_tol=1e-9), (users, measure)
+
+
+@CROSS_CHECK
+@given(first=cases(), second=cases(), k=st.integers(1, 20))
+def test_each_partition_matches_trec_eval_on_its_own_truth(first: Case, second: Case, k: int) -> None:
+    """Two cases as two folds of one pair of tables: each fold's users match
+    trec_eval run on that fold alone, though users and items recur across folds."""
+    assume(first.is_evaluable() and second.is_evaluable())
+    assume(all(first.recommendations[column].dtype == second.recommendations[column].dtype
+               and first.interactions[column].dtype == second.interactions[column].dtype
+               for column in ("user_id", "item_id")))
+    recommendations = pd.concat([first.recommendations.assign(fold=1), second.recommendations.assign(fold=2)])
+    interactions = pd.concat([first.interactions.assign(fold=1), second.interactions.assign(fold=2)])
+    table = rankwise.evaluate(
+        recommendations, interactions, [f"{name}@{k}" if with_cutoff else name for name, with_cutoff in MEASURES],
+        score_col="score", relevance_col="relevance", per_user=True, users="both", partition_by="fold",
+    )
+    for fold, case in ((1, first), (2, second)):
+        expected = _trec_eval(case, k, 1)
+        actual = _by_user_and_measure(table[table.fold == fold], k)
+        assert {user for user, _ in actual} == set(expected)
+        for user, measures in expected.items():
+            for measure, value in measures.items():
+                assert math.isclose(actual[(user, measure)], value, rel_tol=0, abs_tol=1e-9), (fold, user, measure)

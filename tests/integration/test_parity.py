@@ -16,6 +16,7 @@ import yaml
 
 import rankwise
 from rankwise._render import renderer
+from tests.reference import make_expected
 
 from .dbt_project_runner import INTEGRATION_PROJECT, DbtRun
 
@@ -87,7 +88,7 @@ def _expected_rows() -> dict[tuple, tuple[float, int | None]]:
 def test_every_case_through_rankwise_evaluate(case: dict[str, Any], database) -> None:
     """Every golden row, through the Python API, within 1e-9 of the oracle and
     equal to what dbt built."""
-    arguments = dict(metrics=case["metrics"], k=case["k"], group_by=["example_id"], con=database, **case["options"])
+    arguments = {**make_expected.evaluate_arguments(case), "con": database}
     recommendations, interactions = f"main.{case['recommendations']}", f"main.{case['interactions']}"
     actual: dict[tuple, tuple[float, int | None]] = {}
     for row in rankwise.evaluate(recommendations, interactions, **arguments).itertuples():

@@ -52,10 +52,11 @@ def test_the_fresh_connection_values_are_the_hand_worked_ones():
     """The reference the settings are compared with is itself right: model a, u1's
     list by score is i1, i2, i3, i4 with i2 (rel 1) and i4 (rel 3) relevant:
     AP = (1/2 + 2/4) / 2 = 0.5; u2's list is i5, i1, i6 with i6 relevant at rank 3
-    of its 2 relevant items: AP = (1/3) / 2; u3 has no list (users='both')."""
+    of its 2 relevant items: AP = (1/3) / 2; u3 has truth but no list and
+    scores 0 (the default population, every user with ground truth)."""
     result = _evaluate().set_index(["model", "metric", "k"])["value"]
-    assert result[("a", "map", None)] == pytest.approx(((1 / 2 + 2 / 4) / 2 + (1 / 3) / 2) / 2, abs=1e-15)
-    assert result[("a", "mrr", None)] == pytest.approx((1 / 2 + 1 / 3) / 2, abs=1e-15)
+    assert result[("a", "map", None)] == pytest.approx(((1 / 2 + 2 / 4) / 2 + (1 / 3) / 2 + 0) / 3, abs=1e-15)
+    assert result[("a", "mrr", None)] == pytest.approx((1 / 2 + 1 / 3 + 0) / 3, abs=1e-15)
 
 
 @pytest.mark.parametrize("entry_point", ["evaluate", "check"])

@@ -87,6 +87,10 @@ EXTRA_EVALUATE_CASES: dict[str, dict[str, Any]] = {
                                          convention=convention)
         for convention in ("trec_eval", "ranx", "recommenders", "rectools", "evidently")
     },
+    "partitions": dict(metrics=ALL_METRICS, k=[5, None], partition_by=["fold"], group_by=["model"],
+                       relevance_col="relevance"),
+    "partitions_per_user": dict(metrics=PER_USER_METRICS, k=[3, None], partition_by=["fold", "week"], per_user=True,
+                                relevance_col="relevance", score_col="score"),
     "convention_rectools_per_user": dict(metrics=PER_USER_METRICS, k=[3], per_user=True,
                                          relevance_col="relevance", convention="rectools"),
 }
@@ -100,6 +104,13 @@ VALIDATION_CASES: dict[str, tuple[str, tuple[str, ...], dict[str, Any]]] = {
     "interaction_problems": ("interaction_problems", ("truth",), {}),
     "interaction_problems_relevance": ("interaction_problems", ("truth",), dict(relevance_col="relevance")),
     "evaluation_notes": ("evaluation_notes", ("recs", "truth"), {}),
+    "evaluation_notes_partitions": ("evaluation_notes", ("recs", "truth"), dict(partition_by=["fold"], group_by="model")),
+    "interaction_problems_partitions": ("interaction_problems", ("truth",), dict(partition_by=["fold", "week"])),
+    "id_overlap": ("id_overlap", ("recs", "truth"), {}),
+    "id_overlap_partitions": ("id_overlap", ("recs", "truth"), dict(partition_by=["fold"])),
+    "coverage_warnings": ("coverage_warnings", ("means",), {}),
+    "coverage_warnings_every_option": ("coverage_warnings", ("means",), dict(
+        group_by=["model", "run"], partition_by=["fold"], users={"default": "both", "ndcg": "interactions"})),
     "evaluation_notes_every_option": (
         "evaluation_notes", ("recs", "truth"),
         dict(score_col="score", relevance_col="relevance", relevance_threshold=2, k=10, group_by=["model"])),

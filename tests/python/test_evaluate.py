@@ -50,7 +50,7 @@ def baseline(frames) -> pd.DataFrame:
 
 
 def test_result_is_tidy_and_in_the_order_asked(frames, baseline: pd.DataFrame) -> None:
-    assert list(baseline.columns) == ["model", "metric", "k", "metric_label", "value", "n_users"]
+    assert list(baseline.columns) == ["model", "metric", "k", "metric_label", "value", "n_users", "n_users_without_list"]
     labels = baseline.apply(lambda row: row.metric if pd.isna(row.k) else f"{row.metric}@{row.k}", axis=1)
     assert (baseline["metric_label"] == labels).all()
     assert "r_precision" in set(baseline["metric_label"]) and "ndcg@5" in set(baseline["metric_label"])
@@ -60,8 +60,14 @@ def test_result_is_tidy_and_in_the_order_asked(frames, baseline: pd.DataFrame) -
     assert len(baseline) == 2 * (8 * 2 + 1)
     users_in_both = len(set(frames[0].user_id) & set(frames[1].user_id))
     assert 30 < users_in_both < 40
-    assert (baseline[baseline.metric != "entropy"]["n_users"] == users_in_both).all()
+    truth_users = frames[1].user_id.nunique()
+    assert truth_users > users_in_both
+    # every user with ground truth counts; those without a list are reported
+    per_user_metrics = baseline[baseline.metric != "entropy"]
+    assert (per_user_metrics["n_users"] == truth_users).all()
+    assert (per_user_metrics["n_users_without_list"] == truth_users - users_in_both).all()
     assert (baseline[baseline.metric == "entropy"]["n_users"] == 40).all()
+    assert baseline[baseline.metric == "entropy"]["n_users_without_list"].isna().all()
 
 
 def test_the_value_is_the_mean_of_the_per_user_values(frames, baseline: pd.DataFrame) -> None:
@@ -137,7 +143,7 @@ def test_output_forms(frames, baseline, output: str) -> None:
     }[output](result)
     expected_type = {"arrow": pa.Table, "polars": pl.DataFrame, "relation": duckdb.DuckDBPyRelation}[output]
     assert isinstance(result, expected_type)
-    _same(as_pandas.astype({"k": "Int32"}), baseline)
+    _same(as_pandas.astype({"k": "Int32", "n_users_without_list": "Int64"}), baseline)
 
 
 def _catalog(con: duckdb.DuckDBPyConnection) -> list:

@@ -54,7 +54,7 @@ def _actual(con: duckdb.DuckDBPyConnection, case: dict[str, Any]) -> dict[Key, t
     """The rows actual__cases.sql builds for one case: the means of every metric,
     then the per-user values of every metric but entropy (a property of the
     whole group of lists)."""
-    arguments = {"metrics": case["metrics"], "k": case["k"], "group_by": ["example_id"], **case["options"]}
+    arguments = make_expected.evaluate_arguments(case)
     # validate=False: the input checks are tested in test_validation.py and never
     # change the numbers (test_malformed_input.py); skipping them here keeps this
     # test in the fast lane.

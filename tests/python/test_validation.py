@@ -111,8 +111,13 @@ def test_duplicate_interactions_can_be_merged_keeping_the_highest_relevance() ->
 
 
 def test_users_in_one_table_only_are_not_an_error() -> None:
-    table = _evaluate(_recommendations(), _interactions(user_id=["u1", "u1", "u3"]))
-    assert set(table.n_users) == {1}
+    """u2 has a list but no truth, u3 truth but no list: by default u3 counts
+    (scoring 0) and is reported as without a list; with users='both' only u1."""
+    interactions = _interactions(user_id=["u1", "u1", "u3"])
+    table = _evaluate(_recommendations(), interactions)
+    assert set(table.n_users) == {2}
+    assert set(table.n_users_without_list) == {1}
+    assert set(_evaluate(_recommendations(), interactions, users="both").n_users) == {1}
 
 
 def test_validation_leaves_the_numbers_of_valid_input_unchanged() -> None:

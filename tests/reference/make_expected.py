@@ -30,12 +30,21 @@ def cases() -> list[dict]:
     return yaml.safe_load((PROJECT / "dbt_project.yml").read_text())["vars"]["rankwise_test_cases"]
 
 
+def evaluate_arguments(case: dict) -> dict:
+    """The arguments of rankwise.evaluate for a case, as the model actual__cases
+    passes them: example_id a partition of both seeds where the case says
+    partition_by (each worked example has its own truth), else a group."""
+    split = "partition_by" if case.get("partition_by") else "group_by"
+    return {"metrics": case["metrics"], "k": case["k"], split: ["example_id"], **case["options"]}
+
+
 def _read(seed: str) -> list[dict[str, str]]:
     with (SEEDS / f"{seed}.csv").open(newline="") as handle:
         return list(csv.DictReader(handle))
 
 
 def _inputs(case: dict) -> tuple[dict, dict]:
+    """The lists per (example_id, user) and the truth per partition and user."""
     options = case["options"]
     by_score = "score_col" in options
     rows: dict[tuple[str, str], list[tuple[str, float]]] = {}
@@ -43,10 +52,13 @@ def _inputs(case: dict) -> tuple[dict, dict]:
         position = float(row[options["score_col"]]) if by_score else int(row["rank"])
         rows.setdefault((row["example_id"], row["user_id"]), []).append((row["item_id"], position))
     lists = {key: oracle.ranked(items, by_score, options.get("ties", "item_desc")) for key, items in rows.items()}
-    truths: dict[str, dict[str, float]] = {}
+    # The truth per partition: one partition (None) unless the case partitions
+    # both tables by example_id.
+    truths: dict[str | None, dict[str, dict[str, float]]] = {}
     for row in _read(case["interactions"]):
         relevance = float(row[options["relevance_col"]]) if "relevance_col" in options else 1.0
-        truths.setdefault(row["user_id"], {})[row["item_id"]] = relevance
+        partition = row["example_id"] if case.get("partition_by") else None
+        truths.setdefault(partition, {}).setdefault(row["user_id"], {})[row["item_id"]] = relevance
     return lists, truths
 
 
@@ -57,7 +69,16 @@ def expected_rows() -> list[list[str]]:
         names = {field for field in oracle.Options.__dataclass_fields__}
         options = oracle.Options(**{key: value for key, value in case["options"].items() if key in names})
         lists, truths = _inputs(case)
-        means, per_user = oracle.evaluate(lists, truths, case["metrics"], case["k"], options)
+        if case.get("partition_by"):
+            means, per_user = [], []
+            for partition in sorted({example for example, _ in lists}):
+                own = {key: ranking for key, ranking in lists.items() if key[0] == partition}
+                partition_means, partition_users = oracle.evaluate(own, truths.get(partition, {}), case["metrics"],
+                                                                   case["k"], options)
+                means += partition_means
+                per_user += partition_users
+        else:
+            means, per_user = oracle.evaluate(lists, truths.get(None, {}), case["metrics"], case["k"], options)
         for group, metric, k, value, n_users in means:
             rows.append([case["name"], group, "", metric, "" if k is None else str(k), repr(value), str(n_users)])
         for group, user, metric, k, value in per_user:

@@ -21,7 +21,7 @@ class Options:
     gain_items: str = "positive"
     idcg: str = "truth"
     relevance_threshold: float = 1
-    users: str = "both"
+    users: str = "interactions"
     ties: str = "item_desc"
     log_base: float | None = None
 
