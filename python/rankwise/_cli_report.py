@@ -23,18 +23,15 @@ def report_command(common_options: Decorator, one_line_errors: Decorator,
 
     @click.command("report")
     @common_options
-    @click.option("--partition-by", default=None,
-                  help="A column of the recommendations (date, fold): each metric over its values; "
-                       "the table shows the last.")
     @click.option("--title", default="rankwise report", show_default=True, help="The report's title.")
     @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
                   default=Path("rankwise_report.html"), show_default=True, help="The HTML file to write.")
     @one_line_errors
-    def report(output: Path, partition_by: str | None, title: str, per_user: bool, **options: Any) -> None:
+    def report(output: Path, title: str, per_user: bool, **options: Any) -> None:
         """Write an HTML report of RECOMMENDATIONS evaluated against INTERACTIONS
         (Parquet or CSV files): the metrics per group, their curves over k, the
-        per-user distributions and the data-quality notes, in one file that opens
-        offline."""
+        per-user distributions, the metrics over the partitions of --partition-by
+        and the data-quality notes, in one file that opens offline."""
         if per_user:
             raise click.BadParameter("the report always shows the per-user distributions.", param_hint="--per-user")
         if output.suffix.lower() not in (".html", ".htm"):
@@ -44,7 +41,7 @@ def report_command(common_options: Decorator, one_line_errors: Decorator,
         except ImportError as error:
             raise click.ClickException(str(error)) from error
         with stages() as stage:
-            data = _report.compute(partition_by=partition_by, title=title, stage=stage, **arguments(options))
+            data = _report.compute(title=title, stage=stage, **arguments(options))
             stage("writing")
             written = _report.write(data, output)
         click.echo(f"wrote {written}", err=True)

@@ -20,7 +20,8 @@ pytestmark = pytest.mark.dbt
 
 HISTORY = "{{ ref('rankwise', 'rankwise_metrics_history') }}"
 METRICS = "{{ ref('rankwise', 'rankwise_metrics') }}"
-COLUMNS = "cast(example_id as varchar(40)) as example_id, metric, k, metric_label, value, n_users"
+COLUMNS = ("cast(example_id as varchar(40)) as example_id, metric, k, metric_label, value, n_users, "
+           "n_users_without_list")
 SWITCHED_ON = {"rankwise_metrics_history": True}
 
 
@@ -78,8 +79,8 @@ def test_another_key_adds_one_evaluation(history) -> None:
 def test_each_evaluation_holds_the_rows_of_rankwise_metrics(history) -> None:
     assert len(history["last"]) == len(history["metrics"])
     for actual, expected in zip(history["last"], history["metrics"]):
-        assert {name: actual[name] for name in ("example_id", "metric", "k", "metric_label", "n_users")} == {
-            name: expected[name] for name in ("example_id", "metric", "k", "metric_label", "n_users")}
+        keys = ("example_id", "metric", "k", "metric_label", "n_users", "n_users_without_list")
+        assert {name: actual[name] for name in keys} == {name: expected[name] for name in keys}
         assert math.isclose(actual["value"], expected["value"], rel_tol=0, abs_tol=1e-12)
     labels = {(row["metric"], row["k"]): row["metric_label"] for row in history["metrics"]}
     assert labels[("ndcg", 10)] == "ndcg@10" and labels[("ndcg", None)] == "ndcg"
@@ -93,8 +94,8 @@ COMMENT_SQL = {
 
 
 def test_the_columns_and_their_documentation(history) -> None:
-    assert history["columns"] == ["example_id", "metric", "k", "metric_label", "value", "n_users", "evaluated_at",
-                                  "evaluation_id"]
+    assert history["columns"] == ["example_id", "metric", "k", "metric_label", "value", "n_users",
+                                  "n_users_without_list", "evaluated_at", "evaluation_id"]
     if history["engine"] == "spark":
         return  # dbt-spark writes comments on Delta, Hudi and Iceberg tables only; these are Parquet
     [row] = _query(history["scratch"], history["engine"], COMMENT_SQL[history["engine"]])

@@ -16,23 +16,25 @@ METRICS = ["ndcg", "precision", "mrr", "entropy"]
 K = [1, 3, 5]
 # A series name that would end a <script> element if written into one as it is.
 HOSTILE = "</script><script>document.title='x'</script>"
+DAYS = ["2026-01-01", "2026-01-02"]
 
 
 def sample_inputs() -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Three models on two segments over two days, 30 users; truth for 34 users."""
+    """Three models on two segments over two days, 30 users; each day's truth
+    for 34 users (the days are partitions: each judged on its own truth)."""
     generator = random.Random(20261123)
     items = [f"item{i:02d}" for i in range(30)]
-    recommendations = []
-    for model in ("als", "pop", HOSTILE):
-        for segment in ("app", "web"):
-            for day in ("2026-01-01", "2026-01-02"):
+    recommendations, interactions = [], []
+    for day in DAYS:
+        for model in ("als", "pop", HOSTILE):
+            for segment in ("app", "web"):
                 for user in range(30):
                     for rank, item in enumerate(generator.sample(items, 6), start=1):
                         recommendations.append((model, segment, day, f"u{user:02d}", item, rank))
-    interactions = [(f"u{user:02d}", item, float(generator.randint(1, 3)))
-                    for user in range(34) for item in generator.sample(items, generator.randint(1, 6))]
+        interactions += [(day, f"u{user:02d}", item, float(generator.randint(1, 3)))
+                         for user in range(34) for item in generator.sample(items, generator.randint(1, 6))]
     return (pd.DataFrame(recommendations, columns=["model", "segment", "day", "user_id", "item_id", "rank"]),
-            pd.DataFrame(interactions, columns=["user_id", "item_id", "relevance"]))
+            pd.DataFrame(interactions, columns=["day", "user_id", "item_id", "relevance"]))
 
 
 class _Page(HTMLParser):

@@ -13,14 +13,14 @@ RECOMMENDATIONS = pd.DataFrame({"user_id": ["u1", "u1"], "item_id": ["a", "b"], 
 INTERACTIONS = pd.DataFrame({"user_id": ["u1"], "item_id": ["b"]})
 
 
-@pytest.mark.parametrize("column", ["K", "Value", "METRIC", "N_Users", "Item_ID", "RW_model"])
+@pytest.mark.parametrize("column", ["K", "Value", "METRIC", "Metric_Label", "N_Users", "Item_ID", "RW_model"])
 def test_a_group_column_named_like_an_output_column_in_any_case_is_refused(column):
     recommendations = RECOMMENDATIONS.assign(**{column: "x"})
     with pytest.raises(InvalidArgumentError, match=f"group_by column '{column}' clashes"):
         rankwise.evaluate(recommendations, INTERACTIONS, ["map"], group_by=column)
 
 
-@pytest.mark.parametrize("column", ["Metric", "VALUE", "k"])
+@pytest.mark.parametrize("column", ["Metric", "VALUE", "k", "metric_label"])
 def test_a_user_column_named_like_an_output_column_in_any_case_is_refused(column):
     with pytest.raises(InvalidArgumentError, match=f"`user_col` may not be named '{column}'"):
         rankwise.evaluate(RECOMMENDATIONS.rename(columns={"user_id": column}),

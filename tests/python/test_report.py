@@ -19,7 +19,7 @@ from rankwise._progress import stages
 from rankwise.cli import main
 from rankwise.errors import InvalidArgumentError
 
-from .report_pages import HOSTILE, K, METRICS, Report, sample_inputs
+from .report_pages import DAYS, HOSTILE, K, METRICS, Report, sample_inputs
 
 @pytest.fixture(scope="module")
 def frames() -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -37,7 +37,8 @@ def written(frames, tmp_path_factory) -> Report:
 
 def _last_day(frames) -> tuple[pd.DataFrame, pd.DataFrame]:
     recommendations, interactions = frames
-    return recommendations[recommendations.day == "2026-01-02"].drop(columns="day"), interactions
+    return (recommendations[recommendations.day == DAYS[-1]].drop(columns="day"),
+            interactions[interactions.day == DAYS[-1]].drop(columns="day"))
 
 
 def _series(table: pd.DataFrame) -> pd.Series:
@@ -45,8 +46,8 @@ def _series(table: pd.DataFrame) -> pd.Series:
 
 
 def test_the_summary_shows_evaluate_values_of_the_last_partition(frames, written: Report) -> None:
-    # Computed independently of the report's own slicing: the last day's rows
-    # evaluated alone.
+    # Computed independently of the report's own slicing: the last day's lists
+    # and truth evaluated alone.
     expected = rankwise.evaluate(*_last_day(frames), METRICS, K, group_by=["model", "segment"],
                                  relevance_col="relevance")
     summary = written.summary()
@@ -55,7 +56,7 @@ def test_the_summary_shows_evaluate_values_of_the_last_partition(frames, written
         assert summary[series][row.metric_label] == f"{row.value:.4f}"
     users = expected[expected.metric != "entropy"].assign(series=_series).groupby("series")["n_users"].first()
     assert {series: int(row["users"]) for series, row in summary.items()} == users.to_dict()
-    assert "day = 2026-01-02, the last of 2" in written.html
+    assert "day = 2026-01-02, the last of 2 partitions" in written.html
 
 
 def test_every_chart_holds_the_values_it_draws(frames, written: Report) -> None:
@@ -95,15 +96,16 @@ def test_every_chart_holds_the_values_it_draws(frames, written: Report) -> None:
     assert heatmap["z"] == [pytest.approx([ndcg_1[(model, segment)] for segment in ("app", "web")], abs=1e-12)
                             for model in heatmap["y"]]
 
-    by_day = rankwise.evaluate(*frames, ["ndcg@1"], group_by=["model", "segment", "day"], relevance_col="relevance")
+    by_day = rankwise.evaluate(*frames, ["ndcg@1"], group_by=["model", "segment"], partition_by="day",
+                               relevance_col="relevance")
     over_days = {trace["name"]: trace for trace in written.figures["partitions"]["data"] if trace["visible"]}
     for series, rows in by_day.assign(series=_series).groupby("series"):
-        assert over_days[series]["x"] == ["2026-01-01", "2026-01-02"]
+        assert over_days[series]["x"] == DAYS
         assert over_days[series]["y"] == pytest.approx(list(rows["value"]), abs=1e-12)
 
 
 def test_the_notes_of_check_are_listed(frames, written: Report) -> None:
-    notes = rankwise.check(*frames, k=K, group_by=["model", "segment", "day"], relevance_col="relevance")
+    notes = rankwise.check(*frames, k=K, group_by=["model", "segment"], partition_by="day", relevance_col="relevance")
     assert len(notes) > 0
     assert [row[2] for row in written.tables["notes"][1:]] == list(notes["problem"])
     assert [row[4] for row in written.tables["notes"][1:]] == list(notes["message"])
@@ -168,27 +170,28 @@ def test_results_that_do_not_fit_are_refused(frames, tmp_path: Path) -> None:
                                  relevance_col="relevance", per_user=True)
     with pytest.raises(InvalidArgumentError, match="`per_user` is grouped by"):
         rankwise.report(result=result, per_user=per_user, path=tmp_path / "r.html")
-    with pytest.raises(InvalidArgumentError, match="`partition_by` names a group column"):
+    with pytest.raises(InvalidArgumentError, match="`partition_by` names the partition columns"):
         rankwise.report(result=result, partition_by="day", path=tmp_path / "r.html")
     with pytest.raises(InvalidArgumentError, match="must end in .html"):
         rankwise.report(result=result, path=tmp_path / "r.txt")
-    with pytest.raises(InvalidArgumentError, match="not one of group_by"):
+    with pytest.raises(InvalidArgumentError, match="is in both `partition_by` and `group_by`"):
         rankwise.report(*frames, ["ndcg"], group_by="model", partition_by="model", path=tmp_path / "r.html")
     assert list(tmp_path.iterdir()) == []
 
 
 def test_the_command_line_writes_the_same_report_and_no_progress_off_a_terminal(frames, tmp_path: Path) -> None:
-    recommendations, interactions = _last_day(frames)
+    recommendations, interactions = frames
+    # Parquet both: DuckDB's CSV reader would read the days as dates.
     recommendations.to_parquet(tmp_path / "recs.parquet")
-    interactions.to_csv(tmp_path / "truth.csv", index=False)
+    interactions.to_parquet(tmp_path / "truth.parquet")
     target = tmp_path / "cli.html"
     outcome = CliRunner().invoke(main, [
-        "report", str(tmp_path / "recs.parquet"), str(tmp_path / "truth.csv"), "-m", "ndcg", "-m", "mrr", "-k", "3",
-        "--group-by", "model", "--group-by", "segment", "--relevance-col", "relevance", "-o", str(target),
-        "--title", "CLI"])
+        "report", str(tmp_path / "recs.parquet"), str(tmp_path / "truth.parquet"), "-m", "ndcg", "-m", "mrr", "-k", "3",
+        "--group-by", "model", "--group-by", "segment", "--partition-by", "day", "--relevance-col", "relevance",
+        "-o", str(target), "--title", "CLI"])
     assert outcome.exit_code == 0, outcome.output
     assert outcome.output == f"wrote {target.resolve()}\n"
-    expected = rankwise.evaluate(recommendations, interactions, ["ndcg", "mrr"], 3, group_by=["model", "segment"],
+    expected = rankwise.evaluate(*_last_day(frames), ["ndcg", "mrr"], 3, group_by=["model", "segment"],
                                  relevance_col="relevance")
     summary = Report(target).summary()
     for series, row in zip(_series(expected), expected.itertuples()):
@@ -243,3 +246,19 @@ def test_without_groups_one_series_and_no_curve_for_whole_list_metrics(frames, t
     assert page.summary() == {"all": {**{row.metric_label: f"{row.value:.4f}" for row in expected.itertuples()},
                                       "users": str(expected["n_users"].iloc[0])}}
     assert page.charts == ["distributions"]
+
+
+def test_two_partition_columns_make_one_axis(frames, tmp_path: Path) -> None:
+    recommendations, interactions = frames
+    recommendations = recommendations[recommendations.segment == "app"].assign(fold=lambda table: table.user_id < "u15")
+    interactions = interactions.assign(fold=lambda table: table.user_id < "u15")
+    page = Report(rankwise.report(recommendations, interactions, ["ndcg@3"], group_by="model",
+                                  partition_by=["day", "fold"], relevance_col="relevance", path=tmp_path / "r.html"))
+    axis = page.figures["partitions"]["layout"]["xaxis"]["categoryarray"]
+    assert axis == [f"{day} · {fold}" for day in DAYS for fold in (False, True)]
+    last = rankwise.evaluate(recommendations[(recommendations.day == DAYS[-1]) & recommendations.fold],
+                             interactions[(interactions.day == DAYS[-1]) & interactions.fold], ["ndcg@3"],
+                             group_by="model", relevance_col="relevance")
+    assert {model: row["ndcg@3"] for model, row in page.summary().items()} == {
+        row.model: f"{row.value:.4f}" for row in last.itertuples()}
+    assert f"day = {DAYS[-1]}, fold = True, the last of 4 partitions" in page.html

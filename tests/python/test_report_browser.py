@@ -55,12 +55,11 @@ def page(tmp_path_factory) -> Path:
     """A report with every chart: two group columns (a heatmap), a partition
     column, confidence intervals (bands) and a series name made of HTML."""
     recommendations, interactions = sample_inputs()
-    groups = ["model", "segment", "day"]
-    result = rankwise.evaluate(recommendations, interactions, METRICS, K, group_by=groups, relevance_col="relevance")
+    arguments = {"group_by": ["model", "segment"], "partition_by": "day", "relevance_col": "relevance"}
+    result = rankwise.evaluate(recommendations, interactions, METRICS, K, **arguments)
     result = result.assign(ci_low=result["value"] * 0.9, ci_high=result["value"] * 1.1)
-    per_user = rankwise.evaluate(recommendations, interactions, METRICS[:-1], K, group_by=groups,
-                                 relevance_col="relevance", per_user=True)
-    notes = rankwise.check(recommendations, interactions, k=K, group_by=groups, relevance_col="relevance")
+    per_user = rankwise.evaluate(recommendations, interactions, METRICS[:-1], K, per_user=True, **arguments)
+    notes = rankwise.check(recommendations, interactions, k=K, **arguments)
     return rankwise.report(result=result, per_user=per_user, notes=notes, partition_by="day",
                            path=tmp_path_factory.mktemp("browser") / "report.html", title="Browser test")
 

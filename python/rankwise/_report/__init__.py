@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Unpack
 
@@ -18,7 +18,7 @@ from . import _html
 from ._html import require_plotly
 
 # The columns of an evaluate() result that are not group columns.
-_VALUE_COLUMNS = ("metric", "k", "metric_label", "value", "n_users", "ci_low", "ci_high")
+_VALUE_COLUMNS = ("metric", "k", "metric_label", "value", "n_users", "n_users_without_list", "ci_low", "ci_high")
 
 
 @dataclass
@@ -32,27 +32,43 @@ class ReportData:
     series: list[str]
     per_user: Any = None
     partitions: Any = None
-    partition_by: str | None = None
+    partition_by: list[str] = field(default_factory=list)
     scope: str | None = None
     notes: Any = None
     title: str = "rankwise report"
 
 
-def _assemble(means: Any, per_user: Any, series: list[str], partition_by: str | None, notes: Any,
+def _assemble(means: Any, per_user: Any, series: list[str], partition_by: list[str], notes: Any,
               title: str) -> ReportData:
-    """The report's views of results grouped by the series columns, and by
-    `partition_by` when given: a user may be in every partition (each day's
-    lists), so the only means are per partition; the table, the curves, the
-    distributions and the heatmap show the last one."""
-    if partition_by is None:
+    """The report's views of results evaluated per partition (evaluate's
+    partition_by: folds, weeks) and grouped by the series columns. A user may be
+    in every partition, so the only means are per partition: the table, the
+    curves, the distributions and the heatmap show the last one (the largest
+    partition values), and a chart shows every partition."""
+    if not partition_by:
         return ReportData(means=means, series=series, per_user=per_user, notes=notes, title=title)
-    last = max(means[partition_by].dropna().unique(), default=None)
-    scope = f"{partition_by} = {last}, the last of {means[partition_by].nunique()}"
-    of_last = means[means[partition_by] == last].drop(columns=partition_by)
-    per_user_of_last = (per_user[per_user[partition_by] == last].drop(columns=partition_by)
-                        if per_user is not None else None)
-    return ReportData(means=of_last, series=series, per_user=per_user_of_last, partitions=means,
-                      partition_by=partition_by, scope=scope, notes=notes, title=title)
+    partitions = means[partition_by].drop_duplicates()
+    last = max(partitions.itertuples(index=False, name=None), key=_sortable)
+    scope = (", ".join(f"{column} = {value}" for column, value in zip(partition_by, last))
+             + f", the last of {len(partitions)} partitions")
+
+    def of_last(table: Any) -> Any:
+        import pandas as pd
+
+        rows = pd.Series(True, index=table.index)
+        for column, value in zip(partition_by, last):
+            rows &= table[column].isna() if pd.isna(value) else table[column] == value
+        return table[rows].drop(columns=partition_by)
+
+    return ReportData(means=of_last(means), series=series, per_user=of_last(per_user) if per_user is not None else None,
+                      partitions=means, partition_by=partition_by, scope=scope, notes=notes, title=title)
+
+
+def _sortable(values: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Partition values in order, NULL (a partition of its own) first."""
+    import pandas as pd
+
+    return tuple((False, "") if pd.isna(value) else (True, value) for value in values)
 
 
 def _pandas(table: Any, argument: str) -> Any:
@@ -92,21 +108,21 @@ def _group_columns(table: Any, first: int = 0) -> list[str]:
     return [column for column in columns[first:columns.index("metric")] if column not in _VALUE_COLUMNS]
 
 
-def _from_results(result: Any, per_user: Any, partition_by: str | None, notes: Any, title: str) -> ReportData:
+def _from_results(result: Any, per_user: Any, partition_by: list[str], notes: Any, title: str) -> ReportData:
     means = _with_labels(_pandas(result, "result"), "result")
     groups = _group_columns(means)
-    if partition_by is not None and partition_by not in groups:
+    if not set(partition_by) <= set(groups):
         raise InvalidArgumentError(
-            f"rankwise.report: `partition_by` names a group column of `result`; its group columns are {groups}, "
-            f"not {partition_by!r}.")
+            f"rankwise.report: `partition_by` names the partition columns of `result`; its group and partition "
+            f"columns are {groups}, not {partition_by}.")
     per_user_table = _pandas(per_user, "per_user")
     if per_user_table is not None:
         per_user_table = _with_labels(per_user_table, "per_user")
         if _group_columns(per_user_table, first=1) != groups:
             raise InvalidArgumentError(
                 f"rankwise.report: `per_user` is grouped by {_group_columns(per_user_table, first=1)} and `result` by "
-                f"{groups}; evaluate both with the same group_by.")
-    series = [column for column in groups if column != partition_by]
+                f"{groups}; evaluate both with the same group_by and partition_by.")
+    series = [column for column in groups if column not in partition_by]
     return _assemble(means, per_user_table, series, partition_by, _pandas(notes, "notes"), title)
 
 
@@ -123,7 +139,7 @@ def compute(
     k: int | Sequence[int | None] | None = None,
     *,
     group_by: Sequence[str] | str | None = None,
-    partition_by: str | None = None,
+    partition_by: Sequence[str] | str | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
     title: str = "rankwise report",
     stage: Callable[[str], None] = lambda name: None,
@@ -131,23 +147,20 @@ def compute(
 ) -> ReportData:
     """Checks the inputs, then evaluates them once per view of the report;
     `stage` is told when each stage starts (the command line shows it)."""
-    series = _listed(group_by)
-    if partition_by is not None and (not isinstance(partition_by, str) or partition_by in series):
-        raise InvalidArgumentError(
-            f"rankwise.report: argument `partition_by` must be one column name, not one of group_by; got {partition_by!r}.")
+    series, partitions = _listed(group_by), _listed(partition_by)
     stage("checking")
-    notes = check(recommendations, interactions, k=k, group_by=series + _listed(partition_by), con=con, **options)
+    notes = check(recommendations, interactions, k=k, group_by=series, partition_by=partitions, con=con, **options)
     # The check ran every validation evaluate() would: evaluate again only to
     # raise the typed error of the first problem found.
     validate = bool((notes["severity"] == "error").any())
     stage("computing")
-    groups = series + _listed(partition_by)
-    arguments: dict[str, Any] = {"k": k, "group_by": groups, "con": con, "validate": validate, **options}
+    arguments: dict[str, Any] = {"k": k, "group_by": series, "partition_by": partitions, "con": con,
+                                 "validate": validate, **options}
     means = evaluate(recommendations, interactions, metrics, **arguments)
     # Entropy is a property of a group's lists, not of a user: no per-user value.
     user_level = [metric for metric in _listed(metrics) if metric.split("@")[0] != "entropy"]
     per_user = evaluate(recommendations, interactions, user_level, per_user=True, **arguments) if user_level else None
-    return _assemble(means, per_user, series, partition_by, notes, title)
+    return _assemble(means, per_user, series, partitions, notes, title)
 
 
 def write(data: ReportData, path: str | os.PathLike[str]) -> Path:
@@ -173,7 +186,7 @@ def report(
     *,
     path: str | os.PathLike[str] = "rankwise_report.html",
     group_by: Sequence[str] | str | None = None,
-    partition_by: str | None = None,
+    partition_by: Sequence[str] | str | None = None,
     result: Any = None,
     per_user: Any = None,
     notes: Any = None,
@@ -188,7 +201,8 @@ def report(
     result has ``ci_low`` and ``ci_high``; each metric against k per series,
     with interval bands; the distribution of the per-user values per series; a
     heatmap when there are two group columns; each metric over the partitions
-    of ``partition_by`` (a date or fold column); and the notes of
+    of ``partition_by`` (folds, weeks: as in :func:`evaluate`, each partition's
+    lists judged against its own interactions); and the notes of
     :func:`rankwise.check`.
 
     Either evaluates the inputs (``recommendations``, ``interactions``,
@@ -203,8 +217,8 @@ def report(
     Args:
         path: The HTML file to write.
         group_by: Columns whose values are the series compared (models, runs).
-        partition_by: A column of the recommendations (date, fold) to plot each
-            metric over; with ``result``, one of its group columns.
+        partition_by: Columns both inputs have (fold, week), passed to
+            :func:`evaluate`; with ``result``, its partition columns.
         title: The report's title.
 
     Returns:
@@ -218,7 +232,7 @@ def report(
         if recommendations is not None or interactions is not None or metrics is not None:
             raise InvalidArgumentError(
                 "rankwise.report: pass either the inputs (recommendations, interactions, metrics) or `result`, not both.")
-        data = _from_results(result, per_user, partition_by, notes, title)
+        data = _from_results(result, per_user, _listed(partition_by), notes, title)
     else:
         if recommendations is None or interactions is None or metrics is None:
             raise InvalidArgumentError(

@@ -204,11 +204,14 @@ def _heatmap(data: ReportData, go: Any) -> dict[str, Any] | None:
 
 
 def _over_partitions(data: ReportData, go: Any, colors: _Colors) -> dict[str, Any] | None:
-    """Each metric over the partitions (dates, folds), one line per series."""
+    """Each metric over the partitions (folds, weeks), one line per series."""
     if data.partitions is None or data.partitions.empty:
         return None
-    table = data.partitions.sort_values(data.partition_by, kind="stable")
-    table = table.assign(rw_series=_series_names(table, data.series))
+    # NULL is a partition of its own, first (as the summary's "last" counts it).
+    table = data.partitions.sort_values(data.partition_by, kind="stable", na_position="first")
+    table = table.assign(rw_series=_series_names(table, data.series),
+                         rw_partition=_series_names(table, data.partition_by))
+    partition_title = " · ".join(data.partition_by)
     labels = _ordered(data.partitions["metric_label"])
     series_names = _ordered(table["rw_series"])
     intervals = _has_intervals(table)
@@ -219,7 +222,7 @@ def _over_partitions(data: ReportData, go: Any, colors: _Colors) -> dict[str, An
         of_label = table[table["metric_label"] == label]
         count = len(traces)
         for series, points in of_label.groupby("rw_series", sort=False):
-            x = [str(value) for value in points[data.partition_by]]
+            x = list(points["rw_partition"])
             if intervals:
                 traces.append({
                     "type": "scatter", "x": x + x[::-1], "y": list(points["ci_high"]) + list(points["ci_low"])[::-1],
@@ -232,8 +235,10 @@ def _over_partitions(data: ReportData, go: Any, colors: _Colors) -> dict[str, An
                 "hovertemplate": f"{series}<br>%{{x}}: %{{y:.4f}}<extra></extra>"})
         counts.append(len(traces) - count)
     _menu(figure, labels, counts)
-    figure.update_layout(height=420, xaxis_title=data.partition_by, xaxis_type="category", yaxis_title="value")
-    return {"id": "partitions", "title": f"Over {data.partition_by}", "figure": figure, "traces": traces}
+    # Every partition in order on the axis, whichever series has it.
+    figure.update_layout(height=420, xaxis_title=partition_title, xaxis_type="category", yaxis_title="value",
+                         xaxis_categoryorder="array", xaxis_categoryarray=_ordered(table["rw_partition"]))
+    return {"id": "partitions", "title": f"Over {partition_title}", "figure": figure, "traces": traces}
 
 
 def _notes(data: ReportData) -> list[dict[str, Any]] | None:
