@@ -64,7 +64,9 @@ rw_ideal_lists as (
 
 {#- DuckDB: each user's relevances in descending order from one aggregate (the top
     k of them, by a heap, when every cutoff is finite) instead of a window over
-    every interaction, then IDCG at each cutoff as a sum over that list:
+    every interaction, then IDCG at each cutoff as a sum over that list. Every
+    user's: the aggregate costs no more than a semi-join to the users with a
+    judged list would:
     https://duckdb.org/docs/stable/sql/functions/aggregates#maxarg-n -#}
 {% macro duckdb___stage_ideal_lists(spec) %}
     {%- set finite = spec.cutoffs | reject('none') | list -%}
@@ -78,9 +80,6 @@ rw_ideal_lists as (
     from (
         select {{ rankwise._partition_columns(spec) }}rw_user, {{ top }} as rw_relevances
         from rw_interactions
-        {%- if not spec.every_idcg %}
-        where {{ rankwise._with_judged_list('rw_interactions', spec) }}
-        {%- endif %}
         group by {{ rankwise._partition_columns(spec) }}rw_user
     ) as ideal
     cross join rw_cutoffs as cutoff

@@ -1,9 +1,10 @@
 {#- A query of the warnings an evaluation's means call for, read off the output of
     rankwise.evaluate (`evaluation`: a relation or subquery of its means), one row
     per warning: warning, message.
-    - different_user_sets: within one partition, the groups' means of a metric
-      are over different numbers of users, so they are not compared on one
-      population (users='both' or 'relevant' leave out different users per group).
+    - different_user_sets: within one partition, the groups' means are over
+      different numbers of users, so they are not compared on one population
+      (users='both' or 'relevant' leave out different users per group); one row
+      per partition and user set, not per metric.
     - few_users_with_lists: a group has lists for fewer than half of the users
       with ground truth (of its partition); they score 0, or under users='both'
       its means leave them out.
@@ -63,13 +64,13 @@ rw_truth_users as (
 
 select
     'different_user_sets' as warning,
-    'rankwise: ' || {{ "'in ' || " ~ partition_label ~ " || ', ' || " if partition_label else '' }}'the groups are scored on different users: '
-        || metric || coalesce('@' || cast(k as {{ string }}), '') || ' is a mean over ' || cast(min(n_users) as {{ string }})
-        || ' users in one group and ' || cast(max(n_users) as {{ string }}) || {{ rankwise._string_literal(" in another (users='") }} || min(rw_user_set)
+    'rankwise: ' || {{ "'in ' || " ~ partition_label ~ " || ', ' || " if partition_label else '' }}'the groups are scored on different users: a mean is over '
+        || cast(min(n_users) as {{ string }}) || ' users in one group and ' || cast(max(n_users) as {{ string }})
+        || {{ rankwise._string_literal(" in another (users='") }} || rw_user_set
         || {{ rankwise._string_literal("' leaves out different users per group). Compare groups on one population: users='interactions', the default.") }} as message
 from rw_means
 where rw_user_set <> 'interactions'
-group by {{ rankwise._group_columns(partitions) }}metric, k
+group by {{ rankwise._group_columns(partitions) }}rw_user_set
 having min(n_users) < max(n_users)
 
 union all
