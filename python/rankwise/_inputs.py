@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import importlib.util
 import os
 import re
 import uuid
@@ -124,11 +125,13 @@ def _resolve(con: duckdb.DuckDBPyConnection, role: str, value: Any, registered: 
         con.register(name, value)
     except (duckdb.Error, TypeError, ValueError) as error:
         kind = type(value).__name__
-        hint = (
-            " A DuckDB relation can only be read on its own connection: pass it as `con`."
-            if isinstance(value, duckdb.DuckDBPyRelation)
-            else " Pass a pandas or polars DataFrame, a pyarrow Table, a DuckDB relation, a table name or a Parquet/CSV path."
-        )
+        if isinstance(value, duckdb.DuckDBPyRelation):
+            hint = " A DuckDB relation can only be read on its own connection: pass it as `con`."
+        elif type(value).__module__.split(".")[0] == "polars" and importlib.util.find_spec("pyarrow") is None:
+            # DuckDB reads polars through Arrow: without pyarrow, say so, not "pass a DataFrame"
+            hint = " DuckDB reads a polars DataFrame through Arrow, and pyarrow is not installed: pip install \"rankwise[polars]\"."
+        else:
+            hint = " Pass a pandas or polars DataFrame, a pyarrow Table, a DuckDB relation, a table name or a Parquet/CSV path."
         raise InputError(f"rankwise: cannot read the {role} ({kind}).{hint}", table=role) from error
     registered.append(name)
     return ResolvedInput(quote_table_name(name), f"{role} ({type(value).__name__})", registered=True)

@@ -38,7 +38,7 @@ class EvaluateOptions(TypedDict, total=False):
 
     user_col: str
     item_col: str
-    rank_col: str
+    rank_col: str | None
     score_col: str | None
     relevance_col: str | None
     convention: Convention
@@ -78,7 +78,8 @@ DEFAULTS: dict[str, Any] = {
 DOCS: dict[str, str] = {
     "user_col": "The user id column of both inputs.",
     "item_col": "The item id column of both inputs.",
-    "rank_col": "The rank column of the recommendations (1 = best), read when score_col is not given.",
+    "rank_col": "The rank column of the recommendations (1 = best), read when score_col is not given (None "
+                "with score_col).",
     "score_col": "A score column of the recommendations (higher = better); ranks are then derived, ties "
                  "broken as `ties` says.",
     "relevance_col": "The relevance column of the interactions; without it every interaction has relevance 1.",
@@ -142,6 +143,9 @@ def resolve(caller: str, options: Mapping[str, Any]) -> dict[str, Any]:
             raise InvalidArgumentError(
                 f"rankwise.{caller}: unknown argument `{name}`.{suggestion} Its options: {', '.join(DEFAULTS)}.")
     resolved = {name: plain(options.get(name, default)) for name, default in DEFAULTS.items()}
+    # rank_col=None says "rank by score_col": the rank column is not read then.
+    if resolved["rank_col"] is None and resolved["score_col"] is not None:
+        resolved["rank_col"] = DEFAULTS["rank_col"]
     log_base = resolved["log_base"]
     # The macro's natural log is log_base='e'.
     if isinstance(log_base, float) and log_base == math.e:

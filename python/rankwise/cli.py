@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import sys
 import tempfile
 import typing
@@ -121,7 +122,8 @@ def _common_options(command: Callable[..., Any]) -> Callable[..., Any]:
 def _arguments(options: dict[str, Any]) -> dict[str, Any]:
     """Click's values as keyword arguments of rankwise.evaluate, sql or check:
     the options not given are left out, so that the convention sets them."""
-    arguments = {name: value for name, value in options.items() if value not in (None, ())}
+    arguments = {name: value for name, value in options.items()
+                 if not (value is None or (isinstance(value, tuple) and not value))}
     arguments["k"] = list(arguments.pop("cutoffs", ())) or None
     arguments["group_by"] = list(options["group_by"])
     arguments["partition_by"] = list(options["partition_by"])
@@ -133,6 +135,25 @@ def _arguments(options: dict[str, Any]) -> dict[str, Any]:
     return arguments
 
 
+# The Python names a message may use, as the command line spells them.
+_FLAGS = {name: "--" + name.replace("_", "-") for name in
+          (*DEFAULTS, "group_by", "partition_by", "per_user", "memory_limit", "temp_directory")}
+
+
+def _in_flag_names(message: str) -> str:
+    """A rankwise message with the command line's names: `score_col` becomes
+    `--score-col`, duplicate_interactions='max' becomes --duplicate-interactions max."""
+    names = "|".join(sorted(_FLAGS, key=len, reverse=True))
+    message = re.sub(rf"\b({names})='([^']*)'", lambda match: f"{_FLAGS[match.group(1)]} {match.group(2)}", message)
+    message = re.sub(rf"\b({names})=", lambda match: f"{_FLAGS[match.group(1)]} ", message)
+    message = re.sub(rf"`({names})`", lambda match: f"`{_FLAGS[match.group(1)]}`", message)
+    # bare, only the names no sentence uses as a word (score_col, not users or gain)
+    compound = "|".join(sorted((name for name in _FLAGS if "_" in name), key=len, reverse=True))
+    message = re.sub(rf"(?<![-\w'`])({compound})(?![\w'`])", lambda match: _FLAGS[match.group(1)], message)
+    return message.replace("rankwise.evaluate: argument `--", "rankwise: option `--").replace(
+        "rankwise.check: argument `--", "rankwise: option `--")
+
+
 def _one_line_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     """Bad input exits non-zero with one line, not a traceback."""
 
@@ -141,7 +162,9 @@ def _one_line_errors(command: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return command(*args, **kwargs)
         except RankwiseError as error:
-            raise click.ClickException(str(error)) from error
+            raise click.ClickException(_in_flag_names(str(error))) from error
+        except OSError as error:
+            raise click.ClickException(f"{error.strerror or error}: {error.filename or ''}".rstrip(": ")) from error
         except duckdb.Error as error:
             first_line = str(error).strip().splitlines()[0]
             raise click.ClickException(f"DuckDB: {first_line}") from error
@@ -149,7 +172,7 @@ def _one_line_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
-@click.group()
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rankwise")
 def main() -> None:
     """Ranking and recommendation metrics, computed by rankwise's SQL in DuckDB."""
@@ -157,18 +180,31 @@ def main() -> None:
 
 @main.command("evaluate")
 @_common_options
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write the result to a .parquet, .csv or .json file instead of printing it.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path, allow_dash=True), default=None,
+              help="Write the result to a .parquet, .csv or .json file instead of printing it; - writes it to "
+                   "stdout in --format.")
+@click.option("--format", "output_format", type=click.Choice(["csv", "json", "parquet"]), default=None,
+              help="The format of --output: by default the file name's extension, csv for -.")
 @click.option("--memory-limit", default=None, help="DuckDB's memory limit, e.g. 8GB; past it, work spills to disk.")
 @click.option("--temp-directory", default=None, help="Where DuckDB spills (default: DuckDB's own choice).")
 @click.option("--no-validate", "validate", flag_value=False, default=True,
               help="Skip the input checks (duplicates, nulls...): for data known to be clean.")
 @_one_line_errors
-def evaluate_command(output: Path | None, **options: Any) -> None:
-    """Evaluate RECOMMENDATIONS against INTERACTIONS (Parquet or CSV files)."""
-    if output is not None and output.suffix.lower() not in _OUTPUT_FORMATS:
-        raise click.BadParameter(f"'{output}': the file name must end in .parquet, .csv or .json.", param_hint="--output")
+def evaluate_command(output: Path | None, output_format: str | None, **options: Any) -> None:
+    """Evaluate RECOMMENDATIONS against INTERACTIONS (Parquet or CSV files; - reads CSV from stdin)."""
+    to_stdout = output is not None and str(output) == "-"
+    if output is not None and not to_stdout:
+        output_format = output_format or _OUTPUT_FORMATS.get(output.suffix.lower())
+        if output_format is None:
+            raise click.BadParameter(f"'{output}': the file name must end in .parquet, .csv or .json, or give --format.",
+                                     param_hint="--output")
+        # Checked before any work: a run of minutes should not end on a typo.
+        folder = output.resolve().parent
+        if not folder.is_dir() or not os.access(folder, os.W_OK):
+            raise click.BadParameter(f"'{output}': the folder '{folder}' does not exist or cannot be written to.",
+                                     param_hint="--output")
     memory = {name: options.pop(name) for name in ("memory_limit", "temp_directory")}
+    options = _read_stdin(options)
     with duckdb.connect() as con:
         # DuckDB draws its own progress bar on long queries when stdout is a terminal.
         con.execute("set enable_progress_bar = true")
@@ -183,18 +219,45 @@ def evaluate_command(output: Path | None, **options: Any) -> None:
         relation = con.table("rankwise_result")
         if output is None:
             click.echo(relation.df().to_string(index=False))
+        elif to_stdout:
+            _write_to_stdout(relation, output_format or "csv")
         else:
-            _write_atomically(relation, output)
+            _write_atomically(relation, output, output_format)
             click.echo(f"wrote {relation.shape[0]} rows to {output}", err=True)
 
 
-def _write_atomically(relation: duckdb.DuckDBPyRelation, path: Path) -> None:
+def _read_stdin(options: dict[str, Any]) -> dict[str, Any]:
+    """An input given as - becomes the CSV read from stdin, parsed by DuckDB as
+    a file would be."""
+    stdin_roles = [role for role in ("recommendations", "interactions") if options.get(role) == "-"]
+    if len(stdin_roles) > 1:
+        raise click.BadParameter("only one of RECOMMENDATIONS and INTERACTIONS can be read from stdin (-).")
+    for role in stdin_roles:
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / f"{role}.csv"
+            path.write_bytes(click.get_binary_stream("stdin").read())
+            if path.stat().st_size == 0:
+                raise click.BadParameter(f"the {role} are read from stdin (-), which is empty.")
+            with duckdb.connect() as reader:
+                options[role] = reader.read_csv(str(path)).df()
+    return options
+
+
+def _write_to_stdout(relation: duckdb.DuckDBPyRelation, output_format: str) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"result.{output_format}"
+        _write_atomically(relation, path, output_format)
+        stdout = click.get_binary_stream("stdout")
+        stdout.write(path.read_bytes())
+        stdout.flush()
+
+
+def _write_atomically(relation: duckdb.DuckDBPyRelation, path: Path, kind: str) -> None:
     """Writes next to the target, then renames: a failed run leaves the old file."""
     path = path.resolve()
     descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
     os.close(descriptor)
     try:
-        kind = _OUTPUT_FORMATS[path.suffix.lower()]
         if kind == "parquet":
             relation.write_parquet(temporary)
         elif kind == "csv":
@@ -221,7 +284,7 @@ def check_command(**options: Any) -> None:
     """Report what is wrong with RECOMMENDATIONS and INTERACTIONS before evaluating.
 
     Exits 1 when a problem would make `rankwise evaluate` refuse the input."""
-    report = check(**_arguments(options))
+    report = check(**_arguments(_read_stdin(options)))
     if report.empty:
         click.echo("no problems found")
         return

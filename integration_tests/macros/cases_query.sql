@@ -1,0 +1,43 @@
+{#- The cases given (entries of var('rankwise_test_cases')), as means per
+    example and per user, in the long shape of seeds/expected__cases.csv. -#}
+{% macro cases_query(cases) %}
+{%- set string_type = dbt.type_string() -%}
+{%- for case in cases %}
+{%- set arguments = {'metrics': case.metrics, 'k': case.k} -%}
+{%- do arguments.update({'partition_by' if case.partition_by else 'group_by': ['example_id']}) -%}
+{%- do arguments.update(case.options) %}
+select
+    '{{ case.name }}' as variant,
+    cast(example_id as {{ string_type }}) as example_id,
+    cast(null as {{ string_type }}) as user_id,
+    metric,
+    k,
+    value,
+    n_users
+from (
+    {{ rankwise.evaluate(ref(case.recommendations), ref(case.interactions), **arguments) }}
+) as means
+{%- set user_level_metrics = case.metrics | reject('equalto', 'entropy') | list %}
+{%- if user_level_metrics | length > 0 %}
+{%- do arguments.update({'metrics': user_level_metrics, 'per_user': true}) %}
+
+union all
+
+select
+    '{{ case.name }}' as variant,
+    cast(example_id as {{ string_type }}) as example_id,
+    cast(user_id as {{ string_type }}) as user_id,
+    metric,
+    k,
+    value,
+    cast(null as bigint) as n_users
+from (
+    {{ rankwise.evaluate(ref(case.recommendations), ref(case.interactions), **arguments) }}
+) as per_user
+{%- endif %}
+{%- if not loop.last %}
+
+union all
+{%- endif %}
+{%- endfor %}
+{% endmacro %}
