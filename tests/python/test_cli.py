@@ -90,10 +90,12 @@ def test_a_missing_file_is_one_line(files) -> None:
 
 @pytest.mark.parametrize(("dialect", "quote"), [("duckdb", '"'), ("postgres", '"'), ("spark", "`")])
 def test_sql_prints_the_query_for_a_dialect(dialect: str, quote: str) -> None:
-    result = CliRunner().invoke(main, ["sql", "recs", "truth", "-m", "ndcg@10", "--dialect", dialect])
+    result = CliRunner().invoke(main, ["sql", "recs", "Truth", "-m", "ndcg@10", "--dialect", dialect])
     assert result.exit_code == 0, result.output
-    assert result.output.strip() == rankwise.sql("recs", "truth", ["ndcg@10"], dialect=dialect)
-    assert f"from {quote}recs{quote}" in result.output
+    assert result.output.strip() == rankwise.sql("recs", "Truth", ["ndcg@10"], dialect=dialect)
+    # a plain lower-case name as it is, any other quoted
+    assert "from recs" in result.output
+    assert f"from {quote}Truth{quote}" in result.output
     sqlglot.parse_one(result.output, read=dialect)
 
 
