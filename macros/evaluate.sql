@@ -27,8 +27,12 @@
         'ties': ties,
         'log_base': log_base,
     } -%}
+    {#- referencing kwargs lets a misspelt argument reach the check with a suggestion -#}
+    {%- do rankwise._check_no_unknown_arguments('evaluate', kwargs, rankwise._evaluate_arguments()) -%}
     {%- set spec = rankwise._evaluate_spec(metrics, k, group_by, per_user, user_col, item_col, rank_col, score_col,
                                            relevance_col, convention, options, duplicate_interactions, partition_by) -%}
+    {%- do rankwise._check_relation_columns(recommendations, interactions, rankwise._columns_read(
+        user_col, item_col, rank_col, score_col, relevance_col, group_by, partition_by)) -%}
     {{- return(adapter.dispatch('evaluate', 'rankwise')(recommendations, interactions, spec)) -}}
 {% endmacro %}
 
@@ -72,3 +76,25 @@ select * from (
 ) as rw_result
 {{ rankwise._output_order(spec) }}
 {%- endmacro %}
+
+{#- The arguments evaluate takes besides the two inputs. -#}
+{% macro _evaluate_arguments() %}
+    {{ return(['metrics', 'k', 'group_by', 'per_user', 'user_col', 'item_col', 'rank_col', 'score_col', 'relevance_col',
+               'convention', 'ap_denominator', 'precision_denominator', 'gain', 'gain_items', 'idcg',
+               'relevance_threshold', 'users', 'ties', 'log_base', 'duplicate_interactions', 'partition_by']) }}
+{% endmacro %}
+
+{#- Per input, the (column, purpose) pairs evaluate reads, as the Python wrapper
+    names them in its messages. -#}
+{% macro _columns_read(user_col, item_col, rank_col, score_col, relevance_col, group_by, partition_by) %}
+    {%- set groups = [] if group_by is none else ([group_by] if group_by is string else group_by) -%}
+    {%- set partitions = [] if partition_by is none else ([partition_by] if partition_by is string else partition_by) -%}
+    {%- set recommendations = [(user_col, 'user id'), (item_col, 'item id'), (score_col, 'score') if score_col is not none else (rank_col, 'rank')] -%}
+    {%- for column in groups %}{% do recommendations.append((column, 'group_by column')) %}{% endfor -%}
+    {%- set interactions = [(user_col, 'user id'), (item_col, 'item id'), (relevance_col, 'relevance')] -%}
+    {%- for column in partitions -%}
+        {%- do recommendations.append((column, 'partition_by column')) -%}
+        {%- do interactions.append((column, 'partition_by column')) -%}
+    {%- endfor -%}
+    {{ return({'recommendations': recommendations, 'interactions': interactions}) }}
+{% endmacro %}

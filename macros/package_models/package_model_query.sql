@@ -24,9 +24,15 @@
         {%- endfor -%}
         {%- set metrics = user_level -%}
     {%- endif -%}
+    {%- set recommendations_relation = rankwise._root_ref(var('rankwise_recommendations')) -%}
+    {%- set interactions_relation = rankwise._root_ref(interactions) -%}
+    {%- if var('rankwise_validate', true) -%}
+        {%- do rankwise._refuse_bad_input(recommendations_relation, interactions_relation, options,
+                                           var('rankwise_group_by', []), var('rankwise_partition_by', [])) -%}
+    {%- endif -%}
     {{ return(rankwise.evaluate(
-        rankwise._root_ref(var('rankwise_recommendations')),
-        rankwise._root_ref(interactions),
+        recommendations_relation,
+        interactions_relation,
         metrics=metrics,
         k=var('rankwise_k', [5, 10, 20]),
         group_by=var('rankwise_group_by', []),
@@ -66,4 +72,28 @@
             {%- do log('Warning: ' ~ row[1], info=true) -%}
         {%- endfor -%}
     {%- endif -%}
+{% endmacro %}
+
+{#- Before a package model builds, the problems of its inputs (the queries of
+    recommendation_problems and interaction_problems) as one compiler error, in
+    the Python wrapper's words: a duplicated or negative seed would otherwise
+    build numbers like map@2 = 1.0 without a word. The var rankwise_validate:
+    false skips it, for inputs known to be clean. -#}
+{% macro _refuse_bad_input(recommendations, interactions, options, group_by, partition_by) %}
+    {%- if not execute -%}{{ return(none) }}{%- endif -%}
+    {%- set groups = ([group_by] if group_by is string else group_by) + ([partition_by] if partition_by is string else partition_by) -%}
+    {%- set convention = rankwise.convention_options(options.get('convention', 'rankwise')) -%}
+    {%- set queries = [
+        ('recommendations (' ~ recommendations ~ ')', rankwise.recommendation_problems(recommendations, options.get('user_col', 'user_id'),
+            options.get('item_col', 'item_id'), options.get('rank_col', 'rank') or 'rank', options.get('score_col'), groups)),
+        ('interactions (' ~ interactions ~ ')', rankwise.interaction_problems(interactions, options.get('user_col', 'user_id'),
+            options.get('item_col', 'item_id'), options.get('relevance_col'), options.get('gain', convention.gain), partition_by)),
+    ] -%}
+    {%- for table, query in queries -%}
+        {%- for row in run_query(query).rows -%}
+            {%- if not (row[0] == 'duplicate_interaction' and options.get('duplicate_interactions') == 'max') -%}
+                {{ exceptions.raise_compiler_error(rankwise._problem_message(table, row[0], row[1], row[2], row[3]) ~ " (The package models check their inputs first; set the var rankwise_validate: false to skip it.)") }}
+            {%- endif -%}
+        {%- endfor -%}
+    {%- endfor -%}
 {% endmacro %}

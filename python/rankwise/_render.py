@@ -146,6 +146,9 @@ class MacroRenderer:
             "exceptions": _Exceptions(),
             "return": _return,
             "dbt": _DbtNamespace(adapter_type),
+            # dbt's parse phase: nothing is run against a warehouse here (the
+            # wrapper checks its inputs in Python before the SQL runs)
+            "execute": False,
         }
         for path in _macro_sources(self.macro_root):
             self._load(path)

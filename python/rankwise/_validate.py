@@ -35,23 +35,12 @@ _NUMERIC = frozenset({"tinyint", "smallint", "integer", "bigint", "hugeint", "ut
 _STRING = frozenset({"varchar", "enum"})
 _NESTED = frozenset({"list", "array", "struct", "map", "union"})
 
-# problem -> (exception class, what it means, how to fix it)
-_PROBLEMS: dict[str, tuple[type[InvalidValueError], str, str]] = {
-    "null_user_id": (InvalidValueError, "null user ids", "drop those rows or fill the ids"),
-    "null_item_id": (InvalidValueError, "null item ids", "drop those rows or fill the ids"),
-    "null_rank": (InvalidValueError, "null ranks", "give every row a rank (1 = best), or pass score_col"),
-    "null_score": (InvalidValueError, "null scores", "give every row a score, or drop those rows"),
-    "non_finite_rank": (InvalidValueError, "NaN or infinite ranks", "give every row a finite rank (1 = best), or drop those rows"),
-    "non_finite_score": (InvalidValueError, "NaN or infinite scores", "give every row a finite score, or drop those rows"),
-    "rank_below_one": (InvalidValueError, "ranks below 1", "ranks start at 1 for the best item"),
-    "rank_not_integer": (InvalidValueError, "ranks that are not whole numbers", "ranks are positions 1, 2, 3...; pass score_col to rank by a score"),
-    "duplicate_item": (DuplicateRowsError, "items listed twice in one list", "keep one row per item in each user's list (per group), or add the column that tells the lists apart to group_by"),
-    "duplicate_rank": (DuplicateRowsError, "ranks used twice in one list", "give each item of a list its own rank, or pass score_col to derive ranks (ties broken by item id)"),
-    "duplicate_interaction": (DuplicateRowsError, "(user, item) pairs listed twice", "keep one row per (user, item), or pass duplicate_interactions='max' to keep the highest relevance"),
-    "null_relevance": (InvalidValueError, "null relevances", "fill them (0 = judged not relevant) or drop those rows"),
-    "non_finite_relevance": (InvalidValueError, "NaN or infinite relevances", "use finite numbers (0 = judged not relevant)"),
-    "negative_relevance": (InvalidValueError, "negative relevances", "use 0 for judged not relevant, positive numbers for relevant"),
-    "relevance_too_large_for_exponential_gain": (InvalidValueError, "relevances of 1024 or more, whose exponential gain 2^rel - 1 is past the largest double", "use gain='linear', or rescale the relevances below 1024"),
+# The exception class of each problem; what it means and how to fix it are the
+# macro _problem_descriptions' (one wording with the package models').
+_PROBLEM_KINDS: dict[str, type[InvalidValueError]] = {
+    "duplicate_item": DuplicateRowsError,
+    "duplicate_rank": DuplicateRowsError,
+    "duplicate_interaction": DuplicateRowsError,
 }
 
 
@@ -64,11 +53,9 @@ class Problem:
     example: str | None
 
     def error(self) -> InvalidValueError:
-        kind, meaning, fix = _PROBLEMS[self.problem]
-        message = (
-            f"rankwise: {self.n_rows} rows of the {self.table} have {meaning} in column '{self.column_name}'"
-            f" (for example {self.example}): {fix}."
-        )
+        message = renderer().call("_problem_message", self.table, self.problem, self.column_name, self.n_rows,
+                                  self.example)
+        kind = _PROBLEM_KINDS.get(self.problem, InvalidValueError)
         return kind(message, table=self.table, column=self.column_name, problem=self.problem,
                     n_rows=self.n_rows, example=self.example)
 
@@ -90,12 +77,9 @@ def _require(schema: dict[str, DuckDBPyType], table: str, role: str, column: str
     if column in schema:
         return schema[column]
     close = difflib.get_close_matches(column, list(schema), n=1)
-    hint = f" Did you mean '{close[0]}'?" if close else ""
-    raise MissingColumnError(
-        f"rankwise: column '{column}' (the {role}) is not in the {table}.{hint} "
-        f"Its columns: {', '.join(schema)}. Name the right one with the matching argument.",
-        table=table, column=column,
-    )
+    # the wording of the dbt macros' check of a relation's columns
+    message = renderer().call("_missing_column_message", column, role, table, list(schema), close[0] if close else None)
+    raise MissingColumnError(message, table=table, column=column)
 
 
 def _numeric(kind: DuckDBPyType) -> bool:

@@ -1,0 +1,50 @@
+{#- Checks dbt can make before the SQL runs: argument names, and the columns of
+    the input relations. The Python wrapper makes the same checks on its
+    DataFrames and files (python/rankwise/_validate.py) with the same messages. -#}
+
+{#- An argument no macro parameter takes, named with the closest one. dbt would
+    otherwise say only "takes no keyword argument". -#}
+{% macro _check_no_unknown_arguments(macro_name, given, known) %}
+    {%- for name in given -%}
+        {%- if name not in known -%}
+            {%- set close = rankwise._closest(name, known) -%}
+            {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": unknown argument `" ~ name ~ "`." ~ (" Did you mean `" ~ close ~ "`?" if close else "") ~ " Its options: " ~ known | join(', ') ~ ".") }}
+        {%- endif -%}
+    {%- endfor -%}
+{% endmacro %}
+
+{#- The candidate closest to `name`, or none: the same name in another case, one
+    that holds the other, one a letter or two away (a swap, a slip), or one that
+    shares its first four letters. -#}
+{% macro _closest(name, candidates) %}
+    {%- set lowered = name | lower -%}
+    {%- for candidate in candidates if candidate | lower == lowered %}{{ return(candidate) }}{% endfor -%}
+    {%- for candidate in candidates if (lowered in candidate | lower or candidate | lower in lowered) and [lowered | length, candidate | length] | min >= 3 %}{{ return(candidate) }}{% endfor -%}
+    {%- for candidate in candidates if candidate | length == lowered | length and (candidate | lower | list | sort) == (lowered | list | sort) %}{{ return(candidate) }}{% endfor -%}
+    {%- for candidate in candidates if lowered | length >= 4 and (candidate | lower)[:4] == lowered[:4] %}{{ return(candidate) }}{% endfor -%}
+    {{ return(none) }}
+{% endmacro %}
+
+{#- The message of a column an input lacks, as the Python wrapper words it. -#}
+{% macro _missing_column_message(column, purpose, table, columns, suggestion) %}
+    {{ return("rankwise: column '" ~ column ~ "' (the " ~ purpose ~ ") is not in the " ~ table ~ "." ~ (" Did you mean '" ~ suggestion ~ "'?" if suggestion else "") ~ " Its columns: " ~ columns | join(', ') ~ ". Name the right one with the matching argument.") }}
+{% endmacro %}
+
+{#- At run time in dbt, each column evaluate reads, looked up in the relation
+    that should hold it; a missing one is a compiler error naming the table and
+    the closest column. Inputs that are not relations (a CTE's name, SQL text)
+    are left to the engine. -#}
+{% macro _check_relation_columns(recommendations, interactions, spec_columns) %}
+    {%- if not execute -%}{{ return(none) }}{%- endif -%}
+    {%- for role, relation in [('recommendations', recommendations), ('interactions', interactions)] -%}
+        {%- if relation is not string and relation.identifier is defined and relation.identifier -%}
+            {%- set present = [] -%}
+            {%- for column in adapter.get_columns_in_relation(relation) %}{% do present.append(column.name) %}{% endfor -%}
+            {%- set lowered = present | map('lower') | list -%}
+            {%- for column, purpose in spec_columns[role] if column is not none and column | lower not in lowered -%}
+                {%- set label = role ~ " (" ~ relation ~ ")" -%}
+                {{ exceptions.raise_compiler_error(rankwise._missing_column_message(column, purpose, label, present, rankwise._closest(column, present))) }}
+            {%- endfor -%}
+        {%- endif -%}
+    {%- endfor -%}
+{% endmacro %}

@@ -1,0 +1,28 @@
+{#- What each problem of recommendation_problems and interaction_problems
+    means and how to fix it, and the message that says so: one wording for the
+    Python wrapper's errors (python/rankwise/_validate.py) and for the package
+    models, which refuse bad input before they build. -#}
+{% macro _problem_descriptions() %}
+    {{ return({
+        'null_user_id': ("null user ids", "drop those rows or fill the ids"),
+        'null_item_id': ("null item ids", "drop those rows or fill the ids"),
+        'null_rank': ("null ranks", "give every row a rank (1 = best), or pass score_col"),
+        'null_score': ("null scores", "give every row a score, or drop those rows"),
+        'non_finite_rank': ("NaN or infinite ranks", "give every row a finite rank (1 = best), or drop those rows"),
+        'non_finite_score': ("NaN or infinite scores", "give every row a finite score, or drop those rows"),
+        'rank_below_one': ("ranks below 1", "ranks start at 1 for the best item"),
+        'rank_not_integer': ("ranks that are not whole numbers", "ranks are positions 1, 2, 3...; pass score_col to rank by a score"),
+        'duplicate_item': ("items listed twice in one list", "keep one row per item in each user's list (per group), or add the column that tells the lists apart to group_by"),
+        'duplicate_rank': ("ranks used twice in one list", "give each item of a list its own rank, or pass score_col to derive ranks (ties broken by item id)"),
+        'duplicate_interaction': ("(user, item) pairs listed twice", "keep one row per (user, item), or pass duplicate_interactions='max' to keep the highest relevance"),
+        'null_relevance': ("null relevances", "fill them (0 = judged not relevant) or drop those rows"),
+        'non_finite_relevance': ("NaN or infinite relevances", "use finite numbers (0 = judged not relevant)"),
+        'negative_relevance': ("negative relevances", "use 0 for judged not relevant, positive numbers for relevant"),
+        'relevance_too_large_for_exponential_gain': ("relevances of 1024 or more, whose exponential gain 2^rel - 1 is past the largest double", "use gain='linear', or rescale the relevances below 1024")
+    }) }}
+{% endmacro %}
+
+{% macro _problem_message(table, problem, column_name, n_rows, example) %}
+    {%- set meaning, fix = rankwise._problem_descriptions()[problem] -%}
+    {{ return("rankwise: " ~ n_rows ~ " rows of the " ~ table ~ " have " ~ meaning ~ " in column '" ~ column_name ~ "' (for example " ~ example ~ "): " ~ fix ~ ".") }}
+{% endmacro %}

@@ -1,0 +1,106 @@
+"""dbt speaks rankwise: in a consumer's dbt project on DuckDB, a forgotten
+column, a misspelt option and bad seeds give rankwise's messages, not the
+engine's, and the package model logs the coverage warnings."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.dbt
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+SEEDS = {
+    # a model scored by `score`, with a date column and no `rank`
+    "scored_recommendations": "model,user_id,item_id,score,rec_date\na,u1,i1,0.9,2026-01-01\na,u1,i2,0.5,2026-01-01\n"
+                              "a,u2,i3,0.9,2026-01-01\nb,u1,i1,0.9,2026-01-01\n",
+    "recommendations": "model,user_id,item_id,rank\na,u1,i1,1\na,u1,i2,2\na,u2,i3,1\na,u3,i9,1\nb,u1,i1,1\n",
+    "interactions": "user_id,item_id,relevance\nu1,i1,1\nu2,i3,1\nu3,i4,1\n",
+    "duplicated_interactions": "user_id,item_id,relevance\nu1,i1,1\nu1,i1,1\nu2,i3,1\nu3,i4,1\n",
+}
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("consumer")
+    (root / "dbt_project.yml").write_text(
+        "name: consumer\nversion: '1.0'\nprofile: consumer\nconfig-version: 2\n"
+        "vars:\n  rankwise_metrics_history: false\n")
+    (root / "profiles.yml").write_text(
+        "consumer:\n  target: dev\n  outputs:\n    dev:\n      type: duckdb\n"
+        f"      path: {json.dumps(str(root / 'consumer.duckdb'))}\n      threads: 1\n")
+    (root / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(REPO_ROOT))}\n")
+    (root / "seeds").mkdir()
+    for name, text in SEEDS.items():
+        (root / "seeds" / f"{name}.csv").write_text(text)
+    (root / "models").mkdir()
+    (root / "models" / "forgot_score_col.sql").write_text(
+        "{{ rankwise.evaluate(ref('scored_recommendations'), ref('interactions'), metrics=['ndcg@2'], group_by='model') }}\n")
+    for command in (["deps", "--quiet"], ["seed"]):
+        done = _dbt(root, *command)
+        assert done.returncode == 0, done.stdout[-3000:]
+    return root
+
+
+def _dbt(project: Path, *arguments: str) -> subprocess.CompletedProcess:
+    dbt = Path(sys.executable).with_name("dbt")
+    env = {**os.environ, "DBT_PROFILES_DIR": str(project), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
+    return subprocess.run([str(dbt), *arguments], cwd=project, env=env, capture_output=True, text=True, check=False)
+
+
+def _package_models(project: Path, **variables) -> subprocess.CompletedProcess:
+    return _dbt(project, "run", "--select", "rankwise", "--vars", json.dumps(variables))
+
+
+def test_a_missing_column_is_named_with_rankwises_message(project: Path) -> None:
+    done = _dbt(project, "run", "--select", "forgot_score_col")
+    assert done.returncode != 0
+    assert ("rankwise: column 'rank' (the rank) is not in the recommendations" in done.stdout
+            and "Its columns: model, user_id, item_id, score, rec_date" in done.stdout), done.stdout[-3000:]
+    assert "Binder Error" not in done.stdout
+
+
+def test_a_misspelt_argument_gets_a_suggestion(project: Path) -> None:
+    """Refused when dbt parses the project, so the model exists for this test only."""
+    model = project / "models" / "misspelt_option.sql"
+    model.write_text(
+        "{{ rankwise.evaluate(ref('recommendations'), ref('interactions'), metrics=['ndcg@2'], gian='exponential') }}\n")
+    try:
+        done = _dbt(project, "run", "--select", "misspelt_option")
+    finally:
+        model.unlink()
+    assert done.returncode != 0
+    assert "rankwise.evaluate: unknown argument `gian`. Did you mean `gain`?" in done.stdout, done.stdout[-3000:]
+
+
+def test_a_misspelt_package_option_gets_a_suggestion(project: Path) -> None:
+    done = _package_models(project, rankwise_recommendations="recommendations", rankwise_interactions="interactions",
+                           rankwise_options={"gian": "exponential"})
+    assert done.returncode != 0
+    assert "unknown argument `gian`. Did you mean `gain`?" in done.stdout, done.stdout[-3000:]
+
+
+def test_the_package_models_refuse_bad_input_unless_told_not_to(project: Path) -> None:
+    bad = dict(rankwise_recommendations="recommendations", rankwise_interactions="duplicated_interactions",
+               rankwise_group_by=["model"], rankwise_options={"relevance_col": "relevance"})
+    done = _package_models(project, **bad)
+    assert done.returncode != 0
+    assert "rows of the interactions" in done.stdout and "(user, item) pairs listed twice in column 'item_id'" in done.stdout
+    assert "rankwise_validate: false" in done.stdout
+    done = _package_models(project, **bad, rankwise_validate=False)
+    assert done.returncode == 0, done.stdout[-3000:]
+
+
+def test_the_package_model_logs_the_coverage_warnings(project: Path) -> None:
+    done = _package_models(project, rankwise_recommendations="recommendations", rankwise_interactions="interactions",
+                           rankwise_group_by=["model"], rankwise_metrics=["ndcg@2", "entropy@2"],
+                           rankwise_options={"relevance_col": "relevance"})
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert "Warning: rankwise: model b has lists for 1 of the 3 users with ground truth" in done.stdout
+    assert "model a has lists" not in done.stdout
