@@ -22,6 +22,7 @@ SEEDS = {
                               "a,u2,i3,0.9,2026-01-01\nb,u1,i1,0.9,2026-01-01\n",
     "recommendations": "model,user_id,item_id,rank\na,u1,i1,1\na,u1,i2,2\na,u2,i3,1\na,u3,i9,1\nb,u1,i1,1\n",
     "interactions": "user_id,item_id,relevance\nu1,i1,1\nu2,i3,1\nu3,i4,1\n",
+    "graded_interactions": "user_id,item_id,relevance\nu1,i1,high\nu2,i3,low\n",
     "duplicated_interactions": "user_id,item_id,relevance\nu1,i1,1\nu1,i1,1\nu2,i3,1\nu3,i4,1\n",
 }
 
@@ -40,6 +41,8 @@ def project(tmp_path_factory) -> Path:
     for name, text in SEEDS.items():
         (root / "seeds" / f"{name}.csv").write_text(text)
     (root / "models").mkdir()
+    (root / "models" / "text_relevance.sql").write_text(
+        "{{ rankwise.evaluate(ref('recommendations'), ref('graded_interactions'), metrics=['ndcg@2'], relevance_col='relevance') }}\n")
     (root / "models" / "forgot_score_col.sql").write_text(
         "{{ rankwise.evaluate(ref('scored_recommendations'), ref('interactions'), metrics=['ndcg@2'], group_by='model') }}\n")
     for command in (["deps", "--quiet"], ["seed"]):
@@ -64,6 +67,13 @@ def test_a_missing_column_is_named_with_rankwises_message(project: Path) -> None
     assert ("rankwise: column 'rank' (the rank) is not in the recommendations" in done.stdout
             and "Its columns: model, user_id, item_id, score, rec_date" in done.stdout), done.stdout[-3000:]
     assert "Binder Error" not in done.stdout
+
+
+def test_a_text_relevance_is_named_with_rankwises_message(project: Path) -> None:
+    done = _dbt(project, "run", "--select", "text_relevance")
+    assert done.returncode != 0
+    assert "rankwise: the relevance column 'relevance' of the interactions" in done.stdout, done.stdout[-3000:]
+    assert "it must be numeric" in done.stdout
 
 
 def test_a_misspelt_argument_gets_a_suggestion(project: Path) -> None:

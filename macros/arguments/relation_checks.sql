@@ -39,11 +39,20 @@
     {%- for role, relation in [('recommendations', recommendations), ('interactions', interactions)] -%}
         {%- if relation is not string and relation.identifier is defined and relation.identifier -%}
             {%- set present = [] -%}
-            {%- for column in adapter.get_columns_in_relation(relation) %}{% do present.append(column.name) %}{% endfor -%}
-            {%- set lowered = present | map('lower') | list -%}
-            {%- for column, purpose in spec_columns[role] if column is not none and column | lower not in lowered -%}
-                {%- set label = role ~ " (" ~ relation ~ ")" -%}
-                {{ exceptions.raise_compiler_error(rankwise._missing_column_message(column, purpose, label, present, rankwise._closest(column, present))) }}
+            {%- set by_name = {} -%}
+            {%- for column in adapter.get_columns_in_relation(relation) -%}
+                {%- do present.append(column.name) -%}
+                {%- do by_name.update({column.name | lower: column}) -%}
+            {%- endfor -%}
+            {%- set label = role ~ " (" ~ relation ~ ")" -%}
+            {%- for column, purpose in spec_columns[role] if column is not none -%}
+                {%- if column | lower not in by_name -%}
+                    {{ exceptions.raise_compiler_error(rankwise._missing_column_message(column, purpose, label, present, rankwise._closest(column, present))) }}
+                {%- endif -%}
+                {%- set found = by_name[column | lower] -%}
+                {%- if purpose in ['rank', 'score', 'relevance'] and not (found.is_numeric() or found.is_integer() or found.is_float()) -%}
+                    {{ exceptions.raise_compiler_error("rankwise: the " ~ purpose ~ " column '" ~ column ~ "' of the " ~ label ~ " is of type " ~ found.data_type ~ "; it must be numeric.") }}
+                {%- endif -%}
             {%- endfor -%}
         {%- endif -%}
     {%- endfor -%}
