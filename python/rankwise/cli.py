@@ -22,6 +22,7 @@ from ._api import DIALECT_ADAPTERS, check, evaluate, sql
 from ._cli_report import report_command
 from ._connection import apply_settings
 from ._options import DEFAULTS, DOCS, choices, option_types
+from ._progress import stages
 from .errors import RankwiseError, RankwiseWarning
 
 _OUTPUT_FORMATS = {".parquet": "parquet", ".csv": "csv", ".json": "json"}
@@ -205,15 +206,15 @@ def evaluate_command(output: Path | None, output_format: str | None, **options: 
                                      param_hint="--output")
     memory = {name: options.pop(name) for name in ("memory_limit", "temp_directory")}
     options = _read_stdin(options)
-    with duckdb.connect() as con:
-        # DuckDB draws its own progress bar on long queries when stdout is a terminal.
-        con.execute("set enable_progress_bar = true")
+    with duckdb.connect() as con, stages() as stage:
         apply_settings(con, **memory)
         # Computed once into a table: writing the file and counting its rows
         # would each run the whole query again on a lazy relation.
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", RankwiseWarning)
+            stage("checking the inputs and computing the metrics" if options.get("validate", True) else "computing the metrics")
             evaluate(con=con, output="relation", **_arguments(options)).create("rankwise_result")
+        stage("writing")
         for warning in caught:
             click.echo(f"warning: {warning.message}", err=True)
         relation = con.table("rankwise_result")
@@ -284,7 +285,9 @@ def check_command(**options: Any) -> None:
     """Report what is wrong with RECOMMENDATIONS and INTERACTIONS before evaluating.
 
     Exits 1 when a problem would make `rankwise evaluate` refuse the input."""
-    report = check(**_arguments(_read_stdin(options)))
+    with stages() as stage:
+        stage("checking")
+        report = check(**_arguments(_read_stdin(options)))
     if report.empty:
         click.echo("no problems found")
         return

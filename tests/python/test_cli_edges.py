@@ -4,6 +4,7 @@ wrapper's: rank_col=None with a score column, polars without pyarrow."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import io
 import json
@@ -132,3 +133,18 @@ def test_a_polars_frame_without_pyarrow_names_the_extra(monkeypatch) -> None:
     monkeypatch.setattr(duckdb.DuckDBPyConnection, "register", register_without_arrow)
     with pytest.raises(rankwise.InputError, match=r'pyarrow is not installed: pip install "rankwise\[polars\]"'):
         rankwise.evaluate(frame, frame, ["ndcg"])
+
+
+def test_evaluate_and_check_name_their_stages(files, monkeypatch) -> None:
+    """The stages go to rankwise._progress.stages, which draws them on a terminal
+    only after a second (tested in test_report.py); here, what is told."""
+    told: list[str] = []
+
+    @contextlib.contextmanager
+    def recording():
+        yield told.append
+
+    monkeypatch.setattr("rankwise.cli.stages", recording)
+    assert _run("evaluate", str(files / "recs.csv"), str(files / "truth.csv"), "-m", "ndcg").exit_code == 0
+    assert _run("check", str(files / "recs.csv"), str(files / "truth.csv")).exit_code == 0
+    assert told == ["checking the inputs and computing the metrics", "writing", "checking"]
