@@ -134,13 +134,8 @@ def check_columns(
                     "ids must be strings or numbers.", table=labels[role], column=column)
             id_types[(role, purpose)] = kind
     for purpose, column in (("user id", user_col), ("item id", item_col)):
-        kinds = id_types[("recommendations", purpose)], id_types[("interactions", purpose)]
-        families = {_family(kind) for kind in kinds} - {None}
-        if len(families) > 1:
-            raise ColumnTypeError(
-                f"rankwise: the {purpose} column '{column}' is {_type_name(kinds[0])} in the {labels['recommendations']} "
-                f"but {_type_name(kinds[1])} in the {labels['interactions']}; cast one so that both are strings or both numbers.",
-                table=labels["interactions"], column=column)
+        _check_comparable(purpose, column, (id_types[("recommendations", purpose)], id_types[("interactions", purpose)]),
+                          labels, "cast one so that both are strings or both numbers")
     numeric_columns = [("recommendations", score_col, "score") if score_col else ("recommendations", rank_col, "rank")]
     if relevance_col is not None:
         numeric_columns.append(("interactions", relevance_col, "relevance"))
@@ -153,13 +148,19 @@ def check_columns(
     for column in group_by:
         _require(tables["recommendations"], labels["recommendations"], "group_by column", column)
     for column in partition_by:
-        kinds = [_require(tables[role], labels[role], "partition_by column", column) for role in tables]
-        families = {_family(kind) for kind in kinds} - {None}
-        if len(families) > 1:
-            raise ColumnTypeError(
-                f"rankwise: the partition_by column '{column}' is {_type_name(kinds[0])} in the {labels['recommendations']} "
-                f"but {_type_name(kinds[1])} in the {labels['interactions']}; cast one so that both are of one type.",
-                table=labels["interactions"], column=column)
+        kinds = tuple(_require(tables[role], labels[role], "partition_by column", column) for role in tables)
+        _check_comparable("partition_by", column, kinds, labels, "cast one so that both are of one type")
+
+
+def _check_comparable(purpose: str, column: str, kinds: tuple[DuckDBPyType, DuckDBPyType], labels: dict[str, str],
+                      fix: str) -> None:
+    """A column both tables join on holds values the two can compare: strings
+    with strings, numbers with numbers, any other type with itself."""
+    if len({_family(kind) for kind in kinds} - {None}) > 1:
+        raise ColumnTypeError(
+            f"rankwise: the {purpose} column '{column}' is {_type_name(kinds[0])} in the {labels['recommendations']} "
+            f"but {_type_name(kinds[1])} in the {labels['interactions']}; {fix}.",
+            table=labels["interactions"], column=column)
 
 
 def problems(
