@@ -50,7 +50,8 @@
                     {{ exceptions.raise_compiler_error(rankwise._missing_column_message(column, purpose, label, present, rankwise._closest(column, present))) }}
                 {%- endif -%}
                 {%- set found = by_name[column | lower] -%}
-                {%- if purpose in ['rank', 'score', 'relevance'] and not (found.is_numeric() or found.is_integer() or found.is_float()) -%}
+                {#- adapters name their number types their own way (Spark's int): refuse text, the common mistake -#}
+                {%- if purpose in ['rank', 'score', 'relevance'] and found.is_string() -%}
                     {{ exceptions.raise_compiler_error("rankwise: the " ~ purpose ~ " column '" ~ column ~ "' of the " ~ label ~ " is of type " ~ found.data_type ~ "; it must be numeric.") }}
                 {%- endif -%}
             {%- endfor -%}

@@ -18,6 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pytest
 import sqlglot
 import yaml
@@ -229,10 +230,22 @@ def _cast_types(sql: str, dialect: str) -> set[str]:
     return types
 
 
+def _plain(name: str) -> bool:
+    """A name written unquoted: lower-case letters, digits and underscores, not
+    starting with a digit, and no reserved word of DuckDB (tests/python/test_sql.py
+    checks the macros' full list against DuckDB's and sqlglot's)."""
+    reserved = {word for (word,) in duckdb.sql(
+        "select keyword_name from duckdb_keywords() where keyword_category = 'reserved'").fetchall()}
+    return re.fullmatch(r"[a-z_][a-z0-9_]*", name) is not None and name not in reserved
+
+
 def quoted(name: str, dialect: str) -> str:
-    """`name` as the engine's quoted identifier, written here independently of the
-    macros: backticks on BigQuery (with a string literal's backslash escapes), on
-    Spark and Databricks (a backtick doubled); double quotes elsewhere."""
+    """`name` as the engine's identifier, written here independently of the
+    macros: a plain name as it is; any other quoted, with backticks on BigQuery
+    (with a string literal's backslash escapes), on Spark and Databricks (a
+    backtick doubled), double quotes elsewhere."""
+    if _plain(name):
+        return name
     if dialect == "bigquery":
         return "`" + name.replace("\\", "\\\\").replace("`", "\\`") + "`"
     if dialect in BACKTICK_DIALECTS:
@@ -246,7 +259,7 @@ def assert_column(tree: exp.Expression, sql: str, dialect: str, name: str) -> No
     assert quoted(name, dialect) in sql, f"{name!r} is not quoted as {quoted(name, dialect)} in {dialect}"
     columns = [column for column in tree.find_all(exp.Column) if column.name == name]
     assert columns, f"no column named {name!r} in the {dialect} tree"
-    assert all(column.this.quoted for column in columns), f"{name!r} unquoted in {dialect}"
+    assert all(column.this.quoted != _plain(name) for column in columns), f"{name!r} quoted wrongly in {dialect}"
 
 
 def _render(adapter_type: str, macro: str, *args: Any, **kwargs: Any) -> str:
