@@ -38,17 +38,8 @@
 
 {#- The stages in the order they read each other. -#}
 {% macro default__evaluate(recommendations, interactions, spec) -%}
-{%- set stages = [rankwise._stage_recommendations(recommendations, spec), rankwise._stage_list_rows(spec)] -%}
+{%- set stages = rankwise._user_metric_stages(recommendations, interactions, spec) -%}
 {%- if spec.needs_user_metrics -%}
-    {%- do stages.extend([rankwise._stage_cutoffs(spec), rankwise._stage_interactions(interactions, spec),
-                          rankwise._stage_user_truth_counts(spec), rankwise._stage_judged(spec), rankwise._stage_judged_lists(spec)]) -%}
-    {%- if 'n_recommended' in spec.components %}{% do stages.append(rankwise._stage_list_lengths(spec)) %}{% endif -%}
-    {%- if spec.needs_ideal_order %}{% do stages.append(rankwise._stage_ideal_lists(spec)) %}{% endif -%}
-    {%- if spec.needs_slot_idcg %}{% do stages.append(rankwise._stage_slot_idcg(spec)) %}{% endif -%}
-    {%- if spec.needs_all_running -%}
-        {%- do stages.extend([rankwise._stage_all_running(spec), rankwise._stage_all_running_lists(spec)]) -%}
-    {%- endif -%}
-    {%- do stages.extend([rankwise._stage_user_components(spec), rankwise._stage_user_metrics(spec)]) -%}
     {%- if not spec.per_user -%}
         {%- do stages.extend([rankwise._stage_group_sums(spec), rankwise._stage_group_counts(spec), rankwise._stage_truth_totals(spec)]) -%}
         {%- if spec.needs_present_idcg -%}
@@ -76,6 +67,24 @@ select * from (
 ) as rw_result
 {{ rankwise._output_order(spec) }}
 {%- endmacro %}
+
+{#- The stages up to rw_user_metrics, each metric's value per (list, cutoff),
+    which evaluate's means and compare's paired differences both read. -#}
+{% macro _user_metric_stages(recommendations, interactions, spec) %}
+    {%- set stages = [rankwise._stage_recommendations(recommendations, spec), rankwise._stage_list_rows(spec)] -%}
+    {%- if spec.needs_user_metrics -%}
+        {%- do stages.extend([rankwise._stage_cutoffs(spec), rankwise._stage_interactions(interactions, spec),
+                              rankwise._stage_user_truth_counts(spec), rankwise._stage_judged(spec), rankwise._stage_judged_lists(spec)]) -%}
+        {%- if 'n_recommended' in spec.components %}{% do stages.append(rankwise._stage_list_lengths(spec)) %}{% endif -%}
+        {%- if spec.needs_ideal_order %}{% do stages.append(rankwise._stage_ideal_lists(spec)) %}{% endif -%}
+        {%- if spec.needs_slot_idcg %}{% do stages.append(rankwise._stage_slot_idcg(spec)) %}{% endif -%}
+        {%- if spec.needs_all_running -%}
+            {%- do stages.extend([rankwise._stage_all_running(spec), rankwise._stage_all_running_lists(spec)]) -%}
+        {%- endif -%}
+        {%- do stages.extend([rankwise._stage_user_components(spec), rankwise._stage_user_metrics(spec)]) -%}
+    {%- endif -%}
+    {{ return(stages) }}
+{% endmacro %}
 
 {#- The arguments evaluate takes besides the two inputs. -#}
 {% macro _evaluate_arguments() %}

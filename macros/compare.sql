@@ -1,0 +1,152 @@
+{#- rankwise.compare: is one model better than another? Per (group, metric, k,
+    model, baseline), the paired difference of the models' per-user values over
+    the users both are scored on (evaluate's population rule), with its Student t
+    interval, Cohen's d_z, the two-sided paired t test and, when asked, a sign-flip
+    randomization test and a Poisson bootstrap interval; p-values corrected over
+    every row (Holm or Benjamini-Hochberg). Everything is SQL built from functions
+    DuckDB, PostgreSQL and Spark share (macros/statistics/); docs/statistics.md
+    has the formulas and when to use which test.
+
+    `model_col` names the column of the recommendations that tells the models
+    apart; `baseline` is one of its values (each other model is compared with it),
+    or none to compare every pair once. The evaluate options (columns and
+    conventions) mean what they mean there. -#}
+{% macro compare(recommendations, interactions, metrics=none, k=none, model_col='model', baseline=none, group_by=none,
+                 partition_by=none, confidence=0.95, tests=['t'], n_resamples=1000, seed=0, correction='holm', alpha=0.05,
+                 user_col='user_id', item_col='item_id', rank_col='rank', score_col=none, relevance_col=none,
+                 convention='rankwise', ap_denominator=none, precision_denominator=none, gain=none, gain_items=none,
+                 idcg=none, relevance_threshold=none, users=none, ties=none, log_base=none,
+                 duplicate_interactions='error') %}
+    {%- set options = {
+        'ap_denominator': ap_denominator,
+        'precision_denominator': precision_denominator,
+        'gain': gain,
+        'gain_items': gain_items,
+        'idcg': idcg,
+        'relevance_threshold': relevance_threshold,
+        'users': users,
+        'ties': ties,
+        'log_base': log_base,
+    } -%}
+    {#- referencing kwargs lets a misspelt argument reach the check with a suggestion -#}
+    {%- do rankwise._check_no_unknown_arguments('compare', kwargs, rankwise._compare_arguments()) -%}
+    {%- set groups = rankwise._compared_groups(model_col, group_by, partition_by) -%}
+    {%- set spec = rankwise._evaluate_spec(metrics, k, groups + [model_col], false, user_col, item_col, rank_col, score_col,
+                                           relevance_col, convention, options, duplicate_interactions, partition_by) -%}
+    {%- do spec.update(rankwise._comparison_plan(spec, model_col, baseline, confidence, tests, n_resamples, seed, correction, alpha)) -%}
+    {%- do rankwise._check_relation_columns(recommendations, interactions, rankwise._columns_read(
+        user_col, item_col, rank_col, score_col, relevance_col, groups + [model_col], partition_by)) -%}
+    {{- return(adapter.dispatch('compare', 'rankwise')(recommendations, interactions, spec)) -}}
+{% endmacro %}
+
+{#- The stages of evaluate up to each user's values, with the model as the last
+    group column, then the comparison's own (macros/compare/). -#}
+{% macro default__compare(recommendations, interactions, spec) -%}
+{%- set stages = rankwise._user_metric_stages(recommendations, interactions, spec) -%}
+{%- do stages.extend([rankwise._stage_truth_totals(spec), rankwise._stage_compared_models(spec), rankwise._stage_pairs(spec),
+                      rankwise._stage_pair_values(spec), rankwise._stage_pair_differences(spec), rankwise._stage_pair_sums(spec)]) -%}
+{%- if spec.needs_pair_lists %}{% do stages.append(rankwise._stage_pair_populations(spec)) %}{% endif -%}
+{%- if spec.resampling -%}
+    {%- do stages.extend([rankwise._stage_user_keys(spec), rankwise._stage_resamples(spec)]) -%}
+{%- endif -%}
+{%- if 'randomization' in spec.tests -%}
+    {%- do stages.extend([rankwise._stage_flipped_sums(spec), rankwise._stage_randomization(spec)]) -%}
+{%- endif -%}
+{%- if 'bootstrap' in spec.tests -%}
+    {%- do stages.extend([rankwise._stage_population_weights(spec), rankwise._stage_weighted_sums(spec), rankwise._stage_bootstrap(spec)]) -%}
+{%- endif -%}
+{%- do stages.extend([rankwise._stage_comparison_moments(spec), rankwise._stage_comparison_tests(spec),
+                      rankwise._stage_comparison_p(spec)]) -%}
+with
+
+{{ stages | map('trim') | join(',\n\n') }}
+
+{{ rankwise._output_comparison(spec) }}
+{%- endmacro %}
+
+{#- The arguments compare takes besides the two inputs. -#}
+{% macro _compare_arguments() %}
+    {{ return(['metrics', 'k', 'model_col', 'baseline', 'group_by', 'partition_by', 'confidence', 'tests', 'n_resamples',
+               'seed', 'correction', 'alpha', 'user_col', 'item_col', 'rank_col', 'score_col', 'relevance_col',
+               'convention', 'ap_denominator', 'precision_denominator', 'gain', 'gain_items', 'idcg',
+               'relevance_threshold', 'users', 'ties', 'log_base', 'duplicate_interactions']) }}
+{% endmacro %}
+
+{#- The output columns of compare besides the group columns, which no group
+    column may be named. -#}
+{% macro _comparison_columns() %}
+    {{ return(['metric', 'k', 'metric_label', 'model', 'baseline', 'n_users', 'mean', 'baseline_mean', 'diff',
+               'relative_diff', 'ci_low', 'ci_high', 'effect_size', 't_statistic', 'p_value', 'p_randomization',
+               'bootstrap_ci_low', 'bootstrap_ci_high', 'p_adjusted', 'wins', 'ties', 'losses', 'significant']) }}
+{% endmacro %}
+
+{#- group_by as a list, checked against the model column and compare's output
+    columns (evaluate's planner checks the rest). -#}
+{% macro _compared_groups(model_col, group_by, partition_by) %}
+    {%- if model_col is not string or model_col | length == 0 -%}
+        {{ exceptions.raise_compiler_error("rankwise.compare: argument `model_col` must be a non-empty column name (the column of the recommendations that tells the models apart); got " ~ rankwise._describe(model_col) ~ ".") }}
+    {%- endif -%}
+    {%- set groups = [] if group_by is none else ([group_by] if group_by is string else group_by) -%}
+    {%- set partitions = [] if partition_by is none else ([partition_by] if partition_by is string else partition_by) -%}
+    {%- if groups is mapping or groups is not iterable -%}
+        {{ exceptions.raise_compiler_error("rankwise.compare: argument `group_by` must be a column name or a list of them; got " ~ rankwise._describe(group_by) ~ ".") }}
+    {%- endif -%}
+    {%- set taken = rankwise._comparison_columns() -%}
+    {%- for column in (groups | list) + (partitions | list if partitions is iterable and partitions is not mapping else []) + [model_col] -%}
+        {%- if column is string and not loop.last and column | lower in taken -%}
+            {{ exceptions.raise_compiler_error("rankwise.compare: column '" ~ column ~ "' has the name of an output column of compare (" ~ taken | join(', ') ~ "). Rename it in a view first.") }}
+        {%- endif -%}
+        {%- if column is string and not loop.last and column | lower == model_col | lower -%}
+            {{ exceptions.raise_compiler_error("rankwise.compare: column '" ~ column ~ "' is the model column; leave it out of `group_by` and `partition_by`, as every model is compared within each group.") }}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(groups | list) }}
+{% endmacro %}
+
+{#- compare's own decisions, checked, added to evaluate's plan. -#}
+{% macro _comparison_plan(spec, model_col, baseline, confidence, tests, n_resamples, seed, correction, alpha) %}
+    {%- if spec.group_metrics | length > 0 -%}
+        {{ exceptions.raise_compiler_error("rankwise.compare: " ~ (spec.group_metrics | map(attribute='name') | join(', ')) ~ " has one value per group, not per user, so it has no paired differences to test; compare it with evaluate.") }}
+    {%- endif -%}
+    {%- for metric in spec.user_metric_names if not metric.zero_without_list -%}
+        {{ exceptions.raise_compiler_error("rankwise.compare: " ~ metric.name ~ " is a property of the interactions, the same for every model; leave it out of `metrics`.") }}
+    {%- endfor -%}
+    {%- if baseline is not none and not (baseline is string or (baseline is number and baseline is not boolean and (baseline - baseline) == 0)) -%}
+        {{ exceptions.raise_compiler_error("rankwise.compare: argument `baseline` must be a value of the model column (text or a number), or none to compare every pair; got " ~ rankwise._describe(baseline) ~ ".") }}
+    {%- endif -%}
+    {%- if not (confidence is number and confidence is not boolean and confidence > 0 and confidence < 1) -%}
+        {{ exceptions.raise_compiler_error("rankwise.compare: argument `confidence` must be a number strictly between 0 and 1, such as 0.95; got " ~ rankwise._describe(confidence) ~ ".") }}
+    {%- endif -%}
+    {%- if not (alpha is number and alpha is not boolean and alpha > 0 and alpha < 1) -%}
+        {{ exceptions.raise_compiler_error("rankwise.compare: argument `alpha` must be a number strictly between 0 and 1, such as 0.05; got " ~ rankwise._describe(alpha) ~ ".") }}
+    {%- endif -%}
+    {%- set tests = [tests] if tests is string else tests -%}
+    {%- if tests is mapping or tests is not iterable or tests | length == 0 -%}
+        {{ exceptions.raise_compiler_error("rankwise.compare: argument `tests` must be a non-empty list of 't', 'randomization' and 'bootstrap'; got " ~ rankwise._describe(tests) ~ ".") }}
+    {%- endif -%}
+    {%- for test in tests -%}
+        {%- do rankwise._check_choice('compare', 'tests', test, ['t', 'randomization', 'bootstrap']) -%}
+    {%- endfor -%}
+    {%- if not (n_resamples is integer and n_resamples is not boolean and n_resamples >= 1 and n_resamples <= 1000000) -%}
+        {{ exceptions.raise_compiler_error("rankwise.compare: argument `n_resamples` must be an integer from 1 to 1000000; got " ~ rankwise._describe(n_resamples) ~ ".") }}
+    {%- endif -%}
+    {%- do rankwise._check_integer('compare', 'seed', seed) -%}
+    {%- do rankwise._check_choice('compare', 'correction', correction, ['holm', 'bh', 'none']) -%}
+    {%- set user_sets = spec.user_metric_names | map(attribute='users') | unique | list -%}
+    {#- the p-value that is corrected: the first test of `tests` that gives one -#}
+    {%- set corrected = (tests | select('in', ['t', 'randomization']) | first) or 't' -%}
+    {{ return({
+        'model': rankwise.quote_identifier(model_col),
+        'shared_groups': spec.groups[:-1],
+        'baseline': none if baseline is none else (rankwise._string_literal(baseline) if baseline is string else rankwise._number_literal('compare', 'baseline', baseline)),
+        'confidence': confidence,
+        'tests': tests | list,
+        'n_resamples': n_resamples,
+        'seed': seed,
+        'correction': correction,
+        'alpha': alpha,
+        'corrected_p': 'rw_p_value' if corrected == 't' else 'rw_p_randomization',
+        'needs_pair_lists': 'both' in user_sets or 'relevant' in user_sets,
+        'resampling': 'randomization' in tests or 'bootstrap' in tests,
+    }) }}
+{% endmacro %}

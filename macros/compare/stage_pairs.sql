@@ -1,0 +1,154 @@
+{#- Stages of compare over evaluate's rw_user_metrics: the pairs of models, each
+    pair's per-user differences and their sums per cutoff. As in evaluate's means,
+    a user with no judged row within the cutoff under either model differs by 0
+    and is counted, not listed: the sums run over the users with a value on
+    either side, and the population counts come from the truth and the lists. -#}
+
+{#- The pair's key columns: the shared groups, the model and the baseline. -#}
+{% macro _pair_columns(spec, alias) %}
+    {{ return(rankwise._group_columns(spec.shared_groups, alias) ~ alias ~ '.rw_model, ' ~ alias ~ '.rw_baseline') }}
+{% endmacro %}
+
+{#- The join condition of two relations on the pair's key columns. -#}
+{% macro _pairs_match(left, right, spec) %}
+    {{ return(left ~ '.rw_model = ' ~ right ~ '.rw_model and ' ~ left ~ '.rw_baseline = ' ~ right ~ '.rw_baseline'
+              ~ rankwise._groups_match(left, right, spec.shared_groups)) }}
+{% endmacro %}
+
+{#- rw_compared_models: the models of each shared group. -#}
+{% macro _stage_compared_models(spec) %}
+rw_compared_models as (
+    select distinct {{ rankwise._group_columns(spec.shared_groups) }}{{ spec.model }} as rw_model
+    from rw_list_rows
+    where {{ spec.model }} is not null
+)
+{%- endmacro %}
+
+{#- rw_pairs: each model with the baseline, or every pair once (the model first
+    in byte order), within each shared group. -#}
+{% macro _stage_pairs(spec) %}
+rw_pairs as (
+    select {{ rankwise._group_columns(spec.shared_groups, 'candidate') }}candidate.rw_model, base.rw_model as rw_baseline
+    from rw_compared_models as candidate
+    inner join rw_compared_models as base
+        on 1 = 1{{ rankwise._groups_match('candidate', 'base', spec.shared_groups) }}
+    {%- if spec.baseline is none %}
+    where {{ rankwise._in_byte_order('candidate.rw_model') }} < {{ rankwise._in_byte_order('base.rw_model') }}
+    {%- else %}
+    where base.rw_model = {{ spec.baseline }} and candidate.rw_model <> base.rw_model
+    {%- endif %}
+)
+{%- endmacro %}
+
+{#- rw_pair_values: per (pair, user, cutoff) with a judged row under either model,
+    each metric's value under the model and under the baseline (NULL: no judged
+    row there). -#}
+{% macro _stage_pair_values(spec) %}
+    {%- set sides = [] -%}
+    {%- for side, model in [(1, 'rw_model'), (0, 'rw_baseline')] -%}
+        {%- set select -%}
+        select {{ rankwise._pair_columns(spec, 'pair') }}, {{ side }} as rw_side, scored.rw_user, scored.rw_limit, scored.rw_n_relevant
+            {%- for metric in spec.user_metric_names %}, scored.rw_value__{{ metric.name }}{% endfor %}
+        from rw_pairs as pair
+        inner join rw_user_metrics as scored
+            on scored.{{ spec.model }} = pair.{{ model }}{{ rankwise._groups_match('scored', 'pair', spec.shared_groups) }}
+        {%- endset -%}
+        {%- do sides.append(select) -%}
+    {%- endfor -%}
+rw_pair_values as (
+    select
+        {{ rankwise._pair_columns(spec, 'sided') }}, sided.rw_user, sided.rw_limit,
+        max(sided.rw_n_relevant) as rw_n_relevant
+        {%- for metric in spec.user_metric_names %},
+        max(case when sided.rw_side = 1 then sided.rw_value__{{ metric.name }} end) as rw_model__{{ metric.name }},
+        max(case when sided.rw_side = 0 then sided.rw_value__{{ metric.name }} end) as rw_baseline__{{ metric.name }}
+        {%- endfor %}
+    from (
+        {{ sides | join('\n        union all\n        ') }}
+    ) as sided
+    group by {{ rankwise._pair_columns(spec, 'sided') }}, sided.rw_user, sided.rw_limit
+)
+{%- endmacro %}
+
+{#- The condition that keeps a user in a metric's user set for a pair: every
+    truth user (users='interactions'), those with a list under both models
+    ('both'), and of those, the ones with a relevant item ('relevant'). -#}
+{% macro _in_pair_user_set(users) %}
+    {%- if users == 'interactions' -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {%- set both = 'model_list.rw_user is not null and baseline_list.rw_user is not null' -%}
+    {{ return(both ~ (' and pair_values.rw_n_relevant > 0' if users == 'relevant' else '')) }}
+{% endmacro %}
+
+{#- rw_pair_differences: per (pair, user, cutoff), each metric's difference model
+    minus baseline (a missing value is 0) and the two values, NULL for a user
+    outside the metric's user set. -#}
+{% macro _stage_pair_differences(spec) %}
+rw_pair_differences as (
+    select
+        {{ rankwise._pair_columns(spec, 'pair_values') }}, pair_values.rw_user, pair_values.rw_limit
+        {%- for metric in spec.user_metric_names %}
+        {%- set name = metric.name %}
+        {%- set condition = rankwise._in_pair_user_set(metric.users) %}
+        {%- set model_value = 'coalesce(pair_values.rw_model__' ~ name ~ ', 0)' %}
+        {%- set baseline_value = 'coalesce(pair_values.rw_baseline__' ~ name ~ ', 0)' %}
+        {%- for column, value in [('rw_diff__', model_value ~ ' - ' ~ baseline_value), ('rw_model__', model_value), ('rw_baseline__', baseline_value)] %},
+        {{ value if condition is none else 'case when ' ~ condition ~ ' then ' ~ value ~ ' end' }} as {{ column ~ name }}
+        {%- endfor %}
+        {%- endfor %}
+    from rw_pair_values as pair_values
+    {%- if spec.needs_pair_lists %}
+    {%- for side, model in [('model_list', 'rw_model'), ('baseline_list', 'rw_baseline')] %}
+    left join rw_list_rows as {{ side }}
+        on {{ side }}.rw_user = pair_values.rw_user
+        and {{ side }}.{{ spec.model }} = pair_values.{{ model }}{{ rankwise._groups_match(side, 'pair_values', spec.shared_groups) }}
+    {%- endfor %}
+    {%- endif %}
+)
+{%- endmacro %}
+
+{#- rw_pair_sums: per (pair, cutoff), over the listed users of each metric's set:
+    their number, the sum and population variance of the differences (combined
+    with the unlisted zeros later), the sum of |difference| (the scale of the
+    randomization test's tie tolerance), the sums of the two values, and the
+    users where the model is above or below the baseline. -#}
+{% macro _stage_pair_sums(spec) %}
+rw_pair_sums as (
+    select
+        {{ rankwise._pair_columns(spec, 'differences') }}, differences.rw_limit
+        {%- for metric in spec.user_metric_names %}
+        {%- set diff = 'differences.rw_diff__' ~ metric.name %},
+        count({{ diff }}) as rw_listed__{{ metric.name }},
+        sum({{ diff }}) as rw_sum_diff__{{ metric.name }},
+        var_pop({{ diff }}) as rw_var_listed__{{ metric.name }},
+        sum(abs({{ diff }})) as rw_sum_abs__{{ metric.name }},
+        sum(differences.rw_model__{{ metric.name }}) as rw_sum_model__{{ metric.name }},
+        sum(differences.rw_baseline__{{ metric.name }}) as rw_sum_baseline__{{ metric.name }},
+        count(case when {{ diff }} > 0 then 1 end) as rw_wins__{{ metric.name }},
+        count(case when {{ diff }} < 0 then 1 end) as rw_losses__{{ metric.name }}
+        {%- endfor %}
+    from rw_pair_differences as differences
+    group by {{ rankwise._pair_columns(spec, 'differences') }}, differences.rw_limit
+)
+{%- endmacro %}
+
+{#- rw_pair_populations: per pair, the truth users with a list under both models,
+    and of those, the ones with a relevant item (users='both' and 'relevant'). -#}
+{% macro _stage_pair_populations(spec) %}
+rw_pair_populations as (
+    select
+        {{ rankwise._pair_columns(spec, 'pair') }},
+        count(*) as rw_n_both,
+        count(case when truth.rw_n_relevant > 0 then 1 end) as rw_n_relevant
+    from rw_pairs as pair
+    inner join rw_list_rows as model_list
+        on model_list.{{ spec.model }} = pair.rw_model{{ rankwise._groups_match('model_list', 'pair', spec.shared_groups) }}
+    inner join rw_list_rows as baseline_list
+        on baseline_list.rw_user = model_list.rw_user
+        and baseline_list.{{ spec.model }} = pair.rw_baseline{{ rankwise._groups_match('baseline_list', 'pair', spec.shared_groups) }}
+    inner join rw_user_truth_counts as truth
+        on truth.rw_user = model_list.rw_user{{ rankwise._partitions_match('truth', 'pair', spec) }}
+    group by {{ rankwise._pair_columns(spec, 'pair') }}
+)
+{%- endmacro %}

@@ -1,0 +1,173 @@
+{#- Stages of compare's resampling tests. Every draw is rankwise.resample_draw of
+    (user key, resample, seed): integer arithmetic every engine does alike, so one
+    seed gives one p-value everywhere. The per-user differences are read once,
+    joined to all the resamples at once, never once per resample. -#}
+
+{#- rw_user_keys: per truth user (per partition), an integer key: the user's
+    position in byte order of its id as text, the same on every engine. -#}
+{% macro _stage_user_keys(spec) %}
+rw_user_keys as (
+    select
+        {{ rankwise._partition_columns(spec) }}rw_user,
+        row_number() over (
+            {%- if spec.partitions | length > 0 %}partition by {{ spec.partitions | join(', ') }} {% endif -%}
+            order by {{ rankwise._in_byte_order('rw_user') }} asc) as rw_user_key
+    from rw_user_truth_counts
+)
+{%- endmacro %}
+
+{#- rw_resamples: the resamples 1..n_resamples. -#}
+{% macro _stage_resamples(spec) %}
+rw_resamples as (
+    select rw_position as rw_resample from {{ rankwise._positions(spec.n_resamples) }} as rw_positions
+)
+{%- endmacro %}
+
+{#- The rows of rw_pair_differences with each resample and, as `draw_column`,
+    `of_draw` of the user's draw (the column rw_draw): computed once per row in
+    the inner query, as the engines do not all share a repeated expression. -#}
+{% macro _differences_by_resample(spec, draw_column, of_draw) %}
+    {%- set metric_columns = [] -%}
+    {%- for metric in spec.user_metric_names %}{% do metric_columns.append('rw_diff__' ~ metric.name) %}{% endfor -%}
+    (
+        select
+            {{ rankwise._pair_columns(spec, 'drawn') }}, drawn.rw_limit, drawn.rw_resample,
+            {{ of_draw }} as {{ draw_column }},
+            drawn.{{ metric_columns | join(', drawn.') }}
+        from (
+            select
+                {{ rankwise._pair_columns(spec, 'differences') }}, differences.rw_limit, resample.rw_resample,
+                {{ rankwise.resample_draw('keys.rw_user_key', 'resample.rw_resample', spec.seed) }} as rw_draw,
+                differences.{{ metric_columns | join(', differences.') }}
+            from rw_pair_differences as differences
+            inner join rw_user_keys as keys
+                on keys.rw_user = differences.rw_user{{ rankwise._partitions_match('keys', 'differences', spec) }}
+            cross join rw_resamples as resample
+        ) as drawn
+    )
+{%- endmacro %}
+
+{#- rw_flipped_sums: per (pair, cutoff, resample), each metric's sum of the
+    differences with the signs the draws flip. -#}
+{% macro _stage_flipped_sums(spec) %}
+rw_flipped_sums as (
+    select
+        {{ rankwise._pair_columns(spec, 'signed') }}, signed.rw_limit, signed.rw_resample
+        {%- for metric in spec.user_metric_names %},
+        sum(signed.rw_sign * signed.rw_diff__{{ metric.name }}) as rw_flipped__{{ metric.name }}
+        {%- endfor %}
+    from {{ rankwise._differences_by_resample(spec, 'rw_sign', '2 * ' ~ rankwise.sign_flip('drawn.rw_draw') ~ ' - 1') }} as signed
+    group by {{ rankwise._pair_columns(spec, 'signed') }}, signed.rw_limit, signed.rw_resample
+)
+{%- endmacro %}
+
+{#- rw_randomization: per (pair, cutoff), the resamples whose flipped sum is at
+    least as far from 0 as the observed one. Sums that are equal in exact
+    arithmetic may differ in the last bits (they add in another order), so "at
+    least as far" allows 1e-9 of the sum of |differences|. -#}
+{% macro _stage_randomization(spec) %}
+rw_randomization as (
+    select
+        {{ rankwise._pair_columns(spec, 'flipped') }}, flipped.rw_limit
+        {%- for metric in spec.user_metric_names %}
+        {%- set name = metric.name %},
+        count(case when abs(flipped.rw_flipped__{{ name }}) >= abs(sums.rw_sum_diff__{{ name }}) - 1e-9 * sums.rw_sum_abs__{{ name }} then 1 end) as rw_extreme__{{ name }}
+        {%- endfor %}
+    from rw_flipped_sums as flipped
+    inner join rw_pair_sums as sums
+        on {{ rankwise._pairs_match('sums', 'flipped', spec) }} and sums.rw_limit = flipped.rw_limit
+    group by {{ rankwise._pair_columns(spec, 'flipped') }}, flipped.rw_limit
+)
+{%- endmacro %}
+
+{#- rw_population_weights: per (pair, resample), the Poisson(1) weights summed over
+    each user set: every truth user of the partition, and where a metric asks,
+    the users with a list under both models (and a relevant item). -#}
+{% macro _stage_population_weights(spec) %}
+    {%- set draw = rankwise.resample_draw('keys.rw_user_key', 'resample.rw_resample', spec.seed) -%}
+    {%- set weight = rankwise.poisson_one_weight('drawn.rw_draw') -%}
+rw_population_weights as (
+    select
+        {{ rankwise._pair_columns(spec, 'pair') }}, truth_weights.rw_resample,
+        truth_weights.rw_weight_interactions
+        {%- if spec.needs_pair_lists %},
+        pair_weights.rw_weight_both,
+        pair_weights.rw_weight_relevant
+        {%- endif %}
+    from rw_pairs as pair
+    inner join (
+        select {{ rankwise._partition_columns(spec, 'drawn') }}drawn.rw_resample, sum({{ weight }}) as rw_weight_interactions
+        from (
+            select {{ rankwise._partition_columns(spec, 'keys') }}resample.rw_resample, {{ draw }} as rw_draw
+            from rw_user_keys as keys
+            cross join rw_resamples as resample
+        ) as drawn
+        group by {{ rankwise._partition_columns(spec, 'drawn') }}drawn.rw_resample
+    ) as truth_weights
+        on 1 = 1{{ rankwise._partitions_match('truth_weights', 'pair', spec) }}
+    {%- if spec.needs_pair_lists %}
+    left join (
+        select
+            {{ rankwise._pair_columns(spec, 'drawn') }}, drawn.rw_resample,
+            sum({{ weight }}) as rw_weight_both,
+            sum(case when drawn.rw_n_relevant > 0 then {{ weight }} end) as rw_weight_relevant
+        from (
+        select {{ rankwise._pair_columns(spec, 'pair') }}, resample.rw_resample, truth.rw_n_relevant, {{ draw }} as rw_draw
+        from rw_pairs as pair
+        inner join rw_list_rows as model_list
+            on model_list.{{ spec.model }} = pair.rw_model{{ rankwise._groups_match('model_list', 'pair', spec.shared_groups) }}
+        inner join rw_list_rows as baseline_list
+            on baseline_list.rw_user = model_list.rw_user
+            and baseline_list.{{ spec.model }} = pair.rw_baseline{{ rankwise._groups_match('baseline_list', 'pair', spec.shared_groups) }}
+        inner join rw_user_truth_counts as truth
+            on truth.rw_user = model_list.rw_user{{ rankwise._partitions_match('truth', 'pair', spec) }}
+        inner join rw_user_keys as keys
+            on keys.rw_user = truth.rw_user{{ rankwise._partitions_match('keys', 'truth', spec) }}
+        cross join rw_resamples as resample
+        ) as drawn
+        group by {{ rankwise._pair_columns(spec, 'drawn') }}, drawn.rw_resample
+    ) as pair_weights
+        on {{ rankwise._pairs_match('pair_weights', 'pair', spec) }} and pair_weights.rw_resample = truth_weights.rw_resample
+    {%- endif %}
+)
+{%- endmacro %}
+
+{#- rw_weighted_sums: per (pair, cutoff, resample), each metric's sum of the
+    differences weighted by the draws' Poisson(1) counts. -#}
+{% macro _stage_weighted_sums(spec) %}
+rw_weighted_sums as (
+    select
+        {{ rankwise._pair_columns(spec, 'weighted') }}, weighted.rw_limit, weighted.rw_resample
+        {%- for metric in spec.user_metric_names %},
+        sum(weighted.rw_weight * weighted.rw_diff__{{ metric.name }}) as rw_weighted__{{ metric.name }}
+        {%- endfor %}
+    from {{ rankwise._differences_by_resample(spec, 'rw_weight', rankwise.poisson_one_weight('drawn.rw_draw')) }} as weighted
+    group by {{ rankwise._pair_columns(spec, 'weighted') }}, weighted.rw_limit, weighted.rw_resample
+)
+{%- endmacro %}
+
+{#- rw_bootstrap: per (pair, cutoff), the percentile interval of the resampled
+    mean differences, sum(w d) / sum(w) over each metric's user set (Poisson
+    bootstrap: Hanley and MacGibbon 2006; Chamandy et al. 2012). -#}
+{% macro _stage_bootstrap(spec) %}
+    {%- set tail = (1.0 - spec.confidence) / 2.0 -%}
+rw_bootstrap as (
+    select
+        {{ rankwise._pair_columns(spec, 'resampled') }}, resampled.rw_limit
+        {%- for metric in spec.user_metric_names %},
+        {{ rankwise._percentile('resampled.rw_mean__' ~ metric.name, tail) }} as rw_bootstrap_low__{{ metric.name }},
+        {{ rankwise._percentile('resampled.rw_mean__' ~ metric.name, 1.0 - tail) }} as rw_bootstrap_high__{{ metric.name }}
+        {%- endfor %}
+    from (
+        select
+            {{ rankwise._pair_columns(spec, 'weighted') }}, weighted.rw_limit
+            {%- for metric in spec.user_metric_names %},
+            {{ rankwise.safe_divide('weighted.rw_weighted__' ~ metric.name, 'weights.rw_weight_' ~ metric.users) }} as rw_mean__{{ metric.name }}
+            {%- endfor %}
+        from rw_weighted_sums as weighted
+        inner join rw_population_weights as weights
+            on {{ rankwise._pairs_match('weights', 'weighted', spec) }} and weights.rw_resample = weighted.rw_resample
+    ) as resampled
+    group by {{ rankwise._pair_columns(spec, 'resampled') }}, resampled.rw_limit
+)
+{%- endmacro %}

@@ -1,0 +1,185 @@
+{#- Stages of compare's statistics, one row per (pair, metric, cutoff): the
+    moments of the paired differences, the t test and the intervals, the
+    corrected p-values. docs/statistics.md has the formulas. -#}
+
+{#- One CASE over the grid row's metric: `expressions` maps each metric name to
+    its SQL. -#}
+{% macro _pick_by_metric(spec, expressions) %}
+    {%- set branches = [] -%}
+    {%- for metric in spec.user_metric_names -%}
+        {%- do branches.append("when '" ~ metric.name ~ "' then " ~ expressions[metric.name]) -%}
+    {%- endfor -%}
+    {{ return('(case grid.metric ' ~ branches | join(' ') ~ ' end)') }}
+{% endmacro %}
+
+{#- The same template for every metric, with {name} its name. -#}
+{% macro _pick_template(spec, template) %}
+    {%- set expressions = {} -%}
+    {%- for metric in spec.user_metric_names -%}
+        {%- do expressions.update({metric.name: template | replace('{name}', metric.name)}) -%}
+    {%- endfor -%}
+    {{ return(rankwise._pick_by_metric(spec, expressions)) }}
+{% endmacro %}
+
+{#- rw_comparison_moments: per (pair, metric, cutoff) asked, the users of the
+    metric's set (n), the listed ones, and the sums, as 64-bit floats. -#}
+{% macro _stage_comparison_moments(spec) %}
+    {%- set float = rankwise.type_float64() -%}
+    {%- set population = {} -%}
+    {%- for metric in spec.user_metric_names -%}
+        {%- do population.update({metric.name: {'interactions': 'totals.rw_n_interactions', 'both': 'populations.rw_n_both',
+                                                'relevant': 'populations.rw_n_relevant'}[metric.users]}) -%}
+    {%- endfor -%}
+rw_comparison_moments as (
+    select
+        {{ rankwise._pair_columns(spec, 'pair') }}, grid.metric, grid.k,
+        cast(coalesce({{ rankwise._pick_by_metric(spec, population) }}, 0) as {{ float }}) as rw_n,
+        cast(coalesce({{ rankwise._pick_template(spec, 'sums.rw_listed__{name}') }}, 0) as {{ float }}) as rw_listed,
+        cast(coalesce({{ rankwise._pick_template(spec, 'sums.rw_sum_diff__{name}') }}, 0) as {{ float }}) as rw_sum_diff,
+        cast(coalesce({{ rankwise._pick_template(spec, 'sums.rw_var_listed__{name}') }}, 0) as {{ float }}) as rw_var_listed,
+        cast(coalesce({{ rankwise._pick_template(spec, 'sums.rw_sum_model__{name}') }}, 0) as {{ float }}) as rw_sum_model,
+        cast(coalesce({{ rankwise._pick_template(spec, 'sums.rw_sum_baseline__{name}') }}, 0) as {{ float }}) as rw_sum_baseline,
+        cast(coalesce({{ rankwise._pick_template(spec, 'sums.rw_wins__{name}') }}, 0) as bigint) as rw_wins,
+        cast(coalesce({{ rankwise._pick_template(spec, 'sums.rw_losses__{name}') }}, 0) as bigint) as rw_losses
+        {%- if 'randomization' in spec.tests %},
+        {#- no listed difference: every flipped sum is 0, as extreme as the observed -#}
+        cast(1 + coalesce({{ rankwise._pick_template(spec, 'randomization.rw_extreme__{name}') }}, {{ spec.n_resamples }}) as {{ float }})
+            / {{ spec.n_resamples + 1 }} as rw_p_randomization
+        {%- endif %}
+        {%- if 'bootstrap' in spec.tests %},
+        {#- no listed difference: every resampled mean difference is 0 -#}
+        coalesce({{ rankwise._pick_template(spec, 'bootstrap.rw_bootstrap_low__{name}') }}, case when sums.rw_limit is null then 0e0 end) as rw_bootstrap_ci_low,
+        coalesce({{ rankwise._pick_template(spec, 'bootstrap.rw_bootstrap_high__{name}') }}, case when sums.rw_limit is null then 0e0 end) as rw_bootstrap_ci_high
+        {%- endif %}
+    from rw_pairs as pair
+    cross join {{ rankwise._requested_user_metrics(spec) }}
+    left join rw_pair_sums as sums
+        on {{ rankwise._pairs_match('sums', 'pair', spec) }} and sums.rw_limit = grid.rw_limit
+    left join rw_truth_totals as totals
+        on 1 = 1{{ rankwise._partitions_match('totals', 'pair', spec) }}
+    {%- if spec.needs_pair_lists %}
+    left join rw_pair_populations as populations
+        on {{ rankwise._pairs_match('populations', 'pair', spec) }}
+    {%- endif %}
+    {%- if 'randomization' in spec.tests %}
+    left join rw_randomization as randomization
+        on {{ rankwise._pairs_match('randomization', 'pair', spec) }} and randomization.rw_limit = grid.rw_limit
+    {%- endif %}
+    {%- if 'bootstrap' in spec.tests %}
+    left join rw_bootstrap as bootstrap
+        on {{ rankwise._pairs_match('bootstrap', 'pair', spec) }} and bootstrap.rw_limit = grid.rw_limit
+    {%- endif %}
+)
+{%- endmacro %}
+
+{#- rw_comparison_tests: the means, the mean difference and the standard deviation
+    of the differences. The listed differences' population variance is combined
+    with the n - listed zeros as two samples are (Chan, Golub and LeVeque 1979),
+    which keeps the engines' stable one-pass variance instead of
+    sum(d^2) - n mean^2, which cancels. Then t = mean / (sd / sqrt(n)) with
+    n - 1 degrees of freedom, the half width of the t interval, and d_z. -#}
+{% macro _stage_comparison_tests(spec) %}
+    {%- set squares = '(moments.rw_var_listed * moments.rw_listed + case when moments.rw_listed > 0 then moments.rw_sum_diff * moments.rw_sum_diff * (moments.rw_n - moments.rw_listed) / (moments.rw_listed * moments.rw_n) else 0e0 end)' -%}
+rw_comparison_tests as (
+    select
+        stats.*,
+        case when stats.rw_sd > 0 then stats.rw_diff / (stats.rw_sd / sqrt(stats.rw_n)) end as rw_t,
+        case when stats.rw_n >= 2 then stats.rw_n - 1 end as rw_df,
+        case when stats.rw_n >= 2 then {{ rankwise.student_t_quantile(0.5 + spec.confidence / 2.0, 'stats.rw_n - 1') }} * stats.rw_sd / sqrt(stats.rw_n) end as rw_half_width
+    from (
+        select
+            moments.*,
+            moments.rw_sum_model / moments.rw_n as rw_mean,
+            moments.rw_sum_baseline / moments.rw_n as rw_baseline_mean,
+            moments.rw_sum_diff / moments.rw_n as rw_diff,
+            case when moments.rw_n >= 2 then sqrt(greatest({{ squares }}, 0e0) / (moments.rw_n - 1)) end as rw_sd
+        from rw_comparison_moments as moments
+        where moments.rw_n > 0
+    ) as stats
+)
+{%- endmacro %}
+
+{#- rw_comparison_p: the two-sided paired t p-value. With every difference equal
+    (sd = 0) there is no t: p is 0 when they differ from 0 and undefined when they
+    are all 0 (scipy's ttest_rel gives t = inf and p = 0, or nan). -#}
+{% macro _stage_comparison_p(spec) %}
+rw_comparison_p as (
+    select
+        tests.*,
+        case
+            when tests.rw_sd > 0 then {{ rankwise.student_t_two_sided_p('tests.rw_t', 'tests.rw_df') }}
+            when tests.rw_sd = 0 and tests.rw_diff <> 0 then 0e0
+        end as rw_p_value
+    from rw_comparison_tests as tests
+)
+{%- endmacro %}
+
+{#- The adjusted p-value of `p` over every row: Holm's step-down (each p times the
+    number of p-values not below it, then the running maximum) or Benjamini and
+    Hochberg's step-up (each p times m / its rank, then the running minimum from
+    the largest), capped at 1, as statsmodels' multipletests computes them. Rows
+    without a p-value are left out of m. -#}
+{% macro _adjusted_p(p, correction) %}
+    {%- if correction == 'none' -%}
+        {{ return(p) }}
+    {%- elif correction == 'holm' -%}
+        {{ return('case when ' ~ p ~ ' is not null then least(1e0, max((rw_n_tests - rw_p_rank + 1) * ' ~ p
+                  ~ ') over (order by rw_p_rank asc rows between unbounded preceding and current row)) end') }}
+    {%- else -%}
+        {{ return('case when ' ~ p ~ ' is not null then least(1e0, min(rw_n_tests * ' ~ p ~ ' / rw_p_rank)'
+                  ~ ' over (order by rw_p_rank desc rows between unbounded preceding and current row)) end') }}
+    {%- endif -%}
+{% endmacro %}
+
+{#- The comparison as it is returned, sorted for reading. -#}
+{% macro _output_comparison(spec) %}
+    {%- set float = rankwise.type_float64() -%}
+    {%- set positions = {} -%}
+    {%- for entry in spec.plan if entry.name not in positions -%}
+        {%- do positions.update({entry.name: positions | length + 1}) -%}
+    {%- endfor -%}
+    {%- set order = [] -%}
+    {%- for column in spec.shared_groups %}{% do order.append(column ~ ' asc nulls last') %}{% endfor -%}
+    {%- set cases = [] -%}
+    {%- for name, position in positions.items() %}{% do cases.append("when '" ~ name ~ "' then " ~ position) %}{% endfor -%}
+    {%- do order.extend(['case metric ' ~ cases | join(' ') ~ ' end asc', 'k asc nulls last',
+                         rankwise._in_byte_order('model') ~ ' asc', rankwise._in_byte_order('baseline') ~ ' asc']) -%}
+select * from (
+select
+    {{ rankwise._group_columns(spec.shared_groups, 'ranked') }}ranked.metric,
+    ranked.k,
+    {{ rankwise._metric_label('ranked.metric', 'ranked.k') }} as metric_label,
+    ranked.rw_model as model,
+    ranked.rw_baseline as baseline,
+    cast(ranked.rw_n as bigint) as n_users,
+    ranked.rw_mean as mean,
+    ranked.rw_baseline_mean as baseline_mean,
+    ranked.rw_diff as diff,
+    {{ rankwise.safe_divide('ranked.rw_diff', 'ranked.rw_baseline_mean') }} as relative_diff,
+    ranked.rw_diff - ranked.rw_half_width as ci_low,
+    ranked.rw_diff + ranked.rw_half_width as ci_high,
+    case when ranked.rw_sd > 0 then ranked.rw_diff / ranked.rw_sd end as effect_size,
+    ranked.rw_t as t_statistic,
+    ranked.rw_p_value as p_value,
+    {%- if 'randomization' in spec.tests %}
+    ranked.rw_p_randomization as p_randomization,
+    {%- endif %}
+    {%- if 'bootstrap' in spec.tests %}
+    ranked.rw_bootstrap_ci_low as bootstrap_ci_low,
+    ranked.rw_bootstrap_ci_high as bootstrap_ci_high,
+    {%- endif %}
+    cast({{ rankwise._adjusted_p('ranked.' ~ spec.corrected_p, spec.correction) }} as {{ float }}) as p_adjusted,
+    ranked.rw_wins as wins,
+    cast(ranked.rw_n as bigint) - ranked.rw_wins - ranked.rw_losses as ties,
+    ranked.rw_losses as losses,
+    {{ rankwise._adjusted_p('ranked.' ~ spec.corrected_p, spec.correction) }} < {{ rankwise._double_literal(spec.alpha) }} as significant
+from (
+    select
+        p.*,
+        row_number() over (order by p.{{ spec.corrected_p }} asc nulls last) as rw_p_rank,
+        count(p.{{ spec.corrected_p }}) over () as rw_n_tests
+    from rw_comparison_p as p
+) as ranked
+) as rw_comparison
+order by {{ order | join(', ') }}
+{%- endmacro %}
