@@ -8,6 +8,7 @@ Parquet/CSV files.
 from __future__ import annotations
 
 from ._api import check, convention_options, evaluate, metric_names, sql
+from ._compare import compare, comparison_table
 from ._options import EvaluateOptions
 from ._report import report
 from .errors import (
@@ -39,6 +40,8 @@ __all__ = [
     "RankwiseWarning",
     "__version__",
     "check",
+    "compare",
+    "comparison_table",
     "convention_options",
     "evaluate",
     "metric_names",

@@ -1,0 +1,302 @@
+"""rankwise.compare and rankwise.comparison_table: the dbt macro compare, rendered
+and run in DuckDB, and its result laid out as ranx lays out its comparisons."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any, Literal, Unpack
+
+import duckdb
+
+from . import _api
+from ._connection import apply_settings, refuse_a_text_collation
+from ._inputs import resolved_inputs
+from ._options import EvaluateOptions, documented, plain
+from ._render import renderer
+from ._validate import text_key_columns
+from .errors import InvalidArgumentError
+
+Test = Literal["t", "randomization", "bootstrap"]
+Correction = Literal["holm", "bh", "none"]
+TableFormat = Literal["markdown", "latex", "csv", "json", "dataframe"]
+
+
+def _compare_arguments(metrics: Any, k: Any, model_col: Any, baseline: Any, group_by: Any, partition_by: Any,
+                       statistics: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    """The macro's keyword arguments, every option resolved as evaluate resolves
+    it, numpy scalars made Python values."""
+    arguments = _api._macro_arguments("compare", metrics, k, group_by, False, options, partition_by)
+    del arguments["per_user"]
+    tests = plain(statistics["tests"])
+    arguments.update({
+        "model_col": plain(model_col),
+        "baseline": plain(baseline),
+        **{name: plain(value) for name, value in statistics.items()},
+        "tests": [tests] if isinstance(tests, str) else list(tests) if isinstance(tests, (list, tuple)) else tests,
+    })
+    return arguments
+
+
+def _render_compare(recommendations_sql: str, interactions_sql: str, arguments: dict[str, Any]) -> str:
+    return str(renderer("duckdb").call("compare", recommendations_sql, interactions_sql, **arguments)).strip()
+
+
+@documented
+def compare(
+    recommendations: Any,
+    interactions: Any,
+    metrics: Sequence[str] | str,
+    k: int | Sequence[int | None] | None = None,
+    *,
+    model_col: str = "model",
+    baseline: Any = None,
+    group_by: Sequence[str] | str | None = None,
+    partition_by: Sequence[str] | str | None = None,
+    confidence: float = 0.95,
+    tests: Sequence[Test] | Test = ("t",),
+    n_resamples: int = 1000,
+    seed: int = 0,
+    correction: Correction = "holm",
+    alpha: float = 0.05,
+    con: duckdb.DuckDBPyConnection | None = None,
+    validate: bool = True,
+    memory_limit: str | None = None,
+    temp_directory: str | os.PathLike[str] | None = None,
+    output: _api.Output = "pandas",
+    **options: Unpack[EvaluateOptions],
+) -> Any:
+    """Compares models on paired per-user values: is one really better?
+
+    Runs the SQL of the dbt macro ``rankwise.compare``. For each (group, metric,
+    k) and each model against the baseline (or every pair of models once), the
+    users both are scored on (evaluate's population: by default every user with
+    ground truth, a missing list scoring 0) give one difference each; the result
+    is their mean with its Student t interval, Cohen's d_z, the two-sided paired
+    t test, and on request a sign-flip randomization test and a Poisson bootstrap
+    interval, with p-values corrected over every row. docs/statistics.md has the
+    formulas and which test to use when.
+
+    Args:
+        recommendations: The ranked lists of every model, as for :func:`evaluate`,
+            with a column naming the model (``model_col``).
+        interactions: The truth, as for :func:`evaluate`.
+        metrics: Per-user metric names, each optionally @k, as for
+            :func:`evaluate` (not entropy, which has one value per group, nor
+            idcg, which does not depend on the model).
+        k: Cutoffs for the metrics given without ``@k``.
+        model_col: The column of the recommendations that tells the models apart.
+        baseline: The model every other is compared with (a value of
+            ``model_col``); None compares every pair once, the model first in
+            byte order of its name as text.
+        group_by: Further columns of the recommendations that split the
+            comparison (a segment, a run...).
+        partition_by: Columns both inputs have (fold, week...), as for
+            :func:`evaluate`.
+        confidence: The level of the intervals, strictly between 0 and 1.
+        tests: Any of "t" (always computed: ``t_statistic``, ``p_value``),
+            "randomization" (``p_randomization``: Fisher's sign-flip test) and
+            "bootstrap" (``bootstrap_ci_low``/``bootstrap_ci_high``).
+        n_resamples: Resamples of the randomization test and the bootstrap.
+        seed: The integer the resamples are drawn from; the same seed gives the
+            same p on every engine.
+        correction: "holm", "bh" (Benjamini-Hochberg) or "none": how
+            ``p_adjusted`` corrects the p-values of every row of the result (of
+            the randomization test when it is asked and "t" is not, else of the t
+            test).
+        alpha: ``significant`` is ``p_adjusted < alpha``.
+        con, validate, memory_limit, temp_directory, output: As for
+            :func:`evaluate`.
+        **options: The columns and conventions (:class:`rankwise.EvaluateOptions`):
+
+    Returns:
+        One row per (group columns, metric, k, model, baseline): ``metric_label``,
+        ``n_users``, ``mean``, ``baseline_mean``, ``diff``, ``relative_diff``,
+        ``ci_low``, ``ci_high``, ``effect_size``, ``t_statistic``, ``p_value``,
+        [``p_randomization``], [``bootstrap_ci_low``, ``bootstrap_ci_high``],
+        ``p_adjusted``, ``wins``, ``ties``, ``losses``, ``significant``.
+
+    Raises:
+        rankwise.errors.InvalidArgumentError: an argument is invalid, or the
+            baseline is not a model of the recommendations.
+        rankwise.errors.InputError: as for :func:`evaluate`.
+    """
+    if output not in _api.OUTPUTS:
+        raise InvalidArgumentError(
+            f"rankwise.compare: argument `output` must be one of {', '.join(map(repr, _api.OUTPUTS))}; got {output!r}.")
+    statistics = {"confidence": confidence, "tests": tests, "n_resamples": n_resamples, "seed": seed,
+                  "correction": correction, "alpha": alpha}
+    arguments = _compare_arguments(metrics, k, model_col, baseline, group_by, partition_by, statistics, options)
+    # Render first: an invalid argument fails before anything touches a connection.
+    _render_compare("recommendations", "interactions", arguments)
+    if con is not None and (memory_limit is not None or temp_directory is not None):
+        raise InvalidArgumentError(
+            "rankwise.compare: `memory_limit` and `temp_directory` apply to rankwise's own connection; "
+            "on a connection you pass as `con`, set them yourself.")
+    # The model column is one more group column to evaluate's checks.
+    as_evaluated = {**arguments, "group_by": [*(arguments["group_by"] or []), arguments["model_col"]]}
+    private = con is None
+    connection = duckdb.connect() if private else con
+    try:
+        if private:
+            apply_settings(connection, memory_limit=memory_limit, temp_directory=temp_directory)
+        with resolved_inputs(connection, recommendations=recommendations, interactions=interactions) as inputs:
+            if not private:
+                refuse_a_text_collation(connection, "compare", text_key_columns(
+                    connection, inputs, user_col=arguments["user_col"], item_col=arguments["item_col"],
+                    group_by=_api._list_keys(as_evaluated)))
+            if validate:
+                _api._validate(connection, inputs, as_evaluated)
+            relation = connection.sql(_render_compare(inputs["recommendations"].sql, inputs["interactions"].sql, arguments))
+            computed = _api._detached(connection, relation)
+            if computed.shape[0] == 0:
+                _refuse_an_empty_comparison(connection, inputs["recommendations"].sql, arguments)
+            return computed if output == "relation" else _api._convert(computed, output)
+    finally:
+        if private and output != "relation":
+            connection.close()
+
+
+def _refuse_an_empty_comparison(connection: duckdb.DuckDBPyConnection, recommendations_sql: str,
+                                arguments: dict[str, Any]) -> None:
+    """No pair to compare: a baseline that is not a model, or one model only.
+    Says which models there are, rather than return an empty table."""
+    column = renderer().call("quote_identifier", arguments["model_col"])
+    models = [row[0] for row in connection.sql(
+        f"select distinct {column} from {recommendations_sql} where {column} is not null order by 1 limit 21").fetchall()]
+    shown = ", ".join(map(repr, models[:20])) + (", ..." if len(models) > 20 else "")
+    if arguments["baseline"] is not None and arguments["baseline"] not in models:
+        raise InvalidArgumentError(
+            f"rankwise.compare: the baseline {arguments['baseline']!r} is not a value of the model column "
+            f"'{arguments['model_col']}' of the recommendations; its values: {shown}.")
+    raise InvalidArgumentError(
+        f"rankwise.compare: nothing to compare: the model column '{arguments['model_col']}' of the recommendations "
+        f"holds {len(models)} model{'s' if len(models) != 1 else ''} ({shown}) within each group; compare needs two.")
+
+
+_SUPERSCRIPTS = {"markdown": "<sup>{}</sup>", "latex": "$^{{{}}}$", "csv": "^{}", "json": "^{}", "dataframe": "^{}"}
+
+
+def comparison_table(result: Any, format: TableFormat = "dataframe", digits: int = 4) -> Any:
+    """The comparison as ranx shows it: one row per model, one column per metric,
+    each cell the model's mean with the letters of the models it beats
+    significantly (its ``significant`` rows with a difference in its favour).
+
+    Args:
+        result: What :func:`compare` returned (a pandas DataFrame, or anything
+            with ``.to_pandas()`` or ``.df()``).
+        format: "dataframe" (a pandas DataFrame of strings), or the text of a
+            "markdown", "latex", "csv" or "json" table.
+        digits: Decimals of the means.
+
+    Returns:
+        The table; group columns, when the comparison has any, lead each row.
+    """
+    import pandas as pd
+
+    if format not in _SUPERSCRIPTS:
+        raise InvalidArgumentError(
+            f"rankwise.comparison_table: argument `format` must be one of {', '.join(map(repr, _SUPERSCRIPTS))}; "
+            f"got {format!r}.")
+    frame = _as_pandas(result)
+    needed = {"metric_label", "model", "baseline", "mean", "baseline_mean", "diff", "significant", "n_users"}
+    missing = needed - set(frame.columns)
+    if missing:
+        raise InvalidArgumentError(
+            f"rankwise.comparison_table: `result` must be what rankwise.compare returns; it has no column "
+            f"{', '.join(sorted(missing))}.")
+    first_fixed = list(frame.columns).index("metric")
+    groups = list(frame.columns[:first_fixed])
+    models = sorted(set(frame["model"]) | set(frame["baseline"]), key=str)
+    letters = {model: _letter(position) for position, model in enumerate(models)}
+    metrics = list(dict.fromkeys(frame["metric_label"]))
+    rows = []
+    for key, part in (frame.groupby(groups, sort=True, dropna=False) if groups else [((), frame)]):
+        key = key if isinstance(key, tuple) else (key,)
+        for model in models:
+            cells = {}
+            for metric in metrics:
+                rows_of_metric = part[part["metric_label"] == metric]
+                as_model = rows_of_metric[rows_of_metric["model"] == model]
+                as_baseline = rows_of_metric[rows_of_metric["baseline"] == model]
+                # Under users='both' each pair has its own users: the widest pair's mean.
+                means = [*zip(as_model["n_users"], as_model["mean"]), *zip(as_baseline["n_users"], as_baseline["baseline_mean"])]
+                if not means:
+                    cells[metric] = ""
+                    continue
+                mean = max(means, key=lambda pair: pair[0])[1]
+                beaten = sorted(
+                    [letters[other] for other, diff, significant in zip(as_model["baseline"], as_model["diff"], as_model["significant"])
+                     if _is_true(significant) and diff > 0]
+                    + [letters[other] for other, diff, significant in zip(as_baseline["model"], as_baseline["diff"], as_baseline["significant"])
+                       if _is_true(significant) and diff < 0])
+                cells[metric] = f"{mean:.{digits}f}" + (_SUPERSCRIPTS[format].format("".join(beaten)) if beaten else "")
+            rows.append({**dict(zip(groups, key)), "model": f"{letters[model]}. {model}", **cells})
+    table = pd.DataFrame(rows, columns=[*groups, "model", *metrics])
+    if format == "dataframe":
+        return table
+    if format == "markdown":
+        return _markdown(table)
+    if format == "latex":
+        return _latex(table)
+    if format == "csv":
+        return table.to_csv(index=False)
+    return table.to_json(orient="records", indent=2)
+
+
+def _is_true(value: Any) -> bool:
+    """A `significant` cell that holds true (not false, not null)."""
+    import pandas as pd
+
+    return value is not None and not pd.isna(value) and bool(value)
+
+
+def _letter(position: int) -> str:
+    """a, b, ..., z, aa, ab, ... as ranx names the models of its table."""
+    name = ""
+    position += 1
+    while position:
+        position, remainder = divmod(position - 1, 26)
+        name = chr(ord("a") + remainder) + name
+    return name
+
+
+def _as_pandas(result: Any) -> Any:
+    import pandas as pd
+
+    if isinstance(result, pd.DataFrame):
+        return result
+    for method in ("to_pandas", "df"):
+        if hasattr(result, method):
+            return getattr(result, method)()
+    raise InvalidArgumentError(
+        f"rankwise.comparison_table: `result` must be what rankwise.compare returns (a DataFrame); got "
+        f"{type(result).__name__}.")
+
+
+def _markdown(table: Any) -> str:
+    header = "| " + " | ".join(map(str, table.columns)) + " |"
+    rule = "|" + "|".join("---" for _ in table.columns) + "|"
+    lines = ["| " + " | ".join(str(value) for value in row) + " |" for row in table.itertuples(index=False)]
+    return "\n".join([header, rule, *lines]) + "\n"
+
+
+def _latex_text(value: Any) -> str:
+    text = str(value)
+    if "$^{" in text:
+        number, mark = text.split("$^{", 1)
+        return _latex_text(number) + "$^{" + mark
+    for character, escaped in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"),
+                               ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\^{}")):
+        text = text.replace(character, escaped)
+    return text
+
+
+def _latex(table: Any) -> str:
+    # text columns (groups, model) left, means right
+    spec = "l" * (list(table.columns).index("model") + 1) + "r" * (len(table.columns) - list(table.columns).index("model") - 1)
+    lines = [r"\begin{tabular}{" + spec + "}", r"\toprule",
+             " & ".join(_latex_text(column) for column in table.columns) + r" \\", r"\midrule"]
+    lines += [" & ".join(_latex_text(value) for value in row) + r" \\" for row in table.itertuples(index=False)]
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
