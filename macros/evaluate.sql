@@ -1,8 +1,11 @@
 {#- rankwise.evaluate: every requested metric at every cutoff, each table read
     once per kind of aggregate, with no window over the full recommendations.
     Returns a SELECT with one row per (group, metric, k): partition and group
-    columns, metric, k, value, n_users, n_users_without_list; or, with per_user=true, one row per (group, user, metric,
-    k) with the per-user components for drill-down. `convention` picks the
+    columns, metric, k, value, n_users, n_users_without_list, and unless
+    `confidence` is none, ci_low and ci_high (the Student t interval of the mean
+    of the per-user values; NULL for group-level metrics); or, with per_user=true,
+    one row per (group, user, metric, k) with the per-user components for
+    drill-down. `convention` picks the
     option values of a peer library; an option given explicitly wins. The
     conventions are documented in docs/metrics.md. `partition_by` names columns
     both tables have (fold, week...): each partition's lists are judged against
@@ -15,7 +18,7 @@
                   user_col='user_id', item_col='item_id', rank_col='rank', score_col=none, relevance_col=none,
                   convention='rankwise', ap_denominator=none, precision_denominator=none, gain=none, gain_items=none,
                   idcg=none, relevance_threshold=none, users=none, ties=none, log_base=none,
-                  duplicate_interactions='error', partition_by=none) %}
+                  duplicate_interactions='error', partition_by=none, confidence=0.95) %}
     {%- set options = {
         'ap_denominator': ap_denominator,
         'precision_denominator': precision_denominator,
@@ -31,6 +34,11 @@
     {%- do rankwise._check_no_unknown_arguments('evaluate', kwargs, rankwise._evaluate_arguments()) -%}
     {%- set spec = rankwise._evaluate_spec(metrics, k, group_by, per_user, user_col, item_col, rank_col, score_col,
                                            relevance_col, convention, options, duplicate_interactions, partition_by) -%}
+    {%- if confidence is not none and not (confidence is number and confidence is not boolean and confidence > 0 and confidence < 1) -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `confidence` must be a number strictly between 0 and 1, such as 0.95, or none for no interval; got " ~ rankwise._describe(confidence) ~ ".") }}
+    {%- endif -%}
+    {#- per-user rows have no interval -#}
+    {%- do spec.update({'confidence': none if per_user else confidence}) -%}
     {%- do rankwise._check_relation_columns(recommendations, interactions, rankwise._columns_read(
         user_col, item_col, rank_col, score_col, relevance_col, group_by, partition_by)) -%}
     {{- return(adapter.dispatch('evaluate', 'rankwise')(recommendations, interactions, spec)) -}}
@@ -90,7 +98,7 @@ select * from (
 {% macro _evaluate_arguments() %}
     {{ return(['metrics', 'k', 'group_by', 'per_user', 'user_col', 'item_col', 'rank_col', 'score_col', 'relevance_col',
                'convention', 'ap_denominator', 'precision_denominator', 'gain', 'gain_items', 'idcg',
-               'relevance_threshold', 'users', 'ties', 'log_base', 'duplicate_interactions', 'partition_by']) }}
+               'relevance_threshold', 'users', 'ties', 'log_base', 'duplicate_interactions', 'partition_by', 'confidence']) }}
 {% endmacro %}
 
 {#- Per input, the (column, purpose) pairs evaluate reads, as the Python wrapper

@@ -7,13 +7,19 @@
     group), and many groups or cutoffs cost little more than one. -#}
 
 {#- rw_group_sums: per (group, cutoff), each metric's sum over the users with a
-    judged row within the cutoff. -#}
+    judged row within the cutoff; for the interval, their number and the
+    population variance of their values (combined with the unlisted zeros in the
+    output, see _interval_half_width). -#}
 {% macro _stage_group_sums(spec) %}
 rw_group_sums as (
     select
         {{ rankwise._group_columns(spec.groups) }}rw_limit
         {%- for metric in spec.user_metric_names if metric.zero_without_list %},
         sum(rw_value__{{ metric.name }}) as rw_sum__{{ metric.name }}
+        {%- if spec.confidence is not none %},
+        count(rw_value__{{ metric.name }}) as rw_listed__{{ metric.name }},
+        var_pop(rw_value__{{ metric.name }}) as rw_var__{{ metric.name }}
+        {%- endif %}
         {%- endfor %}
     from rw_user_metrics
     group by {{ rankwise._group_columns(spec.groups) }}rw_limit
@@ -54,6 +60,10 @@ rw_idcg_sums as (
         {{ rankwise._group_columns(spec.groups, 'list') }}cutoff.rw_limit,
         sum(idcg.rw_idcg) as rw_sum__idcg,
         sum(case when truth.rw_n_relevant > 0 then idcg.rw_idcg end) as rw_sum_relevant__idcg
+        {%- if spec.confidence is not none %},
+        var_pop(idcg.rw_idcg) as rw_var__idcg,
+        var_pop(case when truth.rw_n_relevant > 0 then idcg.rw_idcg end) as rw_var_relevant__idcg
+        {%- endif %}
     from rw_list_rows as list
     inner join rw_user_truth_counts as truth
         on truth.rw_user = list.rw_user{{ rankwise._partitions_match('truth', 'list', spec) }}
@@ -69,6 +79,9 @@ rw_truth_idcg_sums as (
     select
         {{ rankwise._partition_columns(spec, 'truth') }}cutoff.rw_limit,
         sum(idcg.rw_idcg) as rw_sum_interactions__idcg
+        {%- if spec.confidence is not none %},
+        var_pop(idcg.rw_idcg) as rw_var_interactions__idcg
+        {%- endif %}
     from rw_user_truth_counts as truth
     cross join rw_cutoffs as cutoff
     {{ rankwise._join_idcg('truth', 'cutoff.rw_limit', spec) }}
@@ -92,6 +105,13 @@ rw_group_means as (
         {%- endif %},
         {{ rankwise.safe_divide(total, count) }} as rw_value__{{ name }},
         {{ count }} as rw_n_users__{{ name }}
+        {%- if spec.confidence is not none %}
+        {#- idcg's sums run over every user of the set: none is left unlisted #}
+        {%- set listed = 'coalesce(sums.rw_listed__' ~ name ~ ', 0)' if metric.zero_without_list else count %}
+        {%- set variance = 'sums.rw_var__' ~ name if metric.zero_without_list else {'interactions': 'truth_idcg.rw_var_interactions__idcg', 'both': 'idcg_sums.rw_var__idcg', 'relevant': 'idcg_sums.rw_var_relevant__idcg'}[metric.users] %},
+        {{ listed }} as rw_listed__{{ name }},
+        coalesce({{ variance }}, 0) as rw_var__{{ name }}
+        {%- endif %}
         {%- endfor %},
         coalesce(totals.rw_n_interactions, 0) - counts.rw_n_both as rw_n_users_without_list
     from rw_group_counts as counts

@@ -61,8 +61,9 @@ inner join {{ rankwise._requested_user_metrics(spec) }}
 where {{ rankwise._pick_metric(spec, 'rw_user_metrics.rw_value__{name}') }} is not null
 {%- endmacro %}
 
-{#- The means of the per-user metrics, per group. -#}
+{#- The means of the per-user metrics, per group, with their intervals. -#}
 {% macro _output_user_metric_means(spec) %}
+    {%- set means -%}
 select
     {{ rankwise._group_columns(spec.groups, 'rw_group_means') }}grid.metric,
     grid.k,
@@ -70,11 +71,52 @@ select
     {{ rankwise._pick_metric(spec, 'rw_group_means.rw_value__{name}') }} as value,
     {{ rankwise._pick_metric(spec, 'rw_group_means.rw_n_users__{name}') }} as n_users,
     rw_group_means.rw_n_users_without_list as n_users_without_list
+    {%- if spec.confidence is not none %},
+    {{ rankwise._pick_metric(spec, 'rw_group_means.rw_listed__{name}') }} as rw_listed,
+    {{ rankwise._pick_metric(spec, 'rw_group_means.rw_var__{name}') }} as rw_var
+    {%- endif %}
 from rw_group_means
 inner join {{ rankwise._requested_user_metrics(spec) }}
     on grid.rw_limit = rw_group_means.rw_limit
 where {{ rankwise._pick_metric(spec, 'rw_group_means.rw_n_users__{name}') }} > 0
+    {%- endset -%}
+    {%- if spec.confidence is none -%}
+        {{ return(means) }}
+    {%- endif -%}
+    {%- set half_width = rankwise._interval_half_width('rw_means.value', 'rw_means.n_users', 'rw_means.rw_listed', 'rw_means.rw_var', spec.confidence) -%}
+    {%- set interval -%}
+select
+    {{ rankwise._group_columns(spec.groups, 'rw_means') }}rw_means.metric,
+    rw_means.k,
+    rw_means.metric_label,
+    rw_means.value,
+    rw_means.n_users,
+    rw_means.n_users_without_list,
+    rw_means.value - {{ half_width }} as ci_low,
+    rw_means.value + {{ half_width }} as ci_high
+from (
+{{ means }}
+) as rw_means
+    {%- endset -%}
+    {{ return(interval) }}
 {%- endmacro %}
+
+{#- The half width of the Student t interval of a mean over n users at level
+    `confidence`, when `listed` of them have values of population variance `var`
+    and the other n - listed are 0: their sum of squared deviations combined as
+    two samples' are (Chan, Golub and LeVeque 1979), which keeps the engines'
+    stable variance rather than sum(x^2) - n mean^2, which cancels. NULL for
+    fewer than 2 users. -#}
+{% macro _interval_half_width(mean, n, listed, var, confidence) %}
+    {%- set float = rankwise.type_float64() -%}
+    {%- set n_float = 'cast(' ~ n ~ ' as ' ~ float ~ ')' -%}
+    {%- set listed_float = 'cast(' ~ listed ~ ' as ' ~ float ~ ')' -%}
+    {#- the listed values' mean is n mean / listed: (n mean / listed)^2 listed (n - listed) / n -#}
+    {%- set squares = '(' ~ var ~ ' * ' ~ listed_float ~ ' + case when ' ~ listed ~ ' > 0 then ' ~ mean ~ ' * ' ~ mean ~ ' * '
+        ~ n_float ~ ' * (' ~ n_float ~ ' - ' ~ listed_float ~ ') / ' ~ listed_float ~ ' else 0e0 end)' -%}
+    {{ return('(case when ' ~ n ~ ' >= 2 then ' ~ rankwise.student_t_quantile(0.5 + confidence / 2.0, n_float ~ ' - 1')
+              ~ ' * sqrt(greatest(' ~ squares ~ ', 0e0) / (' ~ n_float ~ ' - 1)) / sqrt(' ~ n_float ~ ') end)') }}
+{% endmacro %}
 
 {#- The group-level metrics, per group. -#}
 {% macro _output_group_metrics(spec) %}
@@ -87,6 +129,11 @@ select
     rw_group_metrics.rw_n_users as n_users,
     -- a group-level metric reads no interactions
     cast(null as bigint) as n_users_without_list
+    {%- if spec.confidence is not none %},
+    -- nor has one value per user to average
+    cast(null as {{ rankwise.type_float64() }}) as ci_low,
+    cast(null as {{ rankwise.type_float64() }}) as ci_high
+    {%- endif %}
 from rw_group_metrics
 cross join ({{ rankwise._metric_grid(metrics) }}) as grid
 {%- endmacro %}

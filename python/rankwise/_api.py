@@ -95,6 +95,7 @@ def _macro_arguments(
     per_user: bool,
     options: Mapping[str, Any],
     partition_by: Sequence[str] | str | None = None,
+    confidence: float | None = 0.95,
 ) -> dict[str, Any]:
     """The keyword arguments of the macro evaluate: every option resolved, every
     numpy scalar made a Python number, before anything is rendered."""
@@ -105,6 +106,7 @@ def _macro_arguments(
         "group_by": _listed(plain(group_by)) if group_by is not None else None,
         "partition_by": _listed(plain(partition_by)) if partition_by is not None else None,
         "per_user": plain(per_user),
+        "confidence": plain(confidence),
         **resolve(caller, options),
     }
 
@@ -123,6 +125,7 @@ def evaluate(
     group_by: Sequence[str] | str | None = None,
     partition_by: Sequence[str] | str | None = None,
     per_user: bool = False,
+    confidence: float | None = 0.95,
     con: duckdb.DuckDBPyConnection | None = None,
     validate: bool = True,
     memory_limit: str | None = None,
@@ -155,6 +158,9 @@ def evaluate(
             ``group_by``.
         per_user: One row per user (with the components of each value) instead
             of means.
+        confidence: The level of ``ci_low`` and ``ci_high``, the Student t
+            interval of each mean of per-user values (null for entropy);
+            None leaves the two columns out. Ignored with ``per_user``.
         con: A DuckDB connection to run on (and to read table names from);
             default: a private in-memory one. It is left as it was found.
         validate: Check the inputs before computing (missing columns, wrong
@@ -172,7 +178,8 @@ def evaluate(
 
     Returns:
         A tidy table: group columns, ``metric``, ``k`` (null for the whole list),
-        ``value``, ``n_users``; with ``per_user=True``: the user column, group
+        ``metric_label``, ``value``, ``n_users``, ``n_users_without_list``,
+        ``ci_low``, ``ci_high``; with ``per_user=True``: the user column, group
         columns, ``metric``, ``k``, ``value``, ``n_relevant``, ``n_recommended``,
         ``hits``, ``dcg``, ``idcg``.
 
@@ -188,7 +195,7 @@ def evaluate(
         raise InvalidArgumentError(
             f"rankwise.evaluate: argument `output` must be one of {', '.join(map(repr, OUTPUTS))}; got {output!r}."
         )
-    arguments = _macro_arguments("evaluate", metrics, k, group_by, per_user, options, partition_by)
+    arguments = _macro_arguments("evaluate", metrics, k, group_by, per_user, options, partition_by, confidence)
     # Render first: an invalid argument fails before anything touches a connection.
     _render_evaluate("recommendations", "interactions", "duckdb", arguments)
 
@@ -310,6 +317,7 @@ def sql(
     group_by: Sequence[str] | str | None = None,
     partition_by: Sequence[str] | str | None = None,
     per_user: bool = False,
+    confidence: float | None = 0.95,
     **options: Unpack[EvaluateOptions],
 ) -> str:
     """The SQL :func:`evaluate` runs, for two table names, in a SQL dialect.
@@ -332,7 +340,7 @@ def sql(
     for role, name in (("recommendations", recommendations), ("interactions", interactions)):
         if not isinstance(name, str) or not name:
             raise InvalidArgumentError(f"rankwise.sql: argument `{role}` must be a table name; got {name!r}.")
-    arguments = _macro_arguments("sql", metrics, k, group_by, per_user, options, partition_by)
+    arguments = _macro_arguments("sql", metrics, k, group_by, per_user, options, partition_by, confidence)
     adapter_type, written_in = DIALECT_ADAPTERS[dialect]
     rendered = _render_evaluate(
         quote_table_name(recommendations, adapter_type),

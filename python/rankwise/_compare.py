@@ -14,7 +14,7 @@ from ._connection import apply_settings, refuse_a_text_collation
 from ._inputs import resolved_inputs
 from ._options import EvaluateOptions, documented, plain
 from ._render import renderer
-from ._validate import text_key_columns
+from ._validate import _require, _schema, text_key_columns
 from .errors import InvalidArgumentError
 
 Test = Literal["t", "randomization", "bootstrap"]
@@ -145,6 +145,10 @@ def compare(
                 refuse_a_text_collation(connection, "compare", text_key_columns(
                     connection, inputs, user_col=arguments["user_col"], item_col=arguments["item_col"],
                     group_by=_api._list_keys(as_evaluated)))
+            # Named as the model column, not as one more group column; read even
+            # without validate, as it costs no pass over the data.
+            _require(_schema(connection, inputs["recommendations"]), inputs["recommendations"].label, "model column",
+                     arguments["model_col"])
             if validate:
                 _api._validate(connection, inputs, as_evaluated)
             relation = connection.sql(_render_compare(inputs["recommendations"].sql, inputs["interactions"].sql, arguments))

@@ -19,6 +19,7 @@ import duckdb
 
 from . import __version__
 from ._api import DIALECT_ADAPTERS, check, evaluate, sql
+from ._compare import comparison_table, compare
 from ._cli_report import report_command
 from ._connection import apply_settings
 from ._options import DEFAULTS, DOCS, choices, option_types
@@ -138,7 +139,8 @@ def _arguments(options: dict[str, Any]) -> dict[str, Any]:
 
 # The Python names a message may use, as the command line spells them.
 _FLAGS = {name: "--" + name.replace("_", "-") for name in
-          (*DEFAULTS, "group_by", "partition_by", "per_user", "memory_limit", "temp_directory")}
+          (*DEFAULTS, "group_by", "partition_by", "per_user", "memory_limit", "temp_directory", "confidence",
+           "model_col", "baseline", "n_resamples", "correction", "alpha")}
 
 
 def _in_flag_names(message: str) -> str:
@@ -151,8 +153,9 @@ def _in_flag_names(message: str) -> str:
     # bare, only the names no sentence uses as a word (score_col, not users or gain)
     compound = "|".join(sorted((name for name in _FLAGS if "_" in name), key=len, reverse=True))
     message = re.sub(rf"(?<![-\w'`])({compound})(?![\w'`])", lambda match: _FLAGS[match.group(1)], message)
-    return message.replace("rankwise.evaluate: argument `--", "rankwise: option `--").replace(
-        "rankwise.check: argument `--", "rankwise: option `--")
+    for caller in ("evaluate", "check", "compare"):
+        message = message.replace(f"rankwise.{caller}: argument `--", "rankwise: option `--")
+    return message
 
 
 def _one_line_errors(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -179,8 +182,13 @@ def main() -> None:
     """Ranking and recommendation metrics, computed by rankwise's SQL in DuckDB."""
 
 
+_CONFIDENCE = click.option("--confidence", type=float, default=0.95, show_default=True,
+                           help="The level of ci_low and ci_high, the Student t interval of each mean.")
+
+
 @main.command("evaluate")
 @_common_options
+@_CONFIDENCE
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path, allow_dash=True), default=None,
               help="Write the result to a .parquet, .csv or .json file instead of printing it; - writes it to "
                    "stdout in --format.")
@@ -299,11 +307,72 @@ def check_command(**options: Any) -> None:
 
 @main.command("sql")
 @_common_options
+@_CONFIDENCE
 @click.option("--dialect", type=click.Choice(list(DIALECT_ADAPTERS)), default="duckdb", show_default=True)
 @_one_line_errors
 def sql_command(dialect: str, **options: Any) -> None:
     """Print the SQL that evaluates table RECOMMENDATIONS against table INTERACTIONS."""
     click.echo(sql(dialect=dialect, **_arguments(options)))
+
+
+@main.command("compare")
+@click.argument("recommendations")
+@click.argument("interactions")
+@click.option("-m", "--metric", "metrics", multiple=True, required=True,
+              help="A per-user metric, optionally @k (repeatable): -m ndcg@10 -m map@10.")
+@click.option("-k", "cutoffs", multiple=True, type=int,
+              help="A cutoff for the metrics given without @k (repeatable). Default: the whole list.")
+@click.option("--model-col", default="model", show_default=True,
+              help="The column of the recommendations that tells the models apart.")
+@click.option("--baseline", default=None,
+              help="The model every other is compared with; by default every pair once.")
+@click.option("--group-by", multiple=True, help="A further grouping column of the recommendations (repeatable).")
+@click.option("--partition-by", multiple=True, help=_PARTITION_HELP)
+@click.option("--confidence", type=float, default=0.95, show_default=True, help="The level of the intervals.")
+@click.option("--test", "tests", multiple=True, type=click.Choice(["t", "randomization", "bootstrap"]),
+              help="A test to run (repeatable; default: t, which is always computed).")
+@click.option("--n-resamples", type=int, default=1000, show_default=True,
+              help="Resamples of the randomization test and the bootstrap.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The seed of the resamples.")
+@click.option("--correction", type=click.Choice(["holm", "bh", "none"]), default="holm", show_default=True,
+              help="How p_adjusted corrects the p-values of every row.")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="significant is p_adjusted < alpha.")
+@_options
+@click.option("--details", is_flag=True,
+              help="Print every row of the comparison (each pair's difference, interval and tests) instead of "
+                   "the table of models.")
+@click.option("--format", "output_format", type=click.Choice(["markdown", "latex", "csv", "json"]), default="markdown",
+              show_default=True, help="The format of the table of models.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write every row of the comparison to a .parquet, .csv or .json file.")
+@_one_line_errors
+def compare_command(details: bool, output_format: str, output: Path | None, **options: Any) -> None:
+    """Compare the models of RECOMMENDATIONS on INTERACTIONS (Parquet or CSV files; - reads CSV from stdin).
+
+    Prints one row per model and one column per metric, each mean marked with the
+    letters of the models it beats significantly (as ranx does)."""
+    kind = None
+    if output is not None:
+        kind = _OUTPUT_FORMATS.get(output.suffix.lower())
+        if kind is None:
+            raise click.BadParameter(f"'{output}': the file name must end in .parquet, .csv or .json.",
+                                     param_hint="--output")
+    arguments = _arguments({**options, "group_by": options["group_by"], "partition_by": options["partition_by"]})
+    arguments["tests"] = list(options["tests"]) or ["t"]
+    with duckdb.connect() as con, stages() as stage:
+        stage("checking the inputs and comparing the models")
+        compare(con=con, output="relation", **arguments).create("rankwise_comparison")
+        result = con.table("rankwise_comparison")
+        if output is not None:
+            stage("writing")
+            _write_atomically(result, output, kind)
+        frame = result.df()
+    if output is not None:
+        click.echo(f"wrote {frame.shape[0]} rows to {output}", err=True)
+    if details:
+        click.echo(frame.to_string(index=False))
+        return
+    click.echo(comparison_table(frame, output_format).rstrip("\n"))
 
 
 main.add_command(report_command(_common_options, _one_line_errors, _arguments))
