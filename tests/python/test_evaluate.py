@@ -50,7 +50,8 @@ def baseline(frames) -> pd.DataFrame:
 
 
 def test_result_is_tidy_and_in_the_order_asked(frames, baseline: pd.DataFrame) -> None:
-    assert list(baseline.columns) == ["model", "metric", "k", "metric_label", "value", "n_users", "n_users_without_list"]
+    assert list(baseline.columns) == ["model", "metric", "k", "metric_label", "value", "n_users", "n_users_without_list",
+                                     "ci_low", "ci_high"]
     labels = baseline.apply(lambda row: row.metric if pd.isna(row.k) else f"{row.metric}@{row.k}", axis=1)
     assert (baseline["metric_label"] == labels).all()
     assert "r_precision" in set(baseline["metric_label"]) and "ndcg@5" in set(baseline["metric_label"])

@@ -21,6 +21,14 @@ from rankwise.errors import InvalidArgumentError
 
 from .report_pages import DAYS, HOSTILE, K, METRICS, Report, sample_inputs
 
+
+
+def _shown(row) -> str:
+    """A summary cell: the mean, and its interval where it has one (not entropy)."""
+    interval = "" if pd.isna(row.ci_low) else f" [{row.ci_low:.4f}, {row.ci_high:.4f}]"
+    return f"{row.value:.4f}{interval}"
+
+
 @pytest.fixture(scope="module")
 def frames() -> tuple[pd.DataFrame, pd.DataFrame]:
     return sample_inputs()
@@ -53,7 +61,7 @@ def test_the_summary_shows_evaluate_values_of_the_last_partition(frames, written
     summary = written.summary()
     assert sorted(summary) == sorted(set(_series(expected)))
     for series, row in zip(_series(expected), expected.itertuples()):
-        assert summary[series][row.metric_label] == f"{row.value:.4f}"
+        assert summary[series][row.metric_label] == _shown(row)
     users = expected[expected.metric != "entropy"].assign(series=_series).groupby("series")["n_users"].first()
     assert {series: int(row["users"]) for series, row in summary.items()} == users.to_dict()
     assert "day = 2026-01-02, the last of 2 partitions" in written.html
@@ -125,8 +133,8 @@ def test_the_page_needs_no_network_and_names_cannot_escape_their_script(written:
 
 
 def test_a_result_with_confidence_intervals_shows_them(frames, tmp_path: Path) -> None:
-    # Intervals as rankwise.evaluate's confidence intervals add them; any
-    # numbers do to check that they are drawn.
+    # Intervals replaced by numbers of the test's own, to check that the
+    # report draws the columns it is given.
     result = rankwise.evaluate(*_last_day(frames), ["ndcg", "mrr"], K, group_by=["model", "segment"],
                                relevance_col="relevance")
     result = result[result.segment == "app"].drop(columns="segment")
@@ -195,7 +203,7 @@ def test_the_command_line_writes_the_same_report_and_no_progress_off_a_terminal(
                                  relevance_col="relevance")
     summary = Report(target).summary()
     for series, row in zip(_series(expected), expected.itertuples()):
-        assert summary[series][row.metric_label] == f"{row.value:.4f}"
+        assert summary[series][row.metric_label] == _shown(row)
 
 
 def test_the_command_line_refuses_a_file_that_is_not_html(frames, tmp_path: Path) -> None:
@@ -243,7 +251,7 @@ def test_without_groups_one_series_and_no_curve_for_whole_list_metrics(frames, t
     page = Report(rankwise.report(one_list, interactions, ["mrr", "r_precision"], relevance_col="relevance",
                                   path=tmp_path / "r.html"))
     expected = rankwise.evaluate(one_list, interactions, ["mrr", "r_precision"], relevance_col="relevance")
-    assert page.summary() == {"all": {**{row.metric_label: f"{row.value:.4f}" for row in expected.itertuples()},
+    assert page.summary() == {"all": {**{row.metric_label: _shown(row) for row in expected.itertuples()},
                                       "users": str(expected["n_users"].iloc[0])}}
     assert page.charts == ["distributions"]
 
@@ -260,5 +268,5 @@ def test_two_partition_columns_make_one_axis(frames, tmp_path: Path) -> None:
                              interactions[(interactions.day == DAYS[-1]) & interactions.fold], ["ndcg@3"],
                              group_by="model", relevance_col="relevance")
     assert {model: row["ndcg@3"] for model, row in page.summary().items()} == {
-        row.model: f"{row.value:.4f}" for row in last.itertuples()}
+        row.model: _shown(row) for row in last.itertuples()}
     assert f"day = {DAYS[-1]}, fold = True, the last of 4 partitions" in page.html
