@@ -97,3 +97,48 @@
         {%- endfor -%}
     {%- endfor -%}
 {% endmacro %}
+
+{#- The query of the package model rankwise_comparison: rankwise.compare with the
+    arguments of var('rankwise_comparison') (model_col, baseline, tests...; and
+    recommendations / interactions to compare other inputs than those of
+    rankwise_recommendations and rankwise_interactions), over the per-user
+    metrics of rankwise_metrics (entropy and idcg are left out: they have no
+    paired difference), rankwise_k, rankwise_group_by, rankwise_partition_by and
+    rankwise_options. -#}
+{% macro _package_comparison_query() %}
+    {%- set comparison = var('rankwise_comparison') -%}
+    {%- if comparison is not mapping -%}
+        {{ exceptions.raise_compiler_error("rankwise: var `rankwise_comparison` must be a mapping of rankwise.compare arguments (model_col, baseline, tests, n_resamples, seed, correction, alpha, confidence; recommendations and interactions to compare other inputs); got " ~ rankwise._describe(comparison) ~ ".") }}
+    {%- endif -%}
+    {%- set allowed = ['recommendations', 'interactions', 'model_col', 'baseline', 'confidence', 'tests', 'n_resamples', 'seed', 'correction', 'alpha'] -%}
+    {%- do rankwise._check_no_unknown_arguments('compare (var rankwise_comparison)', comparison, allowed) -%}
+    {%- set options = var('rankwise_options', {}) -%}
+    {%- set catalog = rankwise._metric_registry() -%}
+    {%- set metrics = var('rankwise_metrics', ['precision', 'recall', 'f1', 'hit_rate', 'map', 'mrr', 'ndcg', 'entropy']) -%}
+    {%- set paired = [] -%}
+    {%- for metric in ([metrics] if metrics is string else metrics) -%}
+        {%- set entry = catalog.get(metric.split('@')[0], {}) -%}
+        {%- if entry.get('level') != 'group' and entry.get('zero_without_list', true) %}{% do paired.append(metric) %}{% endif -%}
+    {%- endfor -%}
+    {%- set recommendations_relation = rankwise._root_ref(comparison.get('recommendations', var('rankwise_recommendations'))) -%}
+    {%- set interactions_relation = rankwise._root_ref(comparison.get('interactions', var('rankwise_interactions'))) -%}
+    {%- set model_col = comparison.get('model_col', 'model') -%}
+    {%- set group_by = var('rankwise_group_by', []) -%}
+    {%- if var('rankwise_validate', true) -%}
+        {%- do rankwise._refuse_bad_input(recommendations_relation, interactions_relation, options,
+                                           ([group_by] if group_by is string else group_by) + [model_col], var('rankwise_partition_by', [])) -%}
+    {%- endif -%}
+    {%- set arguments = rankwise._updated(options, {}) -%}
+    {%- for name, value in comparison.items() if name not in ['recommendations', 'interactions'] -%}
+        {%- do arguments.update({name: value}) -%}
+    {%- endfor -%}
+    {{ return(rankwise.compare(
+        recommendations_relation,
+        interactions_relation,
+        metrics=paired,
+        k=var('rankwise_k', [5, 10, 20]),
+        group_by=group_by,
+        partition_by=var('rankwise_partition_by', []),
+        **arguments
+    )) }}
+{% endmacro %}

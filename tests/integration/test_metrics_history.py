@@ -95,7 +95,7 @@ COMMENT_SQL = {
 
 def test_the_columns_and_their_documentation(history) -> None:
     assert history["columns"] == ["example_id", "metric", "k", "metric_label", "value", "n_users",
-                                  "n_users_without_list", "evaluated_at", "evaluation_id"]
+                                  "n_users_without_list", "ci_low", "ci_high", "evaluated_at", "evaluation_id"]
     if history["engine"] == "spark":
         return  # dbt-spark writes comments on Delta, Hudi and Iceberg tables only; these are Parquet
     [row] = _query(history["scratch"], history["engine"], COMMENT_SQL[history["engine"]])
