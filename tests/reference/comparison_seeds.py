@@ -31,7 +31,7 @@ EXPECTED_COLUMNS = ["example_id", "metric", "k", "model", "baseline", "n_users",
 
 
 def inputs() -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Per fold, 20 users with graded truth over 12 items; three models whose
+    """Per fold, 60 users with graded truth over 12 items; three models whose
     lists of 3 to 6 items favour the truth to different degrees (the third
     recommends the popular items), some users without a list."""
     rng = np.random.default_rng(20261124)
@@ -39,12 +39,12 @@ def inputs() -> tuple[pd.DataFrame, pd.DataFrame]:
     popularity = 1.0 / np.arange(1, 13)
     popularity /= popularity.sum()
     for fold in ("fold_1", "fold_2"):
-        for user in range(20):
+        for user in range(60):
             name = f"u{user:02d}"
             truth = rng.choice(12, size=rng.integers(1, 5), replace=False, p=popularity)
             for item in truth:
                 interactions.append((fold, name, f"i{item:02d}", int(rng.integers(0, 4))))
-            for model, skill in (("model_a", 0.6), ("model_b", 0.3), ("popular", 0.0)):
+            for model, skill in (("model_a", 0.9), ("model_b", 0.4), ("popular", 0.0)):
                 if rng.random() < 0.1:
                     continue
                 length = int(rng.integers(3, 7))
