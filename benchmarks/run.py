@@ -417,6 +417,49 @@ def _work_many_groups(folder: Path, groups: int) -> dict:
     return {"rows": len(table), "groups": int(table["group_id"].nunique())}
 
 
+def _three_models(con: object, folder: Path) -> object:
+    """The benchmark's lists as three models: as generated, each list in reverse
+    order, and each list with its first half moved to the end (the same items,
+    different hits by rank), one model column; a relation on `con`."""
+    recommendations = _read_parquet(folder, "recommendations")
+    return con.sql(f"""
+        select 'as_generated' as model, user_id, item_id, rank from {recommendations}
+        union all
+        select 'reversed', user_id, item_id, {LIST_LENGTH} + 1 - rank from {recommendations}
+        union all
+        select 'rotated', user_id, item_id, (rank + {LIST_LENGTH // 2} - 1) % {LIST_LENGTH} + 1 from {recommendations}
+    """)
+
+
+def _work_compare(folder: Path, tests: list[str]) -> dict:
+    """rankwise.compare of three models (two pairs with the baseline): the
+    per-user metrics of the benchmark at every cutoff, unchecked (the checks are
+    evaluate's, measured there)."""
+    import duckdb
+
+    import rankwise
+
+    con = duckdb.connect()
+    table = rankwise.compare(_three_models(con, folder), str(folder / "interactions.parquet"), METRICS, k=CUTOFFS,
+                             baseline="as_generated", tests=tests, relevance_col="relevance", validate=False, con=con)
+    return {"rows": len(table)}
+
+
+def _work_per_user_three_models(folder: Path) -> dict:
+    """evaluate(per_user=True) on the same three models: what compare's t test
+    is measured against. Its rows are counted, not fetched into Python, so that
+    the measure is the query's."""
+    import duckdb
+
+    import rankwise
+
+    con = duckdb.connect()
+    relation = rankwise.evaluate(_three_models(con, folder), str(folder / "interactions.parquet"), METRICS, k=CUTOFFS,
+                                 group_by="model", per_user=True, relevance_col="relevance", validate=False,
+                                 con=con, output="relation")
+    return {"rows": relation.aggregate("count(*)").fetchall()[0][0]}
+
+
 WORKERS = {
     "rankwise": _work_rankwise,
     "rankwise, validate=False": _work_rankwise_unvalidated,
@@ -430,7 +473,8 @@ WORKERS = {
     "ranx": _work_ranx,
     "RecTools": _work_rectools,
 }
-SCALE_WORKERS = {"k sweep": _work_k_sweep, "many groups": _work_many_groups}
+SCALE_WORKERS = {"k sweep": _work_k_sweep, "many groups": _work_many_groups, "compare": _work_compare,
+                 "evaluate per user, three models": _work_per_user_three_models}
 PEER_PACKAGES = {"pytrec_eval": "pytrec-eval-terrier", "ranx": "ranx", "RecTools": "rectools"}
 # The rankwise convention each peer's numbers are checked against.
 PEER_CONVENTIONS = {"pytrec_eval": "trec_eval", "ranx": "ranx", "RecTools": "rectools"}
@@ -529,6 +573,10 @@ def main() -> None:
     parser.add_argument("--many-groups", type=int, nargs=2, metavar=("USERS", "GROUPS"),
                         help="scale check: USERS users' lists split into GROUPS groups, users='interactions' "
                              "(issue #21: 200000 5000), against the same data as one group")
+    parser.add_argument("--compare", type=int, nargs=2, metavar=("USERS", "RESAMPLED_USERS"),
+                        help="scale check: rankwise.compare of three models with the t test at USERS users against "
+                             "evaluate(per_user=True) on the same data (issue #17: 1000000), and with the randomization "
+                             "test, 1000 resamples, at RESAMPLED_USERS users (100000)")
     parser.add_argument("--timeout", type=float, default=TIMEOUT,
                         help=f"seconds after which a scale check is stopped and reported as unfinished (default {TIMEOUT})")
     parser.add_argument("--report", type=Path,
@@ -553,7 +601,7 @@ def main() -> None:
         arguments.users = [] if arguments.completion else SIZES
     if arguments.completion and not (arguments.memory_limit and arguments.temp_directory):
         parser.error("--completion needs --memory-limit and --temp-directory: the point is completing within them")
-    modes = [bool(arguments.profile), bool(arguments.k_sweep or arguments.many_groups)]
+    modes = [bool(arguments.profile), bool(arguments.k_sweep or arguments.many_groups or arguments.compare)]
     if all(modes):
         parser.error("--profile and the scale checks (--k-sweep, --many-groups) run separately")
     if arguments.profile and (len(arguments.users) != 1 or len(arguments.hit_density) != 1):
@@ -796,6 +844,20 @@ def _scale_checks(arguments: argparse.Namespace) -> None:
                 raise SystemExit(f"many groups: {result['values']['groups']} groups in the output, expected {count}")
             rows.append((f"{count:,} group{'s' if count > 1 else ''}, each user's list in one, users='interactions', "
                          f"{', '.join(METRICS)} at k = {', '.join(map(str, CUTOFFS))}", facts, result))
+    if arguments.compare:
+        users, resampled_users = arguments.compare
+        folder, facts = generate(arguments.data_root, users, SCALE_CHECK_DENSITY)
+        print(_density_line(facts), flush=True)
+        for tool, options, check in (
+                ("evaluate per user, three models", {}, "`evaluate(per_user=True)`, three models"),
+                ("compare", {"tests": ["t"]}, "`compare`, three models against one, the t test")):
+            rows.append((f"{check}: {', '.join(METRICS)} at k = {', '.join(map(str, CUTOFFS))}", facts,
+                         _measure(tool, folder, options, timeout=arguments.timeout)))
+        folder, facts = generate(arguments.data_root, resampled_users, SCALE_CHECK_DENSITY)
+        print(_density_line(facts), flush=True)
+        rows.append((f"`compare`, three models against one, t and randomization (1000 resamples): {', '.join(METRICS)} "
+                     f"at k = {', '.join(map(str, CUTOFFS))}", facts,
+                     _measure("compare", folder, {"tests": ["t", "randomization"]}, timeout=arguments.timeout)))
     lines = [
         "# Scale checks",
         "",

@@ -93,11 +93,11 @@ with
     {%- endif -%}
     {%- set taken = rankwise._comparison_columns() -%}
     {%- for column in (groups | list) + (partitions | list if partitions is iterable and partitions is not mapping else []) + [model_col] -%}
-        {%- if column is string and not loop.last and column | lower in taken -%}
-            {{ exceptions.raise_compiler_error("rankwise.compare: column '" ~ column ~ "' has the name of an output column of rankwise.compare: " ~ taken | join(', ') ~ ". Rename it in a view first.") }}
-        {%- endif -%}
         {%- if column is string and not loop.last and column | lower == model_col | lower -%}
             {{ exceptions.raise_compiler_error("rankwise.compare: column '" ~ column ~ "' is the model column; leave it out of `group_by` and `partition_by`, as every model is compared within each group.") }}
+        {%- endif -%}
+        {%- if column is string and not loop.last and column | lower in taken -%}
+            {{ exceptions.raise_compiler_error("rankwise.compare: column '" ~ column ~ "' has the name of an output column of rankwise.compare: " ~ taken | join(', ') ~ ". Rename it in a view first.") }}
         {%- endif -%}
     {%- endfor -%}
     {{ return(groups | list) }}

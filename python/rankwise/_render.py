@@ -165,6 +165,8 @@ class MacroRenderer:
                 if name in self.namespace:
                     raise RuntimeError(f"rankwise: macro '{name}' is defined twice ({path})")
                 self.namespace[name] = _catch_return(value)
+                if name in _PURE_MACROS:
+                    self.namespace[name] = functools.lru_cache(maxsize=64)(self.namespace[name])
 
     def call(self, macro_name: str, *args: Any, **kwargs: Any) -> Any:
         """Calls ``rankwise.<macro_name>`` as a dbt model would."""
@@ -173,6 +175,13 @@ class MacroRenderer:
         except KeyError:
             raise InvalidArgumentError(f"rankwise: there is no macro named '{macro_name}'") from None
         return macro(*args, **kwargs)
+
+
+# Macros whose result depends on their (numeric) arguments only and costs a
+# tenth of a second to compute in Jinja: the Chebyshev fit of Student's t
+# quantile at a confidence level, which every evaluate with an interval renders.
+# dbt computes it once per compiled model; a Python process reuses it.
+_PURE_MACROS = {"_student_t_quantile_pieces"}
 
 
 def _catch_return(macro: jinja2.runtime.Macro) -> Callable[..., Any]:
