@@ -4,15 +4,16 @@
     and is counted, not listed: the sums run over the users with a value on
     either side, and the population counts come from the truth and the lists. -#}
 
-{#- The pair's key columns: the shared groups, the model and the baseline. -#}
+{#- The pair's key columns: the shared groups, the model and the baseline, and
+    rw_pair, the pair's number, which the resampling stages group by instead of
+    carrying the names through a row per resample. -#}
 {% macro _pair_columns(spec, alias) %}
-    {{ return(rankwise._group_columns(spec.shared_groups, alias) ~ alias ~ '.rw_model, ' ~ alias ~ '.rw_baseline') }}
+    {{ return(rankwise._group_columns(spec.shared_groups, alias) ~ alias ~ '.rw_model, ' ~ alias ~ '.rw_baseline, ' ~ alias ~ '.rw_pair') }}
 {% endmacro %}
 
-{#- The join condition of two relations on the pair's key columns. -#}
+{#- The join condition of two relations on the pair. -#}
 {% macro _pairs_match(left, right, spec) %}
-    {{ return(left ~ '.rw_model = ' ~ right ~ '.rw_model and ' ~ left ~ '.rw_baseline = ' ~ right ~ '.rw_baseline'
-              ~ rankwise._groups_match(left, right, spec.shared_groups)) }}
+    {{ return(left ~ '.rw_pair = ' ~ right ~ '.rw_pair') }}
 {% endmacro %}
 
 {#- rw_compared_models: the models of each shared group. -#}
@@ -28,7 +29,9 @@ rw_compared_models as (
     in byte order), within each shared group. -#}
 {% macro _stage_pairs(spec) %}
 rw_pairs as (
-    select {{ rankwise._group_columns(spec.shared_groups, 'candidate') }}candidate.rw_model, base.rw_model as rw_baseline
+    select
+        {{ rankwise._group_columns(spec.shared_groups, 'candidate') }}candidate.rw_model, base.rw_model as rw_baseline,
+        row_number() over (order by {{ rankwise._group_columns(spec.shared_groups, 'candidate') }}{{ rankwise._in_byte_order('candidate.rw_model') }}, {{ rankwise._in_byte_order('base.rw_model') }}) as rw_pair
     from rw_compared_models as candidate
     inner join rw_compared_models as base
         on 1 = 1{{ rankwise._groups_match('candidate', 'base', spec.shared_groups) }}

@@ -31,18 +31,20 @@ rw_resamples as (
     {%- for metric in spec.user_metric_names %}{% do metric_columns.append('rw_diff__' ~ metric.name) %}{% endfor -%}
     (
         select
-            {{ rankwise._pair_columns(spec, 'drawn') }}, drawn.rw_limit, drawn.rw_resample,
+            drawn.rw_pair, drawn.rw_limit, drawn.rw_resample,
             {{ of_draw }} as {{ draw_column }},
             drawn.{{ metric_columns | join(', drawn.') }}
         from (
             select
-                {{ rankwise._pair_columns(spec, 'differences') }}, differences.rw_limit, resample.rw_resample,
+                differences.rw_pair, differences.rw_limit, resample.rw_resample,
                 {{ rankwise.resample_draw('keys.rw_user_key', 'resample.rw_resample', spec.seed) }} as rw_draw,
                 differences.{{ metric_columns | join(', differences.') }}
             from rw_pair_differences as differences
             inner join rw_user_keys as keys
                 on keys.rw_user = differences.rw_user{{ rankwise._partitions_match('keys', 'differences', spec) }}
             cross join rw_resamples as resample
+            {#- a difference of 0 adds 0 whatever its sign or weight #}
+            where differences.{{ metric_columns | join(' <> 0 or differences.') }} <> 0
         ) as drawn
     )
 {%- endmacro %}
@@ -52,12 +54,12 @@ rw_resamples as (
 {% macro _stage_flipped_sums(spec) %}
 rw_flipped_sums as (
     select
-        {{ rankwise._pair_columns(spec, 'signed') }}, signed.rw_limit, signed.rw_resample
+        signed.rw_pair, signed.rw_limit, signed.rw_resample
         {%- for metric in spec.user_metric_names %},
         sum(signed.rw_sign * signed.rw_diff__{{ metric.name }}) as rw_flipped__{{ metric.name }}
         {%- endfor %}
     from {{ rankwise._differences_by_resample(spec, 'rw_sign', '2 * ' ~ rankwise.sign_flip('drawn.rw_draw') ~ ' - 1') }} as signed
-    group by {{ rankwise._pair_columns(spec, 'signed') }}, signed.rw_limit, signed.rw_resample
+    group by signed.rw_pair, signed.rw_limit, signed.rw_resample
 )
 {%- endmacro %}
 
@@ -68,15 +70,15 @@ rw_flipped_sums as (
 {% macro _stage_randomization(spec) %}
 rw_randomization as (
     select
-        {{ rankwise._pair_columns(spec, 'flipped') }}, flipped.rw_limit
+        flipped.rw_pair, flipped.rw_limit
         {%- for metric in spec.user_metric_names %}
         {%- set name = metric.name %},
         count(case when abs(flipped.rw_flipped__{{ name }}) >= abs(sums.rw_sum_diff__{{ name }}) - 1e-9 * sums.rw_sum_abs__{{ name }} then 1 end) as rw_extreme__{{ name }}
         {%- endfor %}
     from rw_flipped_sums as flipped
     inner join rw_pair_sums as sums
-        on {{ rankwise._pairs_match('sums', 'flipped', spec) }} and sums.rw_limit = flipped.rw_limit
-    group by {{ rankwise._pair_columns(spec, 'flipped') }}, flipped.rw_limit
+        on sums.rw_pair = flipped.rw_pair and sums.rw_limit = flipped.rw_limit
+    group by flipped.rw_pair, flipped.rw_limit
 )
 {%- endmacro %}
 
@@ -88,7 +90,7 @@ rw_randomization as (
     {%- set weight = rankwise.poisson_one_weight('drawn.rw_draw') -%}
 rw_population_weights as (
     select
-        {{ rankwise._pair_columns(spec, 'pair') }}, truth_weights.rw_resample,
+        pair.rw_pair, truth_weights.rw_resample,
         truth_weights.rw_weight_interactions
         {%- if spec.needs_pair_lists %},
         pair_weights.rw_weight_both,
@@ -108,11 +110,11 @@ rw_population_weights as (
     {%- if spec.needs_pair_lists %}
     left join (
         select
-            {{ rankwise._pair_columns(spec, 'drawn') }}, drawn.rw_resample,
+            drawn.rw_pair, drawn.rw_resample,
             sum({{ weight }}) as rw_weight_both,
             sum(case when drawn.rw_n_relevant > 0 then {{ weight }} end) as rw_weight_relevant
         from (
-        select {{ rankwise._pair_columns(spec, 'pair') }}, resample.rw_resample, truth.rw_n_relevant, {{ draw }} as rw_draw
+        select pair.rw_pair, resample.rw_resample, truth.rw_n_relevant, {{ draw }} as rw_draw
         from rw_pairs as pair
         inner join rw_list_rows as model_list
             on model_list.{{ spec.model }} = pair.rw_model{{ rankwise._groups_match('model_list', 'pair', spec.shared_groups) }}
@@ -125,9 +127,9 @@ rw_population_weights as (
             on keys.rw_user = truth.rw_user{{ rankwise._partitions_match('keys', 'truth', spec) }}
         cross join rw_resamples as resample
         ) as drawn
-        group by {{ rankwise._pair_columns(spec, 'drawn') }}, drawn.rw_resample
+        group by drawn.rw_pair, drawn.rw_resample
     ) as pair_weights
-        on {{ rankwise._pairs_match('pair_weights', 'pair', spec) }} and pair_weights.rw_resample = truth_weights.rw_resample
+        on pair_weights.rw_pair = pair.rw_pair and pair_weights.rw_resample = truth_weights.rw_resample
     {%- endif %}
 )
 {%- endmacro %}
@@ -137,12 +139,12 @@ rw_population_weights as (
 {% macro _stage_weighted_sums(spec) %}
 rw_weighted_sums as (
     select
-        {{ rankwise._pair_columns(spec, 'weighted') }}, weighted.rw_limit, weighted.rw_resample
+        weighted.rw_pair, weighted.rw_limit, weighted.rw_resample
         {%- for metric in spec.user_metric_names %},
         sum(weighted.rw_weight * weighted.rw_diff__{{ metric.name }}) as rw_weighted__{{ metric.name }}
         {%- endfor %}
     from {{ rankwise._differences_by_resample(spec, 'rw_weight', rankwise.poisson_one_weight('drawn.rw_draw')) }} as weighted
-    group by {{ rankwise._pair_columns(spec, 'weighted') }}, weighted.rw_limit, weighted.rw_resample
+    group by weighted.rw_pair, weighted.rw_limit, weighted.rw_resample
 )
 {%- endmacro %}
 
@@ -153,21 +155,21 @@ rw_weighted_sums as (
     {%- set tail = (1.0 - spec.confidence) / 2.0 -%}
 rw_bootstrap as (
     select
-        {{ rankwise._pair_columns(spec, 'resampled') }}, resampled.rw_limit
+        resampled.rw_pair, resampled.rw_limit
         {%- for metric in spec.user_metric_names %},
         {{ rankwise._percentile('resampled.rw_mean__' ~ metric.name, tail) }} as rw_bootstrap_low__{{ metric.name }},
         {{ rankwise._percentile('resampled.rw_mean__' ~ metric.name, 1.0 - tail) }} as rw_bootstrap_high__{{ metric.name }}
         {%- endfor %}
     from (
         select
-            {{ rankwise._pair_columns(spec, 'weighted') }}, weighted.rw_limit
+            weighted.rw_pair, weighted.rw_limit
             {%- for metric in spec.user_metric_names %},
             {{ rankwise.safe_divide('weighted.rw_weighted__' ~ metric.name, 'weights.rw_weight_' ~ metric.users) }} as rw_mean__{{ metric.name }}
             {%- endfor %}
         from rw_weighted_sums as weighted
         inner join rw_population_weights as weights
-            on {{ rankwise._pairs_match('weights', 'weighted', spec) }} and weights.rw_resample = weighted.rw_resample
+            on weights.rw_pair = weighted.rw_pair and weights.rw_resample = weighted.rw_resample
     ) as resampled
-    group by {{ rankwise._pair_columns(spec, 'resampled') }}, resampled.rw_limit
+    group by resampled.rw_pair, resampled.rw_limit
 )
 {%- endmacro %}

@@ -31,18 +31,61 @@ class DbtRun:
         return self.scratch / "integration_tests.duckdb"
 
 
+def _environment(engine_environment: dict[str, str]) -> dict[str, str]:
+    return {
+        **os.environ,
+        **engine_environment,
+        "DBT_PROFILES_DIR": str(INTEGRATION_PROJECT),
+        "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
+    }
+
+
+@dataclass
+class CommandOutput:
+    returncode: int
+    output: str
+
+
+def run_dbt_commands(commands: list[list[str]], scratch: Path, engine: str = "duckdb") -> list[CommandOutput]:
+    """Starts `engine` once, then runs `dbt deps` and every command in one dbt
+    process (tests/integration/commands_in_one_process.py); each command's output and exit
+    code on its own. A command that fails does not stop the next."""
+    from .commands_in_one_process import MARKER
+
+    paths = ["--target-path", str(scratch / "target"), "--log-path", str(scratch / "logs")]
+    with ENGINES[engine](scratch) as engine_environment:
+        completed = subprocess.run(
+            [sys.executable, "-c", Path(__file__).with_name("commands_in_one_process.py").read_text(),
+             json.dumps([["deps", "--quiet"], *[[*command, *paths] for command in commands]])],
+            cwd=INTEGRATION_PROJECT, env=_environment(engine_environment), capture_output=True, text=True, check=False,
+        )
+    outputs: list[CommandOutput] = []
+    lines: list[str] = []
+    for line in completed.stdout.splitlines():
+        if line.startswith(MARKER):
+            _, _, state, *code = line.split()
+            if state == "start":
+                lines = []
+            else:
+                outputs.append(CommandOutput(int(code[0]), "\n".join(lines)))
+            continue
+        lines.append(line)
+    if len(outputs) != len(commands) + 1:
+        raise AssertionError(f"dbt ran {len(outputs)} of {len(commands) + 1} commands:\n"
+                             f"{completed.stdout[-3000:]}\n{completed.stderr[-3000:]}")
+    deps, *results = outputs
+    if deps.returncode != 0:
+        raise AssertionError(f"dbt deps failed:\n{deps.output[-3000:]}")
+    return results
+
+
 def run_dbt(command: list[str], scratch: Path, engine: str = "duckdb") -> DbtRun:
     """Starts `engine`, runs `dbt deps` then `dbt <command>` on it, and stops it."""
     dbt = Path(sys.executable).with_name("dbt")
     paths = ["--target-path", str(scratch / "target"), "--log-path", str(scratch / "logs")]
     output = []
     with ENGINES[engine](scratch) as engine_environment:
-        env = {
-            **os.environ,
-            **engine_environment,
-            "DBT_PROFILES_DIR": str(INTEGRATION_PROJECT),
-            "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
-        }
+        env = _environment(engine_environment)
         for args in (["deps", "--quiet"], [*command, *paths]):
             completed = subprocess.run(
                 [str(dbt), *args],

@@ -2,19 +2,19 @@
 database, two with the same evaluation key and one with another. The same key
 replaces its rows (never duplicates them); a new key adds one evaluation. On
 each engine (PostgreSQL and Spark under the `engines` marker); the tables are
-read back with `dbt show`, as the engines' servers live only while dbt runs."""
+read back with `dbt show` in the same dbt process, as the engines' servers live
+only while dbt runs."""
 
 from __future__ import annotations
 
 import json
 import math
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .dbt_project_runner import DbtRun, run_dbt
+from .dbt_project_runner import CommandOutput, run_dbt_commands
 
 pytestmark = pytest.mark.dbt
 
@@ -25,16 +25,16 @@ COLUMNS = ("cast(example_id as varchar(40)) as example_id, metric, k, metric_lab
 SWITCHED_ON = {"rankwise_metrics_history": True}
 
 
-def _dbt(scratch: Path, engine: str, command: list[str], variables: dict[str, Any]) -> DbtRun:
-    run = run_dbt([*command, "--vars", json.dumps(variables)], scratch, engine)
-    assert run.returncode == 0, run.output[-3000:]
-    return run
+def _show(sql: str, variables: dict[str, Any]) -> list[str]:
+    # The vars of the build before it: other vars would make dbt parse the
+    # project again (a dozen seconds), the same ones let it reuse the parse.
+    return ["show", "--inline", sql, "--limit", "-1", "--output", "json", "--log-format", "json",
+            "--vars", json.dumps(variables)]
 
 
-def _query(scratch: Path, engine: str, sql: str) -> list[dict[str, Any]]:
-    run = _dbt(scratch, engine, ["show", "--inline", sql, "--limit", "-1", "--output", "json", "--log-format", "json"],
-               SWITCHED_ON)
-    [preview] = [json.loads(line)["data"]["preview"] for line in run.output.splitlines()
+def _rows(output: CommandOutput) -> list[dict[str, Any]]:
+    assert output.returncode == 0, output.output[-3000:]
+    [preview] = [json.loads(line)["data"]["preview"] for line in output.output.splitlines()
                  if line.startswith("{") and '"preview"' in line]
     return json.loads(preview)
 
@@ -43,20 +43,41 @@ def _at(value: str) -> datetime:
     return datetime.fromisoformat(value)
 
 
+# The model's description, which persist_docs writes as the table's comment.
+COMMENT_SQL = {
+    "duckdb": "select comment from duckdb_tables() where table_name = 'rankwise_metrics_history'",
+    "postgres": "select obj_description(oid) as comment from pg_class where relname = 'rankwise_metrics_history'",
+}
+
+
 @pytest.fixture(scope="module")
 def history(tmp_path_factory: pytest.TempPathFactory, engine: str) -> dict[str, Any]:
+    """Every build and query in one dbt process (one engine start): a build per
+    key, each followed by the per-key counts, then the final tables."""
     scratch = tmp_path_factory.mktemp(f"metrics_history_{engine}")
     per_key = (f"select evaluation_id, count(*) as n_rows, min(evaluated_at) as first_at, max(evaluated_at) as last_at "
                f"from {HISTORY} group by evaluation_id order by evaluation_id")
-    states: dict[str, Any] = {"engine": engine, "scratch": scratch}
-    for step, key in (("first", "2026-01-01"), ("again", "2026-01-01"), ("next", "2026-01-02")):
-        _dbt(scratch, engine, ["build", "--select", "+rankwise_metrics_history", "rankwise_metrics"],
-             {**SWITCHED_ON, "rankwise_evaluation_id": key})
-        states[step] = _query(scratch, engine, per_key)
+    steps = (("first", "2026-01-01"), ("again", "2026-01-01"), ("next", "2026-01-02"))
+    commands = []
+    for _, key in steps:
+        variables = {**SWITCHED_ON, "rankwise_evaluation_id": key}
+        commands += [["build", "--select", "+rankwise_metrics_history", "rankwise_metrics", "--vars", json.dumps(variables)],
+                     _show(per_key, variables)]
     order = "order by example_id, metric, k"
-    states["metrics"] = _query(scratch, engine, f"select {COLUMNS} from {METRICS} {order}")
-    states["last"] = _query(scratch, engine, f"select {COLUMNS} from {HISTORY} where evaluation_id = '2026-01-02' {order}")
-    states["columns"] = list(_query(scratch, engine, f"select * from {HISTORY} limit 1")[0])
+    finals = {"metrics": f"select {COLUMNS} from {METRICS} {order}",
+              "last": f"select {COLUMNS} from {HISTORY} where evaluation_id = '2026-01-02' {order}",
+              "columns": f"select * from {HISTORY} limit 1"}
+    if engine in COMMENT_SQL:
+        finals["comment"] = COMMENT_SQL[engine]
+    outputs = run_dbt_commands([*commands, *(_show(sql, variables) for sql in finals.values())], scratch, engine)
+    states: dict[str, Any] = {"engine": engine}
+    for position, (step, _) in enumerate(steps):
+        build = outputs[2 * position]
+        assert build.returncode == 0, build.output[-3000:]
+        states[step] = _rows(outputs[2 * position + 1])
+    for name, output in zip(finals, outputs[len(commands):]):
+        states[name] = _rows(output)
+    states["columns"] = list(states["columns"][0])
     return states
 
 
@@ -86,17 +107,10 @@ def test_each_evaluation_holds_the_rows_of_rankwise_metrics(history) -> None:
     assert labels[("ndcg", 10)] == "ndcg@10" and labels[("ndcg", None)] == "ndcg"
 
 
-# The model's description, which persist_docs writes as the table's comment.
-COMMENT_SQL = {
-    "duckdb": "select comment from duckdb_tables() where table_name = 'rankwise_metrics_history'",
-    "postgres": "select obj_description(oid) as comment from pg_class where relname = 'rankwise_metrics_history'",
-}
-
-
 def test_the_columns_and_their_documentation(history) -> None:
     assert history["columns"] == ["example_id", "metric", "k", "metric_label", "value", "n_users",
                                   "n_users_without_list", "ci_low", "ci_high", "evaluated_at", "evaluation_id"]
     if history["engine"] == "spark":
         return  # dbt-spark writes comments on Delta, Hudi and Iceberg tables only; these are Parquet
-    [row] = _query(history["scratch"], history["engine"], COMMENT_SQL[history["engine"]])
+    [row] = history["comment"]
     assert row["comment"].startswith("The rows of rankwise_metrics for every evaluation")
