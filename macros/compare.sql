@@ -134,7 +134,8 @@ with
     {%- do rankwise._check_choice('compare', 'correction', correction, ['holm', 'bh', 'none']) -%}
     {%- set user_sets = spec.user_metric_names | map(attribute='users') | unique | list -%}
     {#- the p-value that is corrected: the first test of `tests` that gives one -#}
-    {%- set corrected = (tests | select('in', ['t', 'randomization']) | first) or 't' -%}
+    {%- set with_p = tests | select('in', ['t', 'randomization']) | list -%}
+    {%- set corrected = with_p[0] if with_p | length > 0 else 't' -%}
     {{ return({
         'model': rankwise.quote_identifier(model_col),
         'shared_groups': spec.groups[:-1],

@@ -1,0 +1,121 @@
+"""compare's randomization test and bootstrap: the statistics (the randomization
+p against the exact permutation p over all 2^n sign flips, within the Monte
+Carlo error of the resamples) and the pipeline (both recomputed from the same
+draws in numpy, to the last digits), on random cases."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import rankwise
+from rankwise._render import renderer
+
+pytestmark = pytest.mark.slow
+
+N_RESAMPLES = 2000
+METRICS = ["ndcg@3", "precision@2", "mrr"]
+
+
+def _case(n_users: int, seed: int, folds: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Two models over 8 items, lists of 1 to 4, a fifth of the lists missing;
+    truth of 1 to 3 items per user (ties between the models are common)."""
+    rng = np.random.default_rng(seed)
+    recommendations, interactions = [], []
+    for fold in range(folds):
+        for user in range(n_users):
+            for item in rng.choice(8, size=rng.integers(1, 4), replace=False):
+                interactions.append((f"f{fold}", f"user{user}", f"i{item}"))
+            for model in ("a", "b"):
+                if rng.random() < 0.8:
+                    for rank, item in enumerate(rng.choice(8, size=rng.integers(1, 5), replace=False), start=1):
+                        recommendations.append((f"f{fold}", model, f"user{user}", f"i{item}", rank))
+    return (pd.DataFrame(recommendations, columns=["fold", "model", "user_id", "item_id", "rank"]),
+            pd.DataFrame(interactions, columns=["fold", "user_id", "item_id"]))
+
+
+def _differences(recommendations: pd.DataFrame, interactions: pd.DataFrame, partition_by=None) -> pd.DataFrame:
+    """Per (partition, metric, k, user): model a minus model b, from evaluate's
+    per-user values (every truth user, a missing list scoring 0)."""
+    per_user = rankwise.evaluate(recommendations, interactions, METRICS, group_by="model", per_user=True,
+                                 partition_by=partition_by)
+    keys = [*(partition_by or []), "metric", "k", "user_id"]
+    wide = per_user.assign(k=per_user["k"].fillna(0)).pivot_table(index=keys, columns="model", values="value").fillna(0)
+    return (wide["a"] - wide["b"]).rename("d").reset_index()
+
+
+def _draws(keys: np.ndarray, seed: int, expression: str) -> np.ndarray:
+    """`expression` of rankwise.resample_draw(key, resample, seed) for every key
+    and resample 1..N_RESAMPLES, evaluated by DuckDB from the macros' SQL: an
+    array [key position, resample - 1]."""
+    draw = renderer().call("resample_draw", "key", "resample", seed)
+    value = expression.format(draw=f"({draw})")
+    with duckdb.connect() as con:
+        rows = con.sql(f"""
+            select key, resample, {value} as value
+            from unnest({list(map(int, keys))}) as k(key), range(1, {N_RESAMPLES + 1}) as r(resample)
+            order by key, resample""").fetchall()
+    return np.array([row[2] for row in rows], dtype=float).reshape(len(keys), N_RESAMPLES)
+
+
+def _user_keys(users: pd.Series) -> np.ndarray:
+    """compare's key: the 1-based position of the id in byte order of its text."""
+    order = sorted(users.astype(str), key=lambda user: user.encode())
+    return np.array([order.index(str(user)) + 1 for user in users])
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n_users=st.integers(3, 12), seed=st.integers(0, 2**32 - 1), draw_seed=st.integers(-1000, 1000))
+def test_randomization_p_is_the_exact_permutation_p_within_monte_carlo_error(n_users, seed, draw_seed) -> None:
+    recommendations, interactions = _case(n_users, seed)
+    result = rankwise.compare(recommendations.drop(columns="fold"), interactions.drop(columns="fold"), METRICS,
+                              baseline="b", tests=["t", "randomization"], n_resamples=N_RESAMPLES, seed=draw_seed)
+    differences = _differences(recommendations.drop(columns="fold"), interactions.drop(columns="fold"))
+    users = pd.Series(sorted(differences["user_id"].unique()))
+    keys = _user_keys(users)
+    signs = 2 * _draws(keys, draw_seed, renderer().call("sign_flip", "{draw}")) - 1
+    for row in result.itertuples():
+        d = (differences[(differences.metric == row.metric) & (differences.k == (0 if pd.isna(row.k) else row.k))]
+             .set_index("user_id")["d"].reindex(users).to_numpy())
+        tolerance = 1e-9 * np.abs(d).sum()
+        # the exact test: every one of the 2^n sign vectors
+        flips = np.array(list(itertools.product((1, -1), repeat=len(d))))
+        exact = np.mean(np.abs(flips @ d) >= abs(d.sum()) - tolerance)
+        # The estimate (1 + b) / (1 + B) is within 4.5 standard errors of a
+        # binomial proportion of the exact p, plus the 1/(B+1) its +1 adds,
+        # except with probability below 1e-5 per row.
+        bound = 4.5 * math.sqrt(exact * (1 - exact) / N_RESAMPLES) + 1 / (N_RESAMPLES + 1)
+        assert abs(row.p_randomization - exact) <= bound, (row.metric, row.k, row.p_randomization, exact)
+        # the same draws in numpy give the same p to the last digits
+        flipped = (signs * d[:, None]).sum(axis=0)
+        again = (1 + np.sum(np.abs(flipped) >= abs(d.sum()) - tolerance)) / (1 + N_RESAMPLES)
+        assert abs(row.p_randomization - again) <= 1e-12, (row.metric, row.k)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n_users=st.integers(5, 40), seed=st.integers(0, 2**32 - 1), folds=st.sampled_from([1, 2]),
+       confidence=st.sampled_from([0.9, 0.95]))
+def test_bootstrap_interval_is_recomputed_from_the_same_draws(n_users, seed, folds, confidence) -> None:
+    recommendations, interactions = _case(n_users, seed, folds)
+    result = rankwise.compare(recommendations, interactions, METRICS, baseline="b", tests=["bootstrap"],
+                              n_resamples=N_RESAMPLES, seed=11, partition_by="fold", confidence=confidence)
+    differences = _differences(recommendations, interactions, partition_by=["fold"])
+    tail = (1 - confidence) / 2
+    for row in result.itertuples():
+        part = differences[(differences.fold == row.fold) & (differences.metric == row.metric)
+                           & (differences.k == (0 if pd.isna(row.k) else row.k))]
+        users = pd.Series(sorted(part["user_id"].unique()))
+        weights = _draws(_user_keys(users), 11, renderer().call("poisson_one_weight", "{draw}"))
+        d = part.set_index("user_id")["d"].reindex(users).to_numpy()
+        with np.errstate(invalid="ignore"):
+            means = (weights * d[:, None]).sum(axis=0) / weights.sum(axis=0)
+        # a resample that draws no user (every weight 0: e^-n of them) has no mean and is left out
+        low, high = np.nanquantile(means, [tail, 1 - tail])
+        assert abs(row.bootstrap_ci_low - low) <= 1e-9 and abs(row.bootstrap_ci_high - high) <= 1e-9, (row.fold, row.metric)
