@@ -111,7 +111,7 @@
         {{ exceptions.raise_compiler_error("rankwise: var `rankwise_comparison` must be a mapping of rankwise.compare arguments (model_col, baseline, tests, n_resamples, seed, correction, alpha, confidence; recommendations and interactions to compare other inputs); got " ~ rankwise._describe(comparison) ~ ".") }}
     {%- endif -%}
     {%- set allowed = ['recommendations', 'interactions', 'model_col', 'baseline', 'confidence', 'tests', 'n_resamples', 'seed', 'correction', 'alpha'] -%}
-    {%- do rankwise._check_no_unknown_arguments('compare (var rankwise_comparison)', comparison, allowed) -%}
+    {%- do rankwise._check_no_unknown_arguments('compare', comparison, allowed) -%}
     {%- set options = var('rankwise_options', {}) -%}
     {%- set catalog = rankwise._metric_registry() -%}
     {%- set metrics = var('rankwise_metrics', ['precision', 'recall', 'f1', 'hit_rate', 'map', 'mrr', 'ndcg', 'entropy']) -%}

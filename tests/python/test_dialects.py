@@ -94,6 +94,20 @@ EXTRA_EVALUATE_CASES: dict[str, dict[str, Any]] = {
                                 relevance_col="relevance", score_col="score"),
     "convention_rectools_per_user": dict(metrics=PER_USER_METRICS, k=[3], per_user=True,
                                          relevance_col="relevance", convention="rectools"),
+    "confidence_90": dict(metrics=ALL_METRICS, k=[5, None], group_by=["model"], relevance_col="relevance",
+                          confidence=0.9),
+    "no_interval": dict(metrics=ALL_METRICS, k=[5], group_by=["model"], confidence=None),
+}
+
+# rankwise.compare: every test, every user set, partitions and groups, a numeric
+# baseline, every correction.
+COMPARE_METRICS = [metric for metric in PER_USER_METRICS if not metric.startswith("idcg")]
+COMPARE_CASES: dict[str, dict[str, Any]] = {
+    "every_pair": dict(metrics=COMPARE_METRICS, k=[5, None], relevance_col="relevance"),
+    "every_test": dict(metrics=COMPARE_METRICS, k=[3], baseline="popular", tests=["t", "randomization", "bootstrap"],
+                       n_resamples=10, seed=3, correction="bh", partition_by=["fold"], group_by=["segment"]),
+    "users_both_relevant": dict(metrics=["ndcg", "map"], k=[5], baseline=1, users={"default": "both", "map": "relevant"},
+                                tests=["bootstrap"], correction="none", score_col="score", ties="shared"),
 }
 EVALUATE_CASES = _integration_cases() | EXTRA_EVALUATE_CASES
 
@@ -284,6 +298,18 @@ def test_evaluate_parses_in_each_dialect(adapter_type: str, case: str) -> None:
         assert_column(tree, sql, dialect, column)
 
 
+@SLOW
+@pytest.mark.parametrize("adapter_type", DIALECTS)
+@pytest.mark.parametrize("case", COMPARE_CASES)
+def test_compare_parses_in_each_dialect(adapter_type: str, case: str) -> None:
+    dialect = DIALECTS[adapter_type]
+    sql = _render(adapter_type, "compare", "analytics.recs", "analytics.truth", **COMPARE_CASES[case])
+    tree = parsed(sql, dialect)
+    assert {"recs", "truth"} <= {table.name for table in tree.find_all(exp.Table)}
+    for column in [*(COMPARE_CASES[case].get("partition_by") or []), *(COMPARE_CASES[case].get("group_by") or [])]:
+        assert_column(tree, sql, dialect, column)
+
+
 @pytest.mark.parametrize("adapter_type", DIALECTS)
 @pytest.mark.parametrize("case", VALIDATION_CASES)
 def test_validation_macros_parse_in_each_dialect(adapter_type: str, case: str) -> None:
@@ -311,7 +337,7 @@ def test_type_macros_parse_in_each_dialect(adapter_type: str) -> None:
 
 def test_every_public_macro_is_rendered_here() -> None:
     covered = {macro for macro, _, _ in EXPRESSION_CASES.values()} | {macro for macro, _, _ in VALIDATION_CASES.values()}
-    covered |= {"evaluate"} | TYPE_MACROS | NOT_SQL
+    covered |= {"evaluate", "compare"} | TYPE_MACROS | NOT_SQL
     assert _public_macros() <= covered, f"not parsed in any dialect: {sorted(_public_macros() - covered)}"
 
 
