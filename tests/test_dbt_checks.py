@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import duckdb
 import pytest
 
 pytestmark = pytest.mark.dbt
@@ -114,3 +115,18 @@ def test_the_package_model_logs_the_coverage_warnings(project: Path) -> None:
     assert done.returncode == 0, done.stdout[-3000:]
     assert "Warning: rankwise: model b has lists for 1 of the 3 users with ground truth" in done.stdout
     assert "model a has lists" not in done.stdout
+
+
+def test_the_comparison_model_builds_and_names_a_misspelt_argument(project: Path) -> None:
+    inputs = dict(rankwise_recommendations="recommendations", rankwise_interactions="interactions",
+                  rankwise_metrics=["ndcg@2", "entropy@2"], rankwise_options={"relevance_col": "relevance"})
+    done = _package_models(project, **inputs, rankwise_comparison={"baselin": "a"})
+    assert done.returncode != 0
+    assert "rankwise.compare: unknown argument `baselin`. Did you mean `baseline`?" in done.stdout, done.stdout[-3000:]
+    done = _dbt(project, "build", "--select", "rankwise_comparison", "--vars",
+                json.dumps({**inputs, "rankwise_comparison": {"baseline": "a"}}))
+    assert done.returncode == 0, done.stdout[-3000:]
+    with duckdb.connect(str(project / "consumer.duckdb"), read_only=True) as con:
+        rows = con.sql("select metric_label, model, baseline, n_users from rankwise_comparison").fetchall()
+    # entropy has no paired difference: only ndcg@2, model b against a, over the 3 truth users
+    assert rows == [("ndcg@2", "b", "a", 3)]
