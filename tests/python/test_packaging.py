@@ -83,5 +83,7 @@ def test_the_cli_is_installed(installed: Path, tmp_path: Path) -> None:
     )
     assert "wrote 1 rows" in completed.stderr
     assert json.loads((tmp_path / "out.json").read_text()) == [
-        {"metric": "mrr", "k": None, "metric_label": "mrr", "value": 0.5, "n_users": 1, "n_users_without_list": 0}
+        # one user: no interval
+        {"metric": "mrr", "k": None, "metric_label": "mrr", "value": 0.5, "n_users": 1, "n_users_without_list": 0,
+         "ci_low": None, "ci_high": None}
     ]
