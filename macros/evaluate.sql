@@ -3,7 +3,8 @@
     Returns a SELECT with one row per (group, metric, k): partition and group
     columns, metric, k, value, n_users, n_users_without_list, and unless
     `confidence` is none, ci_low and ci_high (the Student t interval of the mean
-    of the per-user values; NULL for group-level metrics); or, with per_user=true,
+    of the per-user values; for group-level metrics NULL, or with
+    bootstrap_resamples a Poisson bootstrap interval over the users); or, with per_user=true,
     one row per (group, user, metric, k) with the per-user components for
     drill-down. `convention` picks the
     option values of a peer library; an option given explicitly wins. The
@@ -18,7 +19,7 @@
                   user_col='user_id', item_col='item_id', rank_col='rank', score_col=none, relevance_col=none,
                   convention='rankwise', ap_denominator=none, precision_denominator=none, gain=none, gain_items=none,
                   idcg=none, relevance_threshold=none, users=none, ties=none, log_base=none,
-                  duplicate_interactions='error', partition_by=none, confidence=0.95) %}
+                  duplicate_interactions='error', partition_by=none, confidence=0.95, bootstrap_resamples=none, seed=0) %}
     {%- set options = {
         'ap_denominator': ap_denominator,
         'precision_denominator': precision_denominator,
@@ -37,8 +38,15 @@
     {%- if confidence is not none and not (confidence is number and confidence is not boolean and confidence > 0 and confidence < 1) -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `confidence` must be a number strictly between 0 and 1, such as 0.95, or none for no interval; got " ~ rankwise._describe(confidence) ~ ".") }}
     {%- endif -%}
+    {%- if bootstrap_resamples is not none and not (bootstrap_resamples is integer and bootstrap_resamples is not boolean and bootstrap_resamples >= 1 and bootstrap_resamples <= 1000000) -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `bootstrap_resamples` must be an integer from 1 to 1000000 (the resamples of the bootstrap interval of group-level metrics such as entropy), or none; got " ~ rankwise._describe(bootstrap_resamples) ~ ".") }}
+    {%- endif -%}
+    {%- if bootstrap_resamples is not none and confidence is none -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: `bootstrap_resamples` gives group-level metrics an interval at level `confidence`, which is none; give a confidence such as 0.95.") }}
+    {%- endif -%}
+    {%- do rankwise._check_integer('evaluate', 'seed', seed) -%}
     {#- per-user rows have no interval -#}
-    {%- do spec.update({'confidence': none if per_user else confidence}) -%}
+    {%- do spec.update({'confidence': none if per_user else confidence, 'group_bootstrap': bootstrap_resamples, 'seed': seed}) -%}
     {%- do rankwise._check_relation_columns(recommendations, interactions, rankwise._columns_read(
         user_col, item_col, rank_col, score_col, relevance_col, group_by, partition_by)) -%}
     {{- return(adapter.dispatch('evaluate', 'rankwise')(recommendations, interactions, spec)) -}}
@@ -58,6 +66,7 @@
 {%- endif -%}
 {%- if spec.needs_group_metrics -%}
     {%- do stages.extend([rankwise._stage_item_exposures(spec), rankwise._stage_item_shares(spec), rankwise._stage_group_metrics(spec)]) -%}
+    {%- if spec.confidence is not none and spec.group_bootstrap is not none %}{% do stages.append(rankwise._stage_group_bootstrap(spec)) %}{% endif -%}
 {%- endif -%}
 {%- set outputs = [] -%}
 {%- if spec.per_user -%}
@@ -98,7 +107,8 @@ select * from (
 {% macro _evaluate_arguments() %}
     {{ return(['metrics', 'k', 'group_by', 'per_user', 'user_col', 'item_col', 'rank_col', 'score_col', 'relevance_col',
                'convention', 'ap_denominator', 'precision_denominator', 'gain', 'gain_items', 'idcg',
-               'relevance_threshold', 'users', 'ties', 'log_base', 'duplicate_interactions', 'partition_by', 'confidence']) }}
+               'relevance_threshold', 'users', 'ties', 'log_base', 'duplicate_interactions', 'partition_by', 'confidence',
+               'bootstrap_resamples', 'seed']) }}
 {% endmacro %}
 
 {#- Per input, the (column, purpose) pairs evaluate reads, as the Python wrapper

@@ -51,3 +51,76 @@ rw_group_metrics as (
         on 1 = 1{{ rankwise._groups_match('shares', 'lists', spec.groups) }}
 )
 {%- endmacro %}
+
+{#- The bootstrap interval of each group-level metric (evaluate's
+    bootstrap_resamples): the users of each partition with a list, numbered in
+    byte order of their ids (rw_list_user_keys); per resample, every top-k slot
+    weighted by its user's Poisson(1) count (rankwise.poisson_one_weight of
+    rankwise.resample_draw, the same on every engine), the metric recomputed
+    from the weighted shares, and its percentile interval over the resamples
+    (rw_group_intervals). It costs one row per (top-k slot, resample). -#}
+{% macro _stage_group_bootstrap(spec) %}
+    {%- set registry = rankwise._metric_registry() -%}
+    {%- set tail = (1.0 - spec.confidence) / 2.0 -%}
+rw_list_user_keys as (
+    select
+        {{ rankwise._partition_columns(spec) }}rw_user,
+        row_number() over (
+            {%- if spec.partitions | length > 0 %}partition by {{ spec.partitions | join(', ') }} {% endif -%}
+            order by {{ rankwise._in_byte_order('rw_user') }} asc) as rw_user_key
+    from (select distinct {{ rankwise._partition_columns(spec) }}rw_user from rw_list_rows) as listed
+),
+
+rw_group_resamples as (
+    select rw_position as rw_resample from {{ rankwise._positions(spec.group_bootstrap) }} as rw_positions
+),
+
+rw_resampled_exposures as (
+    select
+        {{ rankwise._group_columns(spec.groups, 'weighted') }}weighted.rw_item, weighted.rw_resample
+        {%- for entry in spec.group_metrics %},
+        sum(case when {{ rankwise._within_cutoff('weighted.rw_rank', entry.k) }} then weighted.rw_weight end) as rw_exposures__{{ entry.position }}
+        {%- endfor %}
+    from (
+        select
+            {{ rankwise._group_columns(spec.groups, 'drawn') }}drawn.rw_item, drawn.rw_rank, drawn.rw_resample,
+            {{ rankwise.poisson_one_weight('drawn.rw_draw') }} as rw_weight
+        from (
+            select
+                {{ rankwise._group_columns(spec.groups, 'slots') }}slots.rw_item, slots.rw_rank, resample.rw_resample,
+                {{ rankwise.resample_draw('keys.rw_user_key', 'resample.rw_resample', spec.seed) }} as rw_draw
+            from rw_recommendations as slots
+            inner join rw_list_user_keys as keys
+                on keys.rw_user = slots.rw_user{{ rankwise._partitions_match('keys', 'slots', spec) }}
+            cross join rw_group_resamples as resample
+        ) as drawn
+    ) as weighted
+    group by {{ rankwise._group_columns(spec.groups, 'weighted') }}weighted.rw_item, weighted.rw_resample
+),
+
+rw_group_intervals as (
+    select
+        {{ rankwise._group_columns(spec.groups, 'resampled') }}count(*) as rw_n_resamples
+        {%- for entry in spec.group_metrics %},
+        {{ rankwise._percentile('resampled.rw_value__' ~ entry.position, tail) }} as rw_low__{{ entry.position }},
+        {{ rankwise._percentile('resampled.rw_value__' ~ entry.position, 1.0 - tail) }} as rw_high__{{ entry.position }}
+        {%- endfor %}
+    from (
+        select
+            {{ rankwise._group_columns(spec.groups, 'shares') }}shares.rw_resample
+            {%- for entry in spec.group_metrics %},
+            cast({{ rankwise[registry[entry.name].formula]({'share': 'shares.rw_share__' ~ entry.position}, entry.k, spec) }} as {{ rankwise.type_float64() }}) as rw_value__{{ entry.position }}
+            {%- endfor %}
+        from (
+            select
+                {{ rankwise._group_columns(spec.groups) }}rw_resample
+                {%- for entry in spec.group_metrics %},
+                {{ rankwise.safe_divide('rw_exposures__' ~ entry.position, 'sum(rw_exposures__' ~ entry.position ~ ') over (partition by ' ~ rankwise._group_columns(spec.groups) ~ 'rw_resample)') }} as rw_share__{{ entry.position }}
+                {%- endfor %}
+            from rw_resampled_exposures
+        ) as shares
+        group by {{ rankwise._group_columns(spec.groups, 'shares') }}shares.rw_resample
+    ) as resampled
+    {{ rankwise._group_by_groups(spec.groups, 'resampled') }}
+)
+{%- endmacro %}

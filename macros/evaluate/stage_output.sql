@@ -129,13 +129,20 @@ select
     rw_group_metrics.rw_n_users as n_users,
     -- a group-level metric reads no interactions
     cast(null as bigint) as n_users_without_list
-    {%- if spec.confidence is not none %},
-    -- nor has one value per user to average
+    {%- if spec.confidence is not none and spec.group_bootstrap is not none %},
+    {{ rankwise._pick_by_position(metrics, 'intervals.rw_low__{position}') }} as ci_low,
+    {{ rankwise._pick_by_position(metrics, 'intervals.rw_high__{position}') }} as ci_high
+    {%- elif spec.confidence is not none %},
+    -- nor has one value per user to average: no t interval, a bootstrap's when asked
     cast(null as {{ rankwise.type_float64() }}) as ci_low,
     cast(null as {{ rankwise.type_float64() }}) as ci_high
     {%- endif %}
 from rw_group_metrics
 cross join ({{ rankwise._metric_grid(metrics) }}) as grid
+{%- if spec.confidence is not none and spec.group_bootstrap is not none %}
+left join rw_group_intervals as intervals
+    on 1 = 1{{ rankwise._groups_match('intervals', 'rw_group_metrics', spec.groups) }}
+{%- endif %}
 {%- endmacro %}
 
 {#- ORDER BY of the output: groups, user, metrics in the order asked, k (the whole

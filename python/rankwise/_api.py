@@ -96,6 +96,8 @@ def _macro_arguments(
     options: Mapping[str, Any],
     partition_by: Sequence[str] | str | None = None,
     confidence: float | None = 0.95,
+    bootstrap_resamples: int | None = None,
+    seed: int = 0,
 ) -> dict[str, Any]:
     """The keyword arguments of the macro evaluate: every option resolved, every
     numpy scalar made a Python number, before anything is rendered."""
@@ -107,6 +109,8 @@ def _macro_arguments(
         "partition_by": _listed(plain(partition_by)) if partition_by is not None else None,
         "per_user": plain(per_user),
         "confidence": plain(confidence),
+        "bootstrap_resamples": plain(bootstrap_resamples),
+        "seed": plain(seed),
         **resolve(caller, options),
     }
 
@@ -126,6 +130,8 @@ def evaluate(
     partition_by: Sequence[str] | str | None = None,
     per_user: bool = False,
     confidence: float | None = 0.95,
+    bootstrap_resamples: int | None = None,
+    seed: int = 0,
     con: duckdb.DuckDBPyConnection | None = None,
     validate: bool = True,
     memory_limit: str | None = None,
@@ -161,6 +167,12 @@ def evaluate(
         confidence: The level of ``ci_low`` and ``ci_high``, the Student t
             interval of each mean of per-user values (null for entropy);
             None leaves the two columns out. Ignored with ``per_user``.
+        bootstrap_resamples: With a number of resamples, entropy's
+            ``ci_low`` and ``ci_high`` are the percentile interval of a Poisson
+            bootstrap over the users (one row per top-k slot and resample:
+            costly at scale). Default None: null.
+        seed: The integer the bootstrap's resamples are drawn from; the same
+            seed gives the same interval on every engine.
         con: A DuckDB connection to run on (and to read table names from);
             default: a private in-memory one. It is left as it was found.
         validate: Check the inputs before computing (missing columns, wrong
@@ -195,7 +207,8 @@ def evaluate(
         raise InvalidArgumentError(
             f"rankwise.evaluate: argument `output` must be one of {', '.join(map(repr, OUTPUTS))}; got {output!r}."
         )
-    arguments = _macro_arguments("evaluate", metrics, k, group_by, per_user, options, partition_by, confidence)
+    arguments = _macro_arguments("evaluate", metrics, k, group_by, per_user, options, partition_by, confidence,
+                                 bootstrap_resamples, seed)
     # Render first: an invalid argument fails before anything touches a connection.
     _render_evaluate("recommendations", "interactions", "duckdb", arguments)
 
@@ -318,6 +331,8 @@ def sql(
     partition_by: Sequence[str] | str | None = None,
     per_user: bool = False,
     confidence: float | None = 0.95,
+    bootstrap_resamples: int | None = None,
+    seed: int = 0,
     **options: Unpack[EvaluateOptions],
 ) -> str:
     """The SQL :func:`evaluate` runs, for two table names, in a SQL dialect.
@@ -340,7 +355,8 @@ def sql(
     for role, name in (("recommendations", recommendations), ("interactions", interactions)):
         if not isinstance(name, str) or not name:
             raise InvalidArgumentError(f"rankwise.sql: argument `{role}` must be a table name; got {name!r}.")
-    arguments = _macro_arguments("sql", metrics, k, group_by, per_user, options, partition_by, confidence)
+    arguments = _macro_arguments("sql", metrics, k, group_by, per_user, options, partition_by, confidence,
+                                 bootstrap_resamples, seed)
     adapter_type, written_in = DIALECT_ADAPTERS[dialect]
     rendered = _render_evaluate(
         quote_table_name(recommendations, adapter_type),

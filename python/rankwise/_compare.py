@@ -27,7 +27,8 @@ def _compare_arguments(metrics: Any, k: Any, model_col: Any, baseline: Any, grou
     """The macro's keyword arguments, every option resolved as evaluate resolves
     it, numpy scalars made Python values."""
     arguments = _api._macro_arguments("compare", metrics, k, group_by, False, options, partition_by)
-    del arguments["per_user"]
+    for evaluate_only in ("per_user", "bootstrap_resamples", "seed", "confidence"):
+        del arguments[evaluate_only]
     tests = plain(statistics["tests"])
     arguments.update({
         "model_col": plain(model_col),

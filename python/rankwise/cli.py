@@ -140,7 +140,7 @@ def _arguments(options: dict[str, Any]) -> dict[str, Any]:
 # The Python names a message may use, as the command line spells them.
 _FLAGS = {name: "--" + name.replace("_", "-") for name in
           (*DEFAULTS, "group_by", "partition_by", "per_user", "memory_limit", "temp_directory", "confidence",
-           "model_col", "baseline", "n_resamples", "correction", "alpha")}
+           "model_col", "baseline", "n_resamples", "correction", "alpha", "bootstrap_resamples")}
 
 
 def _in_flag_names(message: str) -> str:
@@ -182,13 +182,22 @@ def main() -> None:
     """Ranking and recommendation metrics, computed by rankwise's SQL in DuckDB."""
 
 
-_CONFIDENCE = click.option("--confidence", type=float, default=0.95, show_default=True,
-                           help="The level of ci_low and ci_high, the Student t interval of each mean.")
+def _interval_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The interval options of `evaluate` and `sql`."""
+    for option in reversed([
+        click.option("--confidence", type=float, default=0.95, show_default=True,
+                     help="The level of ci_low and ci_high, the Student t interval of each mean."),
+        click.option("--bootstrap-resamples", type=int, default=None,
+                     help="Give entropy a Poisson bootstrap interval over the users, from this many resamples."),
+        click.option("--seed", type=int, default=0, show_default=True, help="The seed of the bootstrap's resamples."),
+    ]):
+        command = option(command)
+    return command
 
 
 @main.command("evaluate")
 @_common_options
-@_CONFIDENCE
+@_interval_options
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path, allow_dash=True), default=None,
               help="Write the result to a .parquet, .csv or .json file instead of printing it; - writes it to "
                    "stdout in --format.")
@@ -307,7 +316,7 @@ def check_command(**options: Any) -> None:
 
 @main.command("sql")
 @_common_options
-@_CONFIDENCE
+@_interval_options
 @click.option("--dialect", type=click.Choice(list(DIALECT_ADAPTERS)), default="duckdb", show_default=True)
 @_one_line_errors
 def sql_command(dialect: str, **options: Any) -> None:

@@ -29,6 +29,16 @@ def test_the_expected_table_is_the_wrappers() -> None:
             assert stored[column].tolist() == computed[column].tolist(), column
         else:
             np.testing.assert_allclose(stored[column].astype(float), computed[column].astype(float),
-                                       rtol=0, atol=1e-12, equal_nan=True, err_msg=column)
+                                       rtol=1e-13, atol=1e-13, equal_nan=True, err_msg=column)
     # every test has something to say: not all equal, some significant
     assert stored["p_randomization"].nunique() > 10 and (stored["p_adjusted"] < 0.05).any()
+
+
+def test_the_entropy_intervals_are_the_wrappers() -> None:
+    stored = pd.read_csv(comparison_seeds.ENTROPY_EXPECTED)
+    computed = comparison_seeds.entropy_expected(*comparison_seeds.inputs()).reset_index(drop=True)
+    assert list(stored.columns) == list(computed.columns) and len(stored) == len(computed) == 2 * 3 * 2
+    for column in ("value", "ci_low", "ci_high"):
+        np.testing.assert_allclose(stored[column], computed[column], rtol=1e-13, atol=1e-13, err_msg=column)
+    # an interval wherever the lists differ between users (the popular model's do not)
+    assert (stored["ci_low"] <= stored["ci_high"]).all() and (stored["ci_low"] < stored["ci_high"]).sum() >= 8

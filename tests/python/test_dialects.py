@@ -97,6 +97,8 @@ EXTRA_EVALUATE_CASES: dict[str, dict[str, Any]] = {
     "confidence_90": dict(metrics=ALL_METRICS, k=[5, None], group_by=["model"], relevance_col="relevance",
                           confidence=0.9),
     "no_interval": dict(metrics=ALL_METRICS, k=[5], group_by=["model"], confidence=None),
+    "entropy_bootstrap": dict(metrics=["entropy", "ndcg"], k=[3, 10], partition_by=["fold"], group_by=["model"],
+                              bootstrap_resamples=20, seed=4),
 }
 
 # rankwise.compare: every test, every user set, partitions and groups, a numeric

@@ -80,3 +80,56 @@ def test_a_confidence_outside_zero_one_is_refused(confidence) -> None:
     recommendations, interactions = _inputs()
     with pytest.raises(InvalidArgumentError, match="`confidence` must be a number strictly between 0 and 1"):
         rankwise.evaluate(recommendations, interactions, ["ndcg@5"], confidence=confidence)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("partitioned", [False, True])
+def test_entropys_bootstrap_interval_is_recomputed_from_the_same_draws(partitioned: bool) -> None:
+    """Each resample weighs every user's top-k slots by the user's Poisson(1)
+    count, drawn by the macros' SQL (evaluated here by DuckDB); the entropy of
+    the weighted shares, then numpy's percentiles over the resamples."""
+    import duckdb
+
+    from rankwise._render import renderer
+
+    recommendations, interactions = _inputs(seed=5)
+    if partitioned:
+        recommendations = pd.concat([recommendations.assign(fold="f1"), recommendations.assign(fold="f2").iloc[::2]])
+        interactions = pd.concat([interactions.assign(fold="f1"), interactions.assign(fold="f2")])
+    resamples, seed, k = 300, 17, 3
+    result = rankwise.evaluate(recommendations, interactions, [f"entropy@{k}"], group_by="model",
+                               partition_by="fold" if partitioned else None, bootstrap_resamples=resamples, seed=seed,
+                               confidence=0.9)
+    weight = renderer().call("poisson_one_weight", "(" + renderer().call("resample_draw", "key", "resample", seed) + ")")
+    if not partitioned:
+        recommendations = recommendations.assign(fold="all")
+    for row in result.itertuples():
+        fold = row.fold if partitioned else "all"
+        slots = recommendations[(recommendations.fold == fold) & (recommendations.model == row.model)
+                                & (recommendations["rank"] <= k)]
+        # the key: the user's position in byte order among the partition's users with a list
+        listed = sorted(recommendations[recommendations.fold == fold]["user_id"].unique(), key=str.encode)
+        keys = {user: position + 1 for position, user in enumerate(listed)}
+        with duckdb.connect() as con:
+            weights = con.sql(f"select key, resample, {weight} as w from unnest({sorted(keys.values())}) as t(key), "
+                              f"range(1, {resamples + 1}) as r(resample) order by key, resample").fetchall()
+        by_key = np.array([w for _, _, w in weights], dtype=float).reshape(len(keys), resamples)
+        counts = pd.crosstab(slots["item_id"], slots["user_id"]).reindex(columns=listed, fill_value=0)
+        weighted = counts.to_numpy() @ by_key[[keys[user] - 1 for user in counts.columns]]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            shares = weighted / weighted.sum(axis=0)
+            entropies = -np.nansum(np.where(shares > 0, shares * np.log(shares), 0.0), axis=0)
+        entropies = entropies[weighted.sum(axis=0) > 0]
+        low, high = np.quantile(entropies, [0.05, 0.95])
+        assert abs(row.ci_low - low) <= 1e-9 and abs(row.ci_high - high) <= 1e-9, (fold, row.model)
+        # the unweighted entropy is evaluate's value: the same shares and log base
+        plain = counts.to_numpy().sum(axis=1) / counts.to_numpy().sum()
+        assert abs(row.value - -(plain * np.log(plain)).sum()) <= 1e-12
+
+
+def test_bootstrap_resamples_needs_a_confidence_and_a_count() -> None:
+    recommendations, interactions = _inputs()
+    with pytest.raises(InvalidArgumentError, match="`bootstrap_resamples` gives group-level metrics an interval"):
+        rankwise.evaluate(recommendations, interactions, ["entropy@3"], bootstrap_resamples=10, confidence=None)
+    with pytest.raises(InvalidArgumentError, match="`bootstrap_resamples` must be an integer from 1 to 1000000"):
+        rankwise.evaluate(recommendations, interactions, ["entropy@3"], bootstrap_resamples=0)

@@ -1,11 +1,13 @@
 """The seeds of the integration project's comparison: three models on two folds
 (seeded, so the files are reproducible), and the comparison the Python wrapper
 computes from them on DuckDB (itself checked against scipy and statsmodels in
-tests/crosscheck/test_compare_scipy.py). The package model rankwise_comparison
-must give the same table on every engine. tests/python/test_comparison_seeds.py
+tests/crosscheck/test_compare_scipy.py), and evaluate's bootstrap interval of
+entropy on them (checked in tests/python/test_intervals.py). The package model
+rankwise_comparison and the model entropy_bootstrap__actual must give the same
+tables on every engine. tests/python/test_comparison_seeds.py
 keeps the files equal to what this module writes:
 
-    python -m tests.reference.comparison_seeds   # rewrites the three seeds
+    python -m tests.reference.comparison_seeds   # rewrites the four seeds
 """
 
 from __future__ import annotations
@@ -19,6 +21,11 @@ SEEDS = Path(__file__).resolve().parents[2] / "integration_tests" / "seeds"
 RECOMMENDATIONS = SEEDS / "input__comparison__recommendations.csv"
 INTERACTIONS = SEEDS / "input__comparison__interactions.csv"
 EXPECTED = SEEDS / "expected__comparison.csv"
+ENTROPY_EXPECTED = SEEDS / "expected__entropy_bootstrap.csv"
+# evaluate's bootstrap interval of entropy on the same inputs, as
+# integration_tests/models/entropy_bootstrap__actual.sql asks for it
+ENTROPY_ARGUMENTS = {"group_by": ["model"], "partition_by": ["example_id"], "bootstrap_resamples": 100, "seed": 5,
+                     "confidence": 0.9, "relevance_col": "relevance"}
 
 # As var('rankwise_comparison') and the package vars of integration_tests/dbt_project.yml set them.
 METRICS = ["precision", "recall", "f1", "hit_rate", "map", "mrr", "dcg", "ndcg", "r_precision", "map_to_full_recall"]
@@ -63,12 +70,21 @@ def expected(recommendations: pd.DataFrame, interactions: pd.DataFrame) -> pd.Da
     return result[EXPECTED_COLUMNS]
 
 
+def entropy_expected(recommendations: pd.DataFrame, interactions: pd.DataFrame) -> pd.DataFrame:
+    import rankwise
+
+    result = rankwise.evaluate(recommendations, interactions, ["entropy@3", "entropy@10"], **ENTROPY_ARGUMENTS)
+    return result[["example_id", "model", "metric", "k", "value", "ci_low", "ci_high"]]
+
+
 def main() -> None:
     recommendations, interactions = inputs()
     recommendations.to_csv(RECOMMENDATIONS, index=False)
     interactions.to_csv(INTERACTIONS, index=False)
-    # repr of every float: all 17 significant digits reach the seed
-    expected(recommendations, interactions).to_csv(EXPECTED, index=False, float_format="%.17g")
+    # 13 decimals: more than the tests' tolerances need, and fewer than
+    # the last bits that DuckDB's parallel sums may change from run to run
+    expected(recommendations, interactions).to_csv(EXPECTED, index=False, float_format="%.13f")
+    entropy_expected(recommendations, interactions).to_csv(ENTROPY_EXPECTED, index=False, float_format="%.13f")
 
 
 if __name__ == "__main__":
