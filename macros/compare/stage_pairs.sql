@@ -144,6 +144,15 @@ rw_pair_populations as (
         {{ rankwise._pair_columns(spec, 'pair') }},
         count(*) as rw_n_both,
         count(case when truth.rw_n_relevant > 0 then 1 end) as rw_n_relevant
+    {{ rankwise._users_with_both_lists(spec) }}
+    group by {{ rankwise._pair_columns(spec, 'pair') }}
+)
+{%- endmacro %}
+
+{#- FROM each pair (`pair`) joined to the truth users (`truth`) with a list under
+    both of its models: the users of users='both'. -#}
+{% macro _users_with_both_lists(spec) %}
+    {%- set joins -%}
     from rw_pairs as pair
     inner join rw_list_rows as model_list
         on model_list.{{ spec.model }} = pair.rw_model{{ rankwise._groups_match('model_list', 'pair', spec.shared_groups) }}
@@ -152,6 +161,6 @@ rw_pair_populations as (
         and baseline_list.{{ spec.model }} = pair.rw_baseline{{ rankwise._groups_match('baseline_list', 'pair', spec.shared_groups) }}
     inner join rw_user_truth_counts as truth
         on truth.rw_user = model_list.rw_user{{ rankwise._partitions_match('truth', 'pair', spec) }}
-    group by {{ rankwise._pair_columns(spec, 'pair') }}
-)
-{%- endmacro %}
+    {%- endset -%}
+    {{ return(joins) }}
+{% endmacro %}

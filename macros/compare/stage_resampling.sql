@@ -3,18 +3,24 @@
     seed gives one p-value everywhere. The per-user differences are read once,
     joined to all the resamples at once, never once per resample. -#}
 
-{#- rw_user_keys: per truth user (per partition), an integer key: the user's
-    position in byte order of its id as text, the same on every engine. -#}
-{% macro _stage_user_keys(spec) %}
-rw_user_keys as (
+{#- `name`: per user of `users` (a relation with the partition columns and
+    rw_user, one row per user), an integer key: the user's position in byte
+    order of its id as text within its partition, the same on every engine. -#}
+{% macro _user_keys_cte(name, users, spec) %}
+{{ name }} as (
     select
-        {{ rankwise._partition_columns(spec) }}rw_user,
+        {{ rankwise._partition_columns(spec, 'users') }}users.rw_user,
         row_number() over (
-            {%- if spec.partitions | length > 0 %}partition by {{ spec.partitions | join(', ') }} {% endif -%}
-            order by {{ rankwise._in_byte_order('rw_user') }} asc) as rw_user_key
-    from rw_user_truth_counts
+            {%- if spec.partitions | length > 0 %}partition by {{ rankwise._partition_columns(spec, 'users')[:-2] }} {% endif -%}
+            order by {{ rankwise._in_byte_order('users.rw_user') }} asc) as rw_user_key
+    from {{ users }} as users
 )
 {%- endmacro %}
+
+{#- rw_user_keys: the keys of the truth users. -#}
+{% macro _stage_user_keys(spec) %}
+    {{ return(rankwise._user_keys_cte('rw_user_keys', 'rw_user_truth_counts', spec)) }}
+{% endmacro %}
 
 {#- rw_resamples: the resamples 1..n_resamples. -#}
 {% macro _stage_resamples(spec) %}
@@ -115,14 +121,7 @@ rw_population_weights as (
             sum(case when drawn.rw_n_relevant > 0 then {{ weight }} end) as rw_weight_relevant
         from (
         select pair.rw_pair, resample.rw_resample, truth.rw_n_relevant, {{ draw }} as rw_draw
-        from rw_pairs as pair
-        inner join rw_list_rows as model_list
-            on model_list.{{ spec.model }} = pair.rw_model{{ rankwise._groups_match('model_list', 'pair', spec.shared_groups) }}
-        inner join rw_list_rows as baseline_list
-            on baseline_list.rw_user = model_list.rw_user
-            and baseline_list.{{ spec.model }} = pair.rw_baseline{{ rankwise._groups_match('baseline_list', 'pair', spec.shared_groups) }}
-        inner join rw_user_truth_counts as truth
-            on truth.rw_user = model_list.rw_user{{ rankwise._partitions_match('truth', 'pair', spec) }}
+        {{ rankwise._users_with_both_lists(spec) }}
         inner join rw_user_keys as keys
             on keys.rw_user = truth.rw_user{{ rankwise._partitions_match('keys', 'truth', spec) }}
         cross join rw_resamples as resample

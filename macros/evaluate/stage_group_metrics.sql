@@ -62,14 +62,7 @@ rw_group_metrics as (
 {% macro _stage_group_bootstrap(spec) %}
     {%- set registry = rankwise._metric_registry() -%}
     {%- set tail = (1.0 - spec.confidence) / 2.0 -%}
-rw_list_user_keys as (
-    select
-        {{ rankwise._partition_columns(spec) }}rw_user,
-        row_number() over (
-            {%- if spec.partitions | length > 0 %}partition by {{ spec.partitions | join(', ') }} {% endif -%}
-            order by {{ rankwise._in_byte_order('rw_user') }} asc) as rw_user_key
-    from (select distinct {{ rankwise._partition_columns(spec) }}rw_user from rw_list_rows) as listed
-),
+{{ rankwise._user_keys_cte('rw_list_user_keys', '(select distinct ' ~ rankwise._partition_columns(spec) ~ 'rw_user from rw_list_rows)', spec) }},
 
 rw_group_resamples as (
     select rw_position as rw_resample from {{ rankwise._positions(spec.group_bootstrap) }} as rw_positions

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal, Unpack, get_args
 
 import duckdb
@@ -212,9 +213,50 @@ def evaluate(
     # Render first: an invalid argument fails before anything touches a connection.
     _render_evaluate("recommendations", "interactions", "duckdb", arguments)
 
+    with _evaluation_inputs("evaluate", con, memory_limit, temp_directory, output, recommendations, interactions,
+                            arguments) as (connection, inputs):
+        if validate:
+            _validate(connection, inputs, arguments)
+        unread = unread_relevance_column(connection, inputs["interactions"], relevance_col=arguments["relevance_col"],
+                                         key_columns=[arguments["user_col"], arguments["item_col"],
+                                                      *(arguments["partition_by"] or [])])
+        if unread is not None:
+            warnings.warn(_UNREAD_RELEVANCE.format(table=inputs["interactions"].label, column=unread),
+                          RankwiseWarning, stacklevel=2)
+        query = _render_evaluate(inputs["recommendations"].sql, inputs["interactions"].sql, "duckdb", arguments)
+        relation = connection.sql(query)
+        if arguments["per_user"]:
+            if output != "relation":
+                return _convert(relation, output)
+            if not any(resolved.registered for resolved in inputs.values()):
+                return relation
+            # Registered inputs are dropped on leaving this block: compute the
+            # result now and hand it back as a relation over the computed data.
+            return _detached(connection, relation)
+        # Means are few rows: computed once, then read again for the warnings.
+        computed = _detached(connection, relation)
+        _warn_of_coverage(computed, arguments)
+        return computed if output == "relation" else _convert(computed, output)
+
+
+@contextlib.contextmanager
+def _evaluation_inputs(
+    caller: str,
+    con: duckdb.DuckDBPyConnection | None,
+    memory_limit: str | None,
+    temp_directory: str | os.PathLike[str] | None,
+    output: Output,
+    recommendations: Any,
+    interactions: Any,
+    arguments: dict[str, Any],
+) -> Iterator[tuple[duckdb.DuckDBPyConnection, dict[str, ResolvedInput]]]:
+    """The connection and the inputs of one evaluate or compare: rankwise's own
+    connection with the memory settings (closed on leaving, unless the result is
+    a relation on it), or the caller's, left as it is but refused under a text
+    collation that would change which ids match."""
     if con is not None and (memory_limit is not None or temp_directory is not None):
         raise InvalidArgumentError(
-            "rankwise.evaluate: `memory_limit` and `temp_directory` apply to rankwise's own connection; "
+            f"rankwise.{caller}: `memory_limit` and `temp_directory` apply to rankwise's own connection; "
             "on a connection you pass as `con`, set them yourself (SET memory_limit = '8GB'), as rankwise "
             "leaves your connection's settings as they are.")
     private = con is None
@@ -224,31 +266,10 @@ def evaluate(
             apply_settings(connection, memory_limit=memory_limit, temp_directory=temp_directory)
         with resolved_inputs(connection, recommendations=recommendations, interactions=interactions) as inputs:
             if not private:
-                refuse_a_text_collation(connection, "evaluate", text_key_columns(
+                refuse_a_text_collation(connection, caller, text_key_columns(
                     connection, inputs, user_col=arguments["user_col"], item_col=arguments["item_col"],
                     group_by=_list_keys(arguments)))
-            if validate:
-                _validate(connection, inputs, arguments)
-            unread = unread_relevance_column(connection, inputs["interactions"], relevance_col=arguments["relevance_col"],
-                                             key_columns=[arguments["user_col"], arguments["item_col"],
-                                                          *(arguments["partition_by"] or [])])
-            if unread is not None:
-                warnings.warn(_UNREAD_RELEVANCE.format(table=inputs["interactions"].label, column=unread),
-                              RankwiseWarning, stacklevel=2)
-            query = _render_evaluate(inputs["recommendations"].sql, inputs["interactions"].sql, "duckdb", arguments)
-            relation = connection.sql(query)
-            if arguments["per_user"]:
-                if output != "relation":
-                    return _convert(relation, output)
-                if not any(resolved.registered for resolved in inputs.values()):
-                    return relation
-                # Registered inputs are dropped on leaving this block: compute the
-                # result now and hand it back as a relation over the computed data.
-                return _detached(connection, relation)
-            # Means are few rows: computed once, then read again for the warnings.
-            computed = _detached(connection, relation)
-            _warn_of_coverage(computed, arguments)
-            return computed if output == "relation" else _convert(computed, output)
+            yield connection, inputs
     finally:
         if private and output != "relation":
             connection.close()

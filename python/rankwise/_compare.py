@@ -10,11 +10,9 @@ from typing import Any, Literal, Unpack
 import duckdb
 
 from . import _api
-from ._connection import apply_settings, refuse_a_text_collation
-from ._inputs import resolved_inputs
 from ._options import EvaluateOptions, documented, plain
 from ._render import renderer
-from ._validate import _require, _schema, text_key_columns
+from ._validate import _require, _schema
 from .errors import InvalidArgumentError
 
 Test = Literal["t", "randomization", "bootstrap"]
@@ -130,36 +128,21 @@ def compare(
     arguments = _compare_arguments(metrics, k, model_col, baseline, group_by, partition_by, statistics, options)
     # Render first: an invalid argument fails before anything touches a connection.
     _render_compare("recommendations", "interactions", arguments)
-    if con is not None and (memory_limit is not None or temp_directory is not None):
-        raise InvalidArgumentError(
-            "rankwise.compare: `memory_limit` and `temp_directory` apply to rankwise's own connection; "
-            "on a connection you pass as `con`, set them yourself.")
     # The model column is one more group column to evaluate's checks.
     as_evaluated = {**arguments, "group_by": [*(arguments["group_by"] or []), arguments["model_col"]]}
-    private = con is None
-    connection = duckdb.connect() if private else con
-    try:
-        if private:
-            apply_settings(connection, memory_limit=memory_limit, temp_directory=temp_directory)
-        with resolved_inputs(connection, recommendations=recommendations, interactions=interactions) as inputs:
-            if not private:
-                refuse_a_text_collation(connection, "compare", text_key_columns(
-                    connection, inputs, user_col=arguments["user_col"], item_col=arguments["item_col"],
-                    group_by=_api._list_keys(as_evaluated)))
-            # Named as the model column, not as one more group column; read even
-            # without validate, as it costs no pass over the data.
-            _require(_schema(connection, inputs["recommendations"]), inputs["recommendations"].label, "model column",
-                     arguments["model_col"])
-            if validate:
-                _api._validate(connection, inputs, as_evaluated)
-            relation = connection.sql(_render_compare(inputs["recommendations"].sql, inputs["interactions"].sql, arguments))
-            computed = _api._detached(connection, relation)
-            if computed.shape[0] == 0:
-                _refuse_an_empty_comparison(connection, inputs["recommendations"].sql, arguments)
-            return computed if output == "relation" else _api._convert(computed, output)
-    finally:
-        if private and output != "relation":
-            connection.close()
+    with _api._evaluation_inputs("compare", con, memory_limit, temp_directory, output, recommendations, interactions,
+                                 as_evaluated) as (connection, inputs):
+        # Named as the model column, not as one more group column; read even
+        # without validate, as it costs no pass over the data.
+        _require(_schema(connection, inputs["recommendations"]), inputs["recommendations"].label, "model column",
+                 arguments["model_col"])
+        if validate:
+            _api._validate(connection, inputs, as_evaluated)
+        relation = connection.sql(_render_compare(inputs["recommendations"].sql, inputs["interactions"].sql, arguments))
+        computed = _api._detached(connection, relation)
+        if computed.shape[0] == 0:
+            _refuse_an_empty_comparison(connection, inputs["recommendations"].sql, arguments)
+        return computed if output == "relation" else _api._convert(computed, output)
 
 
 def _refuse_an_empty_comparison(connection: duckdb.DuckDBPyConnection, recommendations_sql: str,

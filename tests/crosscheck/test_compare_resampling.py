@@ -41,13 +41,16 @@ def _case(n_users: int, seed: int, folds: int = 1) -> tuple[pd.DataFrame, pd.Dat
             pd.DataFrame(interactions, columns=["fold", "user_id", "item_id"]))
 
 
-def _differences(recommendations: pd.DataFrame, interactions: pd.DataFrame, partition_by=None) -> pd.DataFrame:
+def _differences(recommendations: pd.DataFrame, interactions: pd.DataFrame, partition_by=None,
+                 users: str = "interactions") -> pd.DataFrame:
     """Per (partition, metric, k, user): model a minus model b, from evaluate's
-    per-user values (every truth user, a missing list scoring 0)."""
+    per-user values: under users='interactions' every truth user (a missing
+    list scoring 0), under users='both' the users with a list under both."""
     per_user = rankwise.evaluate(recommendations, interactions, METRICS, group_by="model", per_user=True,
-                                 partition_by=partition_by)
+                                 partition_by=partition_by, users=users)
     keys = [*(partition_by or []), "metric", "k", "user_id"]
-    wide = per_user.assign(k=per_user["k"].fillna(0)).pivot_table(index=keys, columns="model", values="value").fillna(0)
+    wide = per_user.assign(k=per_user["k"].fillna(0)).pivot_table(index=keys, columns="model", values="value")
+    wide = wide.fillna(0) if users == "interactions" else wide.dropna()
     return (wide["a"] - wide["b"]).rename("d").reset_index()
 
 
@@ -99,21 +102,25 @@ def test_randomization_p_is_the_exact_permutation_p_within_monte_carlo_error(n_u
         assert abs(row.p_randomization - again) <= 1e-12, (row.metric, row.k)
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n_users=st.integers(5, 40), seed=st.integers(0, 2**32 - 1), folds=st.sampled_from([1, 2]),
-       confidence=st.sampled_from([0.9, 0.95]))
-def test_bootstrap_interval_is_recomputed_from_the_same_draws(n_users, seed, folds, confidence) -> None:
+       confidence=st.sampled_from([0.9, 0.95]), users=st.sampled_from(["interactions", "both"]))
+def test_bootstrap_interval_is_recomputed_from_the_same_draws(n_users, seed, folds, confidence, users) -> None:
     recommendations, interactions = _case(n_users, seed, folds)
     result = rankwise.compare(recommendations, interactions, METRICS, baseline="b", tests=["bootstrap"],
-                              n_resamples=N_RESAMPLES, seed=11, partition_by="fold", confidence=confidence)
-    differences = _differences(recommendations, interactions, partition_by=["fold"])
+                              n_resamples=N_RESAMPLES, seed=11, partition_by="fold", confidence=confidence, users=users)
+    differences = _differences(recommendations, interactions, partition_by=["fold"], users=users)
+    # the keys number every truth user of the partition, whatever the user set
+    truth_users = {fold: pd.Series(sorted(rows["user_id"].unique())) for fold, rows in interactions.groupby("fold")}
     tail = (1 - confidence) / 2
     for row in result.itertuples():
         part = differences[(differences.fold == row.fold) & (differences.metric == row.metric)
                            & (differences.k == (0 if pd.isna(row.k) else row.k))]
-        users = pd.Series(sorted(part["user_id"].unique()))
-        weights = _draws(_user_keys(users), 11, renderer().call("poisson_one_weight", "{draw}"))
-        d = part.set_index("user_id")["d"].reindex(users).to_numpy()
+        members = pd.Series(sorted(part["user_id"].unique()))
+        all_keys = dict(zip(truth_users[row.fold], _user_keys(truth_users[row.fold])))
+        weights = _draws(np.array([all_keys[user] for user in members]), 11,
+                         renderer().call("poisson_one_weight", "{draw}"))
+        d = part.set_index("user_id")["d"].reindex(members).to_numpy()
         with np.errstate(invalid="ignore"):
             means = (weights * d[:, None]).sum(axis=0) / weights.sum(axis=0)
         # a resample that draws no user (every weight 0: e^-n of them) has no mean and is left out
