@@ -147,8 +147,9 @@ def compare(
 
 def _refuse_an_empty_comparison(connection: duckdb.DuckDBPyConnection, recommendations_sql: str,
                                 arguments: dict[str, Any]) -> None:
-    """No pair to compare: a baseline that is not a model, or one model only.
-    Says which models there are, rather than return an empty table."""
+    """No pair to compare: a baseline that is not a model, one model only, or
+    no user in any pair's population. Says which, rather than return an empty
+    table."""
     column = renderer().call("quote_identifier", arguments["model_col"])
     models = [row[0] for row in connection.sql(
         f"select distinct {column} from {recommendations_sql} where {column} is not null order by 1 limit 21").fetchall()]
@@ -157,6 +158,12 @@ def _refuse_an_empty_comparison(connection: duckdb.DuckDBPyConnection, recommend
         raise InvalidArgumentError(
             f"rankwise.compare: the baseline {arguments['baseline']!r} is not a value of the model column "
             f"'{arguments['model_col']}' of the recommendations; its values: {shown}.")
+    if len(models) >= 2:
+        raise InvalidArgumentError(
+            f"rankwise.compare: nothing to compare: no pair of models ({shown}) has a user both are scored on under "
+            f"users={arguments['users'] or 'the convention'!r} (with 'both', a truth user with a list from both; "
+            "with 'relevant', one that also has a relevant item), nor shares a group. users='interactions', the "
+            "default, scores every user with ground truth.")
     raise InvalidArgumentError(
         f"rankwise.compare: nothing to compare: the model column '{arguments['model_col']}' of the recommendations "
         f"holds {len(models)} model{'s' if len(models) != 1 else ''} ({shown}) within each group; compare needs two.")

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from statsmodels.stats.multitest import multipletests
 
 import rankwise
+from rankwise.errors import InvalidArgumentError
 
 METRICS = ["ndcg@5", "map@3", "recall@5", "mrr", "precision@2"]
 CORRECTIONS = {"holm": "holm", "bh": "fdr_bh"}
@@ -80,6 +81,8 @@ def _expected(recommendations: pd.DataFrame, interactions: pd.DataFrame, baselin
                            ci_high=difference.mean() if n >= 2 else math.nan)
             rows.append(row)
     expected = pd.DataFrame(rows)
+    if expected.empty:
+        return expected
     tested = expected["p_value"].notna()
     expected["p_adjusted"] = math.nan
     if correction == "none":
@@ -98,9 +101,15 @@ def _assert_close(actual: float, expected: float, tolerance: float, what: str) -
 
 def _check(recommendations: pd.DataFrame, interactions: pd.DataFrame, baseline: str | None, users: str,
            correction: str, confidence: float) -> None:
+    expected = _expected(recommendations, interactions, baseline, users, correction, confidence)
+    if expected.empty:
+        # no user in any pair's population: refused, not an empty table
+        with pytest.raises(InvalidArgumentError, match="no pair of models .* has a user both are scored on"):
+            rankwise.compare(recommendations, interactions, METRICS, baseline=baseline, users=users,
+                             relevance_col="relevance", correction=correction, confidence=confidence)
+        return
     actual = rankwise.compare(recommendations, interactions, METRICS, baseline=baseline, users=users,
                               relevance_col="relevance", correction=correction, confidence=confidence)
-    expected = _expected(recommendations, interactions, baseline, users, correction, confidence)
     key = ["metric", "k", "model", "baseline"]
     actual_rows = {tuple(None if pd.isna(value) else value for value in row[key]): row for _, row in actual.iterrows()}
     expected_rows = {tuple(None if pd.isna(value) else value for value in row[key]): row for _, row in expected.iterrows()}
@@ -136,6 +145,13 @@ def test_every_row_matches_scipy_and_statsmodels(n_models, n_users, seed, covera
 def test_five_hundred_users_and_four_models(correction: str) -> None:
     recommendations, interactions = _case(4, 500, 20261124, 0.9)
     _check(recommendations, interactions, None, "interactions", correction, 0.95)
+
+
+def test_a_comparison_without_any_user_in_common_is_refused() -> None:
+    """The case hypothesis found: under users='relevant', no user with a
+    relevant item has a list from both models."""
+    recommendations, interactions = _case(2, 5, 2, 0.5)
+    _check(recommendations, interactions, None, "relevant", "holm", 0.9)
 
 
 def test_identical_models_have_no_t_and_differences_of_one_sign_everywhere_have_p_zero() -> None:
