@@ -205,6 +205,14 @@
                                          'at_default_cutoffs': at_default_cutoffs}) -%}
     {%- endfor -%}
     {%- set every_truth_user = 'interactions' in spec.user_sets -%}
+    {#- the judged components as bit sets of ranks (DuckDB): every cutoff finite
+        and within the 62 bits, ranks that are positions (a shared rank of tied
+        scores would set one bit for two items), only components read off them -#}
+    {%- set finite_cutoffs = spec.cutoffs | reject('none') | list -%}
+    {%- set ranks_as_bits = finite_cutoffs | length == spec.cutoffs | length and finite_cutoffs | length > 0
+                            and finite_cutoffs | max <= 62
+                            and not (spec.score is not none and spec.ties == 'shared')
+                            and components_from.judged | reject('in', ['hits', 'precision_sum', 'first_relevant_rank', 'dcg']) | list | length == 0 -%}
     {%- set whole_list_cutoff = none in spec.cutoffs -%}
     {%- set exact_lengths = 'n_recommended' in spec.components and (spec.per_user or spec.precision_denominator == 'list_length') -%}
     {{ return({
@@ -213,6 +221,7 @@
         'needs_user_metrics': spec.user_metrics | length > 0,
         'needs_group_metrics': spec.group_metrics | length > 0,
         'needs_running_hits': 'precision_sum' in components_from.judged,
+        'ranks_as_bits': ranks_as_bits,
         'needs_n_relevant_on_rows': 'hits_within_n_relevant' in components_from.judged,
         'needs_all_running': components_from.all_running | length > 0,
         'needs_idcg': 'idcg' in components_from.truth,

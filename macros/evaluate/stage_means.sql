@@ -55,14 +55,15 @@ rw_truth_totals as (
     run over every user of each set: per (group, cutoff) over the users with a
     list and truth, and over those of them with a relevant item. -#}
 {% macro _stage_idcg_sums(spec) %}
+    {%- set idcg = rankwise._idcg_value('cutoff.rw_limit', spec) -%}
 rw_idcg_sums as (
     select
         {{ rankwise._group_columns(spec.groups, 'list') }}cutoff.rw_limit,
-        sum(idcg.rw_idcg) as rw_sum__idcg,
-        sum(case when truth.rw_n_relevant > 0 then idcg.rw_idcg end) as rw_sum_relevant__idcg
+        sum({{ idcg }}) as rw_sum__idcg,
+        sum(case when truth.rw_n_relevant > 0 then {{ idcg }} end) as rw_sum_relevant__idcg
         {%- if spec.confidence is not none %},
-        var_pop(idcg.rw_idcg) as rw_var__idcg,
-        var_pop(case when truth.rw_n_relevant > 0 then idcg.rw_idcg end) as rw_var_relevant__idcg
+        var_pop({{ idcg }}) as rw_var__idcg,
+        var_pop(case when truth.rw_n_relevant > 0 then {{ idcg }} end) as rw_var_relevant__idcg
         {%- endif %}
     from rw_list_rows as list
     inner join rw_user_truth_counts as truth
@@ -75,12 +76,13 @@ rw_idcg_sums as (
 
 {#- rw_truth_idcg_sums: per (partition, cutoff), idcg summed over every truth user. -#}
 {% macro _stage_truth_idcg_sums(spec) %}
+    {%- set idcg = rankwise._idcg_value('cutoff.rw_limit', spec) -%}
 rw_truth_idcg_sums as (
     select
         {{ rankwise._partition_columns(spec, 'truth') }}cutoff.rw_limit,
-        sum(idcg.rw_idcg) as rw_sum_interactions__idcg
+        sum({{ idcg }}) as rw_sum_interactions__idcg
         {%- if spec.confidence is not none %},
-        var_pop(idcg.rw_idcg) as rw_var_interactions__idcg
+        var_pop({{ idcg }}) as rw_var_interactions__idcg
         {%- endif %}
     from rw_user_truth_counts as truth
     cross join rw_cutoffs as cutoff

@@ -64,8 +64,10 @@ rw_ideal_lists as (
 
 {#- DuckDB: each user's relevances in descending order from one aggregate (the top
     k of them, by a heap, when every cutoff is finite) instead of a window over
-    every interaction, then IDCG at each cutoff as a sum over that list. Every
-    user's: the aggregate costs no more than a semi-join to the users with a
+    every interaction, turned into the gains of the ideal ranks once per user;
+    IDCG@k is the sum of the first k of them (`_idcg_value`), read where a (user,
+    cutoff) row joins its user's row, so no row per (user, cutoff) is built here.
+    Every user's: the aggregate costs no more than a semi-join to the users with a
     judged list would:
     https://duckdb.org/docs/stable/sql/functions/aggregates#maxarg-n -#}
 {% macro duckdb___stage_ideal_lists(spec) %}
@@ -73,16 +75,11 @@ rw_ideal_lists as (
     {%- set top = 'max(rw_relevance, ' ~ (finite | max) ~ ')' if none not in spec.cutoffs else 'list(rw_relevance order by rw_relevance desc)' -%}
 rw_ideal_lists as (
     select
-        {{ rankwise._partition_columns(spec, 'ideal') }}ideal.rw_user,
-        cutoff.rw_limit,
-        coalesce(list_sum(list_transform(list_slice(ideal.rw_relevances, 1, cutoff.rw_limit),
-            lambda rw_ideal_relevance, rw_ideal_rank: {{ rankwise.relevance_gain('rw_ideal_relevance', spec.gain, spec.min_gain_relevance) }} * {{ rankwise.rank_discount('rw_ideal_rank') }})), 0) as rw_idcg
-    from (
-        select {{ rankwise._partition_columns(spec) }}rw_user, {{ top }} as rw_relevances
-        from rw_interactions
-        group by {{ rankwise._partition_columns(spec) }}rw_user
-    ) as ideal
-    cross join rw_cutoffs as cutoff
+        {{ rankwise._partition_columns(spec) }}rw_user,
+        list_transform({{ top }},
+            lambda rw_ideal_relevance, rw_ideal_rank: {{ rankwise.relevance_gain('rw_ideal_relevance', spec.gain, spec.min_gain_relevance) }} * {{ rankwise.rank_discount('rw_ideal_rank') }}) as rw_ideal_gains
+    from rw_interactions
+    group by {{ rankwise._partition_columns(spec) }}rw_user
 )
 {%- endmacro %}
 
@@ -104,15 +101,37 @@ rw_slot_idcg as (
 )
 {%- endmacro %}
 
-{#- The IDCG of a (user, cutoff) row of relation `alias`, as the join that brings
-    it (rw_idcg). -#}
+{#- The IDCG of a (user, cutoff) row of relation `alias`: the join that brings
+    it, and its value at the row's cutoff `limit` (`_idcg_value`). -#}
 {% macro _join_idcg(alias, limit, spec) %}
     {%- if spec.needs_slot_idcg -%}
     {{ return('left join rw_slot_idcg as idcg on idcg.rw_limit = ' ~ limit) }}
-    {%- else -%}
+    {%- endif -%}
+    {{ return(adapter.dispatch('_join_ideal_lists', 'rankwise')(alias, limit, spec)) }}
+{% endmacro %}
+
+{% macro default___join_ideal_lists(alias, limit, spec) %}
     {{ return('left join rw_ideal_lists as idcg on idcg.rw_user = ' ~ alias ~ '.rw_user and idcg.rw_limit = ' ~ limit
               ~ rankwise._partitions_match('idcg', alias, spec)) }}
+{% endmacro %}
+
+{% macro duckdb___join_ideal_lists(alias, limit, spec) %}
+    {{ return('left join rw_ideal_lists as idcg on idcg.rw_user = ' ~ alias ~ '.rw_user' ~ rankwise._partitions_match('idcg', alias, spec)) }}
+{% endmacro %}
+
+{% macro _idcg_value(limit, spec) %}
+    {%- if spec.needs_slot_idcg -%}
+    {{ return('idcg.rw_idcg') }}
     {%- endif -%}
+    {{ return(adapter.dispatch('_ideal_lists_value', 'rankwise')(limit, spec)) }}
+{% endmacro %}
+
+{% macro default___ideal_lists_value(limit, spec) %}
+    {{ return('idcg.rw_idcg') }}
+{% endmacro %}
+
+{% macro duckdb___ideal_lists_value(limit, spec) %}
+    {{ return('(case when idcg.rw_ideal_gains is not null then coalesce(list_sum(list_slice(idcg.rw_ideal_gains, 1, ' ~ limit ~ ')), 0) end)') }}
 {% endmacro %}
 
 {#- Whether a row of `relation` (of the truth) belongs to a user with a judged

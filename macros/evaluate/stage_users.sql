@@ -69,7 +69,7 @@ rw_user_components as (
         coalesce(lengths.rw_n_recommended, 0) as rw_n_recommended
         {%- endif %}
         {%- if spec.needs_idcg %},
-        idcg.rw_idcg
+        {{ rankwise._idcg_value(keys ~ '.rw_limit', spec) }} as rw_idcg
         {%- endif %}
     from {{ rankwise._user_component_rows(spec) }}
     {%- if spec.needs_all_running %}
