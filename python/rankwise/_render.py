@@ -23,6 +23,9 @@ docs/decisions/0001-rendering-macros-in-python.md for the choice and its limits.
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
+import os
 from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
@@ -150,8 +153,13 @@ class MacroRenderer:
             # wrapper checks its inputs in Python before the SQL runs)
             "execute": False,
         }
+        sources = hashlib.sha256()
         for path in _macro_sources(self.macro_root):
+            sources.update(path.read_bytes())
             self._load(path)
+        memo_folder = getattr(self.environment.bytecode_cache, "directory", None)
+        for name in _PURE_MACROS:
+            self.namespace[name] = _memoised(self.namespace[name], name, sources.hexdigest(), memo_folder)
 
     def _load(self, path: Path) -> None:
         template = self.environment.get_template(path.relative_to(self.macro_root).as_posix())
@@ -165,8 +173,6 @@ class MacroRenderer:
                 if name in self.namespace:
                     raise RuntimeError(f"rankwise: macro '{name}' is defined twice ({path})")
                 self.namespace[name] = _catch_return(value)
-                if name in _PURE_MACROS:
-                    self.namespace[name] = functools.lru_cache(maxsize=64)(self.namespace[name])
 
     def call(self, macro_name: str, *args: Any, **kwargs: Any) -> Any:
         """Calls ``rankwise.<macro_name>`` as a dbt model would."""
@@ -180,8 +186,52 @@ class MacroRenderer:
 # Macros whose result depends on their (numeric) arguments only and costs a
 # tenth of a second to compute in Jinja: the Chebyshev fit of Student's t
 # quantile at a confidence level, which every evaluate with an interval renders.
-# dbt computes it once per compiled model; a Python process reuses it.
+# dbt computes it once per compiled model; a Python process reuses it, and so
+# does the next process: the result is kept beside Jinja's bytecode cache (a
+# folder of the user's own), keyed by the text of every macro file and the
+# arguments, so an edited macro is never answered from an old result.
 _PURE_MACROS = {"_student_t_quantile_pieces"}
+
+
+def _memoised(macro: Callable[..., Any], name: str, sources_digest: str, folder: str | None) -> Callable[..., Any]:
+    @functools.lru_cache(maxsize=64)
+    def call(*args: float) -> Any:
+        path = None
+        if folder is not None:
+            key = hashlib.sha256(json.dumps([sources_digest, name, args]).encode()).hexdigest()[:40]
+            path = Path(folder) / f"rankwise-memo-{key}.json"
+            try:
+                kept = json.loads(path.read_text())
+            except (OSError, ValueError):
+                pass
+            else:
+                if _numbers_only(kept):
+                    return kept
+        value = macro(*args)
+        if path is not None:
+            try:
+                partial = path.with_suffix(f".{os.getpid()}.tmp")
+                partial.write_text(json.dumps(value))
+                os.replace(partial, path)
+            except (OSError, TypeError, ValueError):  # read-only folder, or a value JSON cannot hold
+                pass
+        return value
+
+    return call
+
+
+def _numbers_only(value: Any) -> bool:
+    """Whether a kept result holds nothing but numbers in lists and dicts: only
+    such a result is read back, so a file put there cannot bring text into SQL."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return True
+    if isinstance(value, list):
+        return all(_numbers_only(item) for item in value)
+    if isinstance(value, dict):
+        return all(isinstance(key, str) and _numbers_only(item) for key, item in value.items())
+    return False
 
 
 def _catch_return(macro: jinja2.runtime.Macro) -> Callable[..., Any]:

@@ -161,3 +161,52 @@ def test_invalid_arguments_raise_a_compiler_error_naming_argument_and_value(argu
 def test_metric_macros_check_their_arguments(macro: str, arguments: dict, message: str) -> None:
     with pytest.raises(InvalidArgumentError, match=re.escape(message)):
         renderer().call(macro, **arguments)
+
+
+def test_a_pure_macros_result_is_kept_for_the_next_process_and_read_back_exactly(tmp_path):
+    from rankwise import _render
+
+    computed = []
+    original = renderer().namespace["_student_t_quantile_pieces"]
+
+    def counting(*args):
+        computed.append(args)
+        return original(*args)
+
+    first = _render._memoised(counting, "_student_t_quantile_pieces", "digest-a", str(tmp_path))
+    value = first(0.025)
+    kept = list(tmp_path.glob("rankwise-memo-*.json"))
+    assert len(kept) == 1 and computed == [(0.025,)]
+    # a new process: a new wrapper over the same folder reads the kept result
+    second = _render._memoised(counting, "_student_t_quantile_pieces", "digest-a", str(tmp_path))
+    assert second(0.025) == value and computed == [(0.025,)]
+    # other macro sources (an edited macro file) are another key
+    third = _render._memoised(counting, "_student_t_quantile_pieces", "digest-b", str(tmp_path))
+    assert third(0.025) == value and computed == [(0.025,), (0.025,)]
+
+
+def test_a_kept_result_that_is_not_all_numbers_is_recomputed_not_read(tmp_path):
+    from rankwise import _render
+
+    original = renderer().namespace["_student_t_quantile_pieces"]
+    first = _render._memoised(original, "_student_t_quantile_pieces", "digest", str(tmp_path))
+    value = first(0.05)
+    (path,) = tmp_path.glob("rankwise-memo-*.json")
+    path.write_text('[{"low": "0); drop table users; --", "high": 1, "coefficients": [1]}]')
+    again = _render._memoised(original, "_student_t_quantile_pieces", "digest", str(tmp_path))
+    assert again(0.05) == value
+
+
+def test_the_kept_fit_renders_the_same_sql_as_the_computed_one(tmp_path):
+    import rankwise
+
+    sql = rankwise.sql("recommendations", "interactions", ["map@10"], confidence=0.9)
+    assert "exp(case" in sql
+    # the process's renderer keeps its results in Jinja's cache folder; a renderer
+    # built anew reads them back
+    from rankwise import _render
+    _render._cached_renderer.cache_clear()
+    try:
+        assert rankwise.sql("recommendations", "interactions", ["map@10"], confidence=0.9) == sql
+    finally:
+        _render._cached_renderer.cache_clear()
