@@ -61,3 +61,26 @@ union all
 {%- endif %}
 {%- endfor %}
 {%- endmacro %}
+
+{#- One row: whether the tables share any user id (within a partition) and any
+    item id, as rw_users_shared and rw_items_shared. It answers the common case of
+    id_overlap, both shared and nothing to report, without counting the distinct
+    ids of either side: an engine can stop at the first match. -#}
+{% macro _ids_shared(recommendations, interactions, user_col, item_col, partition_by) -%}
+{%- set partitions = [] -%}
+{%- for column in partition_by %}{% do partitions.append(rankwise.quote_identifier(column)) %}{% endfor -%}
+{%- set user = rankwise.quote_identifier(user_col) -%}
+{%- set item = rankwise.quote_identifier(item_col) -%}
+select
+    exists (
+        select 1 from {{ recommendations }} as recommended
+        where exists (
+            select 1 from {{ interactions }} as judged
+            where judged.{{ user }} = recommended.{{ user }}{{ rankwise._groups_match('judged', 'recommended', partitions) }}
+        )
+    ) as rw_users_shared,
+    exists (
+        select 1 from {{ recommendations }} as recommended
+        where exists (select 1 from {{ interactions }} as judged where judged.{{ item }} = recommended.{{ item }})
+    ) as rw_items_shared
+{%- endmacro %}

@@ -244,7 +244,11 @@ def overlap_errors(
     """An error for each kind of id (user, item) of which the two tables share
     none, from the macro id_overlap: ids written differently in the two tables
     (case, type, a prefix) would otherwise give an empty or all-zero result."""
-    query = renderer().call("id_overlap", recommendations.sql, interactions.sql, user_col, item_col, list(partition_by))
+    macros = renderer()
+    shared = macros.call("_ids_shared", recommendations.sql, interactions.sql, user_col, item_col, list(partition_by))
+    if all(con.sql(shared).fetchall()[0]):
+        return []
+    query = macros.call("id_overlap", recommendations.sql, interactions.sql, user_col, item_col, list(partition_by))
     schemas = {"recommendations": _schema(con, recommendations), "interactions": _schema(con, interactions)}
     found = []
     for kind, column, n_recommended, n_judged, n_common, recommended_example, judged_example in con.sql(query).fetchall():

@@ -8,6 +8,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import duckdb
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -123,6 +124,31 @@ def test_no_common_item_is_an_error() -> None:
     interactions = pd.DataFrame({"user_id": [1, 2], "item_id": [1010, 1020]})
     with pytest.raises(NoOverlapError, match=r"no item id .* holds 2 ids of type BIGINT .*\(e.g. '10'\)"):
         rankwise.evaluate(recommendations, interactions, ["ndcg"])
+
+
+def test_users_shared_only_across_partitions_are_no_overlap() -> None:
+    """The quick test of shared ids (macro _ids_shared) matches users within a
+    partition, as the exact count does: u1 of week 1's lists has truth in week 2 only."""
+    recommendations = pd.DataFrame({"week": [1], "user_id": ["u1"], "item_id": ["a"], "rank": [1]})
+    interactions = pd.DataFrame({"week": [2], "user_id": ["u1"], "item_id": ["a"]})
+    with pytest.raises(NoOverlapError, match=r"no user id .* within the same week"):
+        rankwise.evaluate(recommendations, interactions, ["ndcg"], partition_by="week")
+
+
+@pytest.mark.parametrize(("truth_users", "truth_items", "expected"), [
+    (["u1", "x"], ["x", "b"], (True, True)),
+    (["x", "y"], ["a", "b"], (False, True)),
+    (["u2", "y"], ["x", "y"], (True, False)),
+    ([None, None], [None, None], (False, False)),
+])
+def test_the_quick_test_of_shared_ids(truth_users, truth_items, expected) -> None:
+    from rankwise._render import renderer
+
+    con = duckdb.connect()
+    con.register("recs", pd.DataFrame({"user_id": ["u1", "u2", None], "item_id": ["a", None, "b"]}))
+    con.register("truth", pd.DataFrame({"user_id": truth_users, "item_id": truth_items}))
+    query = renderer().call("_ids_shared", "recs", "truth", "user_id", "item_id", [])
+    assert con.sql(query).fetchall() == [expected]
 
 
 def test_check_reports_no_overlap_as_an_error_and_the_cli_exits_1(tmp_path) -> None:

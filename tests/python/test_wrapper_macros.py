@@ -13,7 +13,7 @@ PYTHON = Path(__file__).resolve().parents[2] / "python" / "rankwise"
 WRAPPER_MACROS = {
     "evaluate", "evaluation_notes", "recommendation_problems", "interaction_problems", "convention_options",
     "metric_names", "quote_identifier", "_string_literal", "id_overlap", "coverage_warnings", "_problem_message",
-    "_missing_column_message", "compare",
+    "_missing_column_message", "compare", "_ids_shared",
 }
 
 
