@@ -16,7 +16,7 @@
                  user_col='user_id', item_col='item_id', rank_col='rank', score_col=none, relevance_col=none,
                  convention='rankwise', ap_denominator=none, precision_denominator=none, gain=none, gain_items=none,
                  idcg=none, relevance_threshold=none, users=none, ties=none, log_base=none,
-                 duplicate_interactions='error') %}
+                 duplicate_interactions='error', novelty_popularity=none, arp_popularity=none, head_share=none) %}
     {%- set options = {
         'ap_denominator': ap_denominator,
         'precision_denominator': precision_denominator,
@@ -27,6 +27,9 @@
         'users': users,
         'ties': ties,
         'log_base': log_base,
+        'novelty_popularity': novelty_popularity,
+        'arp_popularity': arp_popularity,
+        'head_share': head_share,
     } -%}
     {#- referencing kwargs lets a misspelt argument reach the check with a suggestion -#}
     {%- do rankwise._check_no_unknown_arguments('compare', kwargs, rankwise._compare_arguments()) -%}
@@ -69,7 +72,8 @@ with
     {{ return(['metrics', 'k', 'model_col', 'baseline', 'group_by', 'partition_by', 'confidence', 'tests', 'n_resamples',
                'seed', 'correction', 'alpha', 'user_col', 'item_col', 'rank_col', 'score_col', 'relevance_col',
                'convention', 'ap_denominator', 'precision_denominator', 'gain', 'gain_items', 'idcg',
-               'relevance_threshold', 'users', 'ties', 'log_base', 'duplicate_interactions']) }}
+               'relevance_threshold', 'users', 'ties', 'log_base', 'duplicate_interactions', 'novelty_popularity',
+               'arp_popularity', 'head_share']) }}
 {% endmacro %}
 
 {#- The output columns of compare besides the group columns, which no group
@@ -107,6 +111,9 @@ with
 {% macro _comparison_plan(spec, model_col, baseline, confidence, tests, n_resamples, seed, correction, alpha) %}
     {%- if spec.group_metrics | length > 0 -%}
         {{ exceptions.raise_compiler_error("rankwise.compare: " ~ (spec.group_metrics | map(attribute='name') | join(', ')) ~ " has one value per group, not per user, so it has no paired differences to test; compare it with evaluate.") }}
+    {%- endif -%}
+    {%- if spec.list_metrics | length > 0 -%}
+        {{ exceptions.raise_compiler_error("rankwise.compare: " ~ (spec.list_metrics | map(attribute='name') | unique | join(', ')) ~ " is averaged over each model's lists, not paired per user of the interactions; compare models on it with rankwise.evaluate grouped by the model column, whose means have intervals.") }}
     {%- endif -%}
     {%- for metric in spec.user_metric_names if not metric.zero_without_list -%}
         {{ exceptions.raise_compiler_error("rankwise.compare: " ~ metric.name ~ " is a property of the interactions, the same for every model; leave it out of `metrics`.") }}

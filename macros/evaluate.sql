@@ -19,7 +19,8 @@
                   user_col='user_id', item_col='item_id', rank_col='rank', score_col=none, relevance_col=none,
                   convention='rankwise', ap_denominator=none, precision_denominator=none, gain=none, gain_items=none,
                   idcg=none, relevance_threshold=none, users=none, ties=none, log_base=none,
-                  duplicate_interactions='error', partition_by=none, confidence=0.95, bootstrap_resamples=none, seed=0) %}
+                  duplicate_interactions='error', partition_by=none, confidence=0.95, bootstrap_resamples=none, seed=0,
+                  items=none, train=none, novelty_popularity=none, arp_popularity=none, head_share=none) %}
     {%- set options = {
         'ap_denominator': ap_denominator,
         'precision_denominator': precision_denominator,
@@ -30,6 +31,9 @@
         'users': users,
         'ties': ties,
         'log_base': log_base,
+        'novelty_popularity': novelty_popularity,
+        'arp_popularity': arp_popularity,
+        'head_share': head_share,
     } -%}
     {#- referencing kwargs lets a misspelt argument reach the check with a suggestion -#}
     {%- do rankwise._check_no_unknown_arguments('evaluate', kwargs, rankwise._evaluate_arguments()) -%}
@@ -45,6 +49,12 @@
         {{ exceptions.raise_compiler_error("rankwise.evaluate: `bootstrap_resamples` gives group-level metrics an interval at level `confidence`, which is none; give a confidence such as 0.95.") }}
     {%- endif -%}
     {%- do rankwise._check_integer('evaluate', 'seed', seed) -%}
+    {%- if bootstrap_resamples is not none -%}
+        {%- for entry in spec.group_metrics if entry.name != 'entropy' -%}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: `bootstrap_resamples` gives entropy a bootstrap interval; " ~ entry.name ~ " has none yet. Evaluate it in a call without bootstrap_resamples.") }}
+        {%- endfor -%}
+    {%- endif -%}
+    {%- do spec.update(rankwise._optional_inputs(spec, items, train)) -%}
     {#- per-user rows have no interval -#}
     {%- do spec.update({'confidence': none if per_user else confidence, 'group_bootstrap': bootstrap_resamples, 'seed': seed}) -%}
     {%- do rankwise._check_relation_columns(recommendations, interactions, rankwise._columns_read(
@@ -65,14 +75,21 @@
     {%- endif -%}
 {%- endif -%}
 {%- if spec.needs_group_metrics -%}
+    {%- if spec.needs_items %}{% do stages.append(rankwise._stage_catalog(spec)) %}{% endif -%}
     {%- do stages.extend([rankwise._stage_item_exposures(spec), rankwise._stage_item_shares(spec), rankwise._stage_group_metrics(spec)]) -%}
     {%- if spec.confidence is not none and spec.group_bootstrap is not none %}{% do stages.append(rankwise._stage_group_bootstrap(spec)) %}{% endif -%}
 {%- endif -%}
+{%- if spec.needs_list_metrics -%}
+    {%- do stages.extend([rankwise._stage_train_popularity(spec), rankwise._stage_list_popularity(spec)]) -%}
+    {%- if not spec.per_user %}{% do stages.append(rankwise._stage_list_means(spec)) %}{% endif -%}
+{%- endif -%}
 {%- set outputs = [] -%}
 {%- if spec.per_user -%}
-    {%- do outputs.append(rankwise._output_per_user(spec)) -%}
+    {%- if spec.needs_user_metrics %}{% do outputs.append(rankwise._output_per_user(spec)) %}{% endif -%}
+    {%- if spec.needs_list_metrics %}{% do outputs.append(rankwise._output_list_metrics_per_user(spec)) %}{% endif -%}
 {%- else -%}
     {%- if spec.needs_user_metrics %}{% do outputs.append(rankwise._output_user_metric_means(spec)) %}{% endif -%}
+    {%- if spec.needs_list_metrics %}{% do outputs.append(rankwise._output_list_metric_means(spec)) %}{% endif -%}
     {%- if spec.needs_group_metrics %}{% do outputs.append(rankwise._output_group_metrics(spec)) %}{% endif -%}
 {%- endif -%}
 with
@@ -108,7 +125,7 @@ select * from (
     {{ return(['metrics', 'k', 'group_by', 'per_user', 'user_col', 'item_col', 'rank_col', 'score_col', 'relevance_col',
                'convention', 'ap_denominator', 'precision_denominator', 'gain', 'gain_items', 'idcg',
                'relevance_threshold', 'users', 'ties', 'log_base', 'duplicate_interactions', 'partition_by', 'confidence',
-               'bootstrap_resamples', 'seed']) }}
+               'bootstrap_resamples', 'seed', 'items', 'train', 'novelty_popularity', 'arp_popularity', 'head_share']) }}
 {% endmacro %}
 
 {#- Per input, the (column, purpose) pairs evaluate reads, as the Python wrapper
@@ -124,4 +141,17 @@ select * from (
         {%- do interactions.append((column, 'partition_by column')) -%}
     {%- endfor -%}
     {{ return({'recommendations': recommendations, 'interactions': interactions}) }}
+{% endmacro %}
+
+{#- The optional inputs (`items`, `train`) the metrics asked read, each refused
+    with the metrics that need it when missing; given but unread, left out. -#}
+{% macro _optional_inputs(spec, items, train) %}
+    {%- set registry = rankwise._metric_registry() -%}
+    {%- for input, relation in [('items', items), ('train', train)] if input in spec.inputs_read and relation is none -%}
+        {%- set needing = [] -%}
+        {%- for entry in spec.plan if input in registry[entry.name].get('inputs', []) and entry.name not in needing %}{% do needing.append(entry.name) %}{% endfor -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ needing | join(', ') ~ " " ~ ("needs" if needing | length == 1 else "need") ~ " the `" ~ input ~ "` input ("
+            ~ ("the catalog: one row per item that could be recommended" if input == 'items' else "the interactions the model was trained on, for the items' popularity") ~ ").") }}
+    {%- endfor -%}
+    {{ return({'items_relation': items, 'train_relation': train}) }}
 {% endmacro %}

@@ -23,6 +23,9 @@
         'users': 'both',
         'ties': 'item_desc',
         'log_base': 'e',
+        'novelty_popularity': 'users',
+        'arp_popularity': 'users',
+        'head_share': 0.8,
     } -%}
     {#- rankwise's default: trec_eval with -c, every user with ground truth counts and a
         user without a list scores 0, so that a model cannot win by recommending to
@@ -36,8 +39,10 @@
     {%- set recommenders = rankwise._updated(trec_eval, {'ap_denominator': 'min_relevant_k', 'gain': 'binary', 'gain_items': 'relevant',
                                                           'users': {'default': 'both', 'ndcg': 'interactions'}, 'log_base': 2}) -%}
     {#- RecTools (metrics/ranking.py, classification.py): binary gain, IDCG over k slots, every
-        user of the interactions (merge_reco left-joins them). -#}
-    {%- set rectools = rankwise._updated(trec_eval, {'gain': 'binary', 'gain_items': 'relevant', 'idcg': 'k_positions', 'users': 'interactions'}) -%}
+        user of the interactions (merge_reco left-joins them); AvgRecPopularity(normalize=True)
+        counts an item's train rows over all train rows (popularity.py). -#}
+    {%- set rectools = rankwise._updated(trec_eval, {'gain': 'binary', 'gain_items': 'relevant', 'idcg': 'k_positions', 'users': 'interactions',
+                                                      'arp_popularity': 'interactions'}) -%}
     {#- Evidently (legacy/metrics/recsys): precision over the rows shown, users with a relevant
         item only, tied scores share a rank. -#}
     {%- set evidently = rankwise._updated(trec_eval, {'precision_denominator': 'list_length', 'gain_items': 'relevant', 'users': 'relevant', 'ties': 'shared'}) -%}

@@ -1,12 +1,20 @@
 {#- Every metric rankwise.evaluate knows, as data. An entry says:
       cutoff          whether the metric takes @k
-      level           'user' (one value per user, averaged) or 'group' (one value
+      level           'user' (one value per user with truth, averaged: the
+                      accuracy metrics), 'list' (one value per list, averaged
+                      over the lists: novelty, popularity) or 'group' (one value
                       per group, such as entropy)
+      inputs          the optional inputs it reads besides the recommendations
+                      ('items': the catalog; 'train': the training interactions)
       components      the per-list components its formula reads (see
                       _component_registry)
       formula         the macro that writes its SQL from the component columns:
                       formula(columns, k, spec), `columns` mapping each component
-                      to its column and `k` the column of the row's cutoff
+                      to its column and `k` the column of the row's cutoff; for
+                      a list-level metric, the value of one recommended item
+                      from its train popularity (the list's value is their mean
+                      over the top k); for a group-level one, the value from the
+                      group's aggregates of item exposures
       zero_without_list  true when a user with truth but no list scores 0 (every
                       metric but idcg, which is the user's ideal DCG either way)
     Adding a metric: one entry here, its formula macro, docs/metrics.md, tests. -#}
@@ -24,6 +32,12 @@
         'r_precision':        {'cutoff': false, 'level': 'user',  'components': ['hits_within_n_relevant'], 'formula': '_formula_r_precision', 'zero_without_list': true},
         'map_to_full_recall': {'cutoff': true,  'level': 'user',  'components': ['precision_sum_to_full_recall', 'ranks_to_full_recall'], 'formula': '_formula_map_to_full_recall', 'zero_without_list': true},
         'entropy':            {'cutoff': true,  'level': 'group', 'components': [], 'formula': '_formula_entropy', 'zero_without_list': true},
+        'coverage':           {'cutoff': true,  'level': 'group', 'components': [], 'formula': '_formula_coverage', 'zero_without_list': true, 'inputs': ['items']},
+        'gini':               {'cutoff': true,  'level': 'group', 'components': [], 'formula': '_formula_gini', 'zero_without_list': true, 'inputs': ['items']},
+        'personalization':    {'cutoff': true,  'level': 'group', 'components': [], 'formula': '_formula_personalization', 'zero_without_list': true},
+        'novelty':            {'cutoff': true,  'level': 'list',  'components': [], 'formula': '_formula_novelty', 'zero_without_list': true, 'inputs': ['train']},
+        'arp':                {'cutoff': true,  'level': 'list',  'components': [], 'formula': '_formula_arp', 'zero_without_list': true, 'inputs': ['train']},
+        'long_tail_share':    {'cutoff': true,  'level': 'list',  'components': [], 'formula': '_formula_long_tail_share', 'zero_without_list': true, 'inputs': ['train']},
     }) }}
 {% endmacro %}
 
@@ -85,7 +99,42 @@
     {{ return(rankwise.map_to_full_recall_at_k(columns.precision_sum_to_full_recall, columns.ranks_to_full_recall)) }}
 {% endmacro %}
 
-{#- A group-level formula reads an item's share of the group's top-k slots. -#}
+{#- A group-level formula reads the group's aggregates of its items' top-k
+    exposures (stage_group_metrics.sql): entropy the sum of its terms over the
+    items' shares. -#}
 {% macro _formula_entropy(columns, k, spec) %}
-    {{ return(rankwise.entropy_at_k(columns.share, spec.log_base)) }}
+    {{ return(columns.entropy) }}
+{% endmacro %}
+
+{% macro _formula_coverage(columns, k, spec) %}
+    {{ return(rankwise.catalog_coverage(columns.n_items_exposed, columns.catalog_size)) }}
+{% endmacro %}
+
+{% macro _formula_gini(columns, k, spec) %}
+    {{ return(rankwise.gini_index(columns.ascending_weighted_exposures, columns.exposures, columns.n_items, columns.catalog_size)) }}
+{% endmacro %}
+
+{% macro _formula_personalization(columns, k, spec) %}
+    {{ return(rankwise.personalization_at_k(columns.exposure_pairs, columns.n_lists, k)) }}
+{% endmacro %}
+
+{#- A list-level formula reads one recommended item's train popularity
+    (stage_popularity.sql): the item's users and interactions, the train
+    table's users and interactions, and whether the item is in the head. -#}
+{% macro _formula_novelty(columns, k, spec) %}
+    {%- if spec.novelty_popularity == 'users' -%}
+        {{ return(rankwise.item_novelty(columns.item_users, columns.train_users)) }}
+    {%- endif -%}
+    {{ return(rankwise.item_novelty(columns.item_interactions, columns.train_interactions)) }}
+{% endmacro %}
+
+{% macro _formula_arp(columns, k, spec) %}
+    {%- if spec.arp_popularity == 'users' -%}
+        {{ return(rankwise.safe_divide('coalesce(' ~ columns.item_users ~ ', 0)', columns.train_users)) }}
+    {%- endif -%}
+    {{ return(rankwise.safe_divide('coalesce(' ~ columns.item_interactions ~ ', 0)', columns.train_interactions)) }}
+{% endmacro %}
+
+{% macro _formula_long_tail_share(columns, k, spec) %}
+    {{ return('case when ' ~ columns.in_head ~ ' = 1 then 0e0 else 1e0 end') }}
 {% endmacro %}

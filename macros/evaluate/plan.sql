@@ -15,6 +15,7 @@
     {%- endfor -%}
     {%- set planned = rankwise._planned_metrics(metrics, k, per_user, resolved) -%}
     {%- set plan, user_metrics, group_metrics, components, cutoffs = planned.plan, planned.user_metrics, planned.group_metrics, planned.components, planned.cutoffs -%}
+    {%- set list_metrics = planned.list_metrics -%}
     {#- the cutoffs of `k`, shared by every metric given without @k -#}
     {%- set default_cutoffs = [none] if k is none else ([k] if k is integer else k | list) -%}
     {%- set spec = {
@@ -22,6 +23,7 @@
         'default_cutoffs': default_cutoffs,
         'user_metrics': user_metrics,
         'group_metrics': group_metrics,
+        'list_metrics': list_metrics,
         'components': components,
         'cutoffs': cutoffs,
         'user_sets': user_metrics | map(attribute='users') | unique | list,
@@ -43,6 +45,9 @@
         'ties': resolved.ties,
         'log_base': log_base,
         'duplicate_interactions': duplicate_interactions,
+        'novelty_popularity': resolved.novelty_popularity,
+        'arp_popularity': resolved.arp_popularity,
+        'head_share': resolved.head_share,
     } -%}
     {%- do spec.update(rankwise._plan_stages(spec)) -%}
     {{ return(spec) }}
@@ -68,6 +73,11 @@
     {%- do rankwise._check_choice('evaluate', 'idcg', resolved.idcg, ['truth', 'k_positions']) -%}
     {%- do rankwise._check_choice('evaluate', 'ties', resolved.ties, ['item_desc', 'item_asc', 'shared']) -%}
     {%- do rankwise._check_choice('evaluate', 'duplicate_interactions', duplicate_interactions, ['error', 'max']) -%}
+    {%- do rankwise._check_choice('evaluate', 'novelty_popularity', resolved.novelty_popularity, ['users', 'interactions']) -%}
+    {%- do rankwise._check_choice('evaluate', 'arp_popularity', resolved.arp_popularity, ['users', 'interactions']) -%}
+    {%- if not (resolved.head_share is number and resolved.head_share is not boolean and resolved.head_share > 0 and resolved.head_share <= 1) -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `head_share` must be a number above 0 and at most 1 (the share of train interactions the head's items hold, such as 0.8); got " ~ rankwise._describe(resolved.head_share) ~ ".") }}
+    {%- endif -%}
     {%- if per_user is not boolean -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `per_user` must be true or false; got " ~ rankwise._describe(per_user) ~ ".") }}
     {%- endif -%}
@@ -128,6 +138,7 @@
     {%- set plan = rankwise._parse_metrics(metrics, k) -%}
     {%- set user_metrics = [] -%}
     {%- set group_metrics = [] -%}
+    {%- set list_metrics = [] -%}
     {%- set components = [] -%}
     {%- set cutoffs = [] -%}
     {%- set cutoff_seen = {} -%}
@@ -140,12 +151,17 @@
         {%- if entry.name in ['idcg', 'ndcg'] and resolved.idcg == 'k_positions' and entry.k is not none and entry.k > 10000000 -%}
             {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ entry.name ~ "@" ~ entry.k ~ " with idcg='k_positions' sums the discount of every one of the k slots; k may be at most 10000000 there.") }}
         {%- endif -%}
+        {%- if entry.name == 'personalization' and entry.k is none -%}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: personalization needs a cutoff (the share of k slots two lists have in common); ask for 'personalization@10', say, not the whole list.") }}
+        {%- endif -%}
         {%- if catalog[entry.name].level == 'user' -%}
             {%- do user_metrics.append(entry) -%}
             {%- for component in catalog[entry.name].components -%}
                 {%- if component not in components %}{% do components.append(component) %}{% endif -%}
             {%- endfor -%}
             {%- if entry.k not in cutoff_seen %}{% do cutoffs.append(entry.k) %}{% do cutoff_seen.update({entry.k: true}) %}{% endif -%}
+        {%- elif catalog[entry.name].level == 'list' -%}
+            {%- do list_metrics.append(entry) -%}
         {%- else -%}
             {%- do group_metrics.append(entry) -%}
         {%- endif -%}
@@ -158,7 +174,8 @@
     {%- if per_user and group_metrics | length > 0 -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ (group_metrics | map(attribute='name') | join(', ')) ~ " has one value per group, not per user; drop it from `metrics` when per_user is true.") }}
     {%- endif -%}
-    {{ return({'plan': plan, 'user_metrics': user_metrics, 'group_metrics': group_metrics, 'components': components, 'cutoffs': cutoffs}) }}
+    {{ return({'plan': plan, 'user_metrics': user_metrics, 'group_metrics': group_metrics, 'list_metrics': list_metrics,
+               'components': components, 'cutoffs': cutoffs}) }}
 {% endmacro %}
 
 {#- `users` as {'default': set, metric: set...}, checked. -#}
@@ -167,7 +184,7 @@
     {%- set sets = users if users is mapping else {'default': users} -%}
     {%- for name, value in sets.items() -%}
         {%- if name != 'default' and (name not in catalog or catalog[name].level != 'user') -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: `users` maps '" ~ name ~ "', which is not a per-user metric; use metric names without @k (" ~ (catalog.keys() | reject('equalto', 'entropy') | join(', ')) ~ ") or 'default'.") }}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: `users` maps '" ~ name ~ "', which is not a per-user metric; use metric names without @k (" ~ (rankwise._metric_names_of_level('user') | join(', ')) ~ ") or 'default'.") }}
         {%- endif -%}
         {%- do rankwise._check_choice('evaluate', 'users' if name == 'default' else 'users.' ~ name, value, choices) -%}
     {%- endfor -%}
@@ -205,6 +222,11 @@
                                          'at_default_cutoffs': at_default_cutoffs}) -%}
     {%- endfor -%}
     {%- set every_truth_user = 'interactions' in spec.user_sets -%}
+    {#- the optional inputs the metrics read (the registry's `inputs`) -#}
+    {%- set inputs_read = [] -%}
+    {%- for entry in spec.plan -%}
+        {%- for input in metrics[entry.name].get('inputs', []) if input not in inputs_read %}{% do inputs_read.append(input) %}{% endfor -%}
+    {%- endfor -%}
     {#- the judged components as bit sets of ranks (DuckDB): every cutoff finite
         and within the 62 bits, ranks that are positions (a shared rank of tied
         scores would set one bit for two items), only components read off them -#}
@@ -216,10 +238,15 @@
     {%- set whole_list_cutoff = none in spec.cutoffs -%}
     {%- set exact_lengths = 'n_recommended' in spec.components and (spec.per_user or spec.precision_denominator == 'list_length') -%}
     {{ return({
+        'inputs_read': inputs_read,
         'components_from': components_from,
         'user_metric_names': user_metric_names,
         'needs_user_metrics': spec.user_metrics | length > 0,
         'needs_group_metrics': spec.group_metrics | length > 0,
+        'needs_list_metrics': spec.list_metrics | length > 0,
+        'needs_items': 'items' in inputs_read,
+        'needs_train': 'train' in inputs_read,
+        'needs_head': spec.list_metrics | selectattr('name', 'equalto', 'long_tail_share') | list | length > 0,
         'needs_running_hits': 'precision_sum' in components_from.judged,
         'ranks_as_bits': ranks_as_bits,
         'needs_n_relevant_on_rows': 'hits_within_n_relevant' in components_from.judged,
@@ -248,4 +275,11 @@
     {%- else -%}
         {{ return(none) }}
     {%- endif -%}
+{% endmacro %}
+
+{#- The metric names of one level ('user', 'list' or 'group'), in registry order. -#}
+{% macro _metric_names_of_level(level) %}
+    {%- set names = [] -%}
+    {%- for name, metric in rankwise._metric_registry().items() if metric.level == level %}{% do names.append(name) %}{% endfor -%}
+    {{ return(names) }}
 {% endmacro %}

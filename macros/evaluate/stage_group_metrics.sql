@@ -1,5 +1,7 @@
-{#- Stages of the group-level metrics (entropy): how often each item fills a
-    top-k slot in its group, its share of those slots, and the metric per group. -#}
+{#- Stages of the group-level metrics (entropy, coverage, gini,
+    personalization): how often each item fills a top-k slot in its group, its
+    share of those slots, and the metrics per group from aggregates over the
+    group's items: one GROUP BY of the recommendations, none per metric. -#}
 
 {#- rw_item_exposures: per (group, item), its top-k slots at every cutoff at once. -#}
 {% macro _stage_item_exposures(spec) %}
@@ -14,41 +16,82 @@ rw_item_exposures as (
 )
 {%- endmacro %}
 
-{#- rw_item_shares: per (group, item), its share of the group's top-k slots. -#}
+{#- rw_item_shares: per (group, item), its top-k slots and their share of the
+    group's; for gini, the item's place when the group's items are numbered in
+    ascending order of their slots. -#}
 {% macro _stage_item_shares(spec) %}
     {%- set over_group = 'over (' ~ ('partition by ' ~ spec.groups | join(', ') if spec.groups | length > 0 else '') ~ ')' -%}
 rw_item_shares as (
     select
         {{ rankwise._group_columns(spec.groups) }}rw_item
         {%- for entry in spec.group_metrics %},
+        rw_exposures__{{ entry.position }},
         {{ rankwise.safe_divide('rw_exposures__' ~ entry.position, 'sum(rw_exposures__' ~ entry.position ~ ') ' ~ over_group) }} as rw_share__{{ entry.position }}
+        {%- if entry.name == 'gini' %},
+        row_number() over ({{ 'partition by ' ~ spec.groups | join(', ') if spec.groups | length > 0 else '' }} order by rw_exposures__{{ entry.position }} asc) as rw_ascending__{{ entry.position }}
+        {%- endif %}
         {%- endfor %}
     from rw_item_exposures
 )
 {%- endmacro %}
 
-{#- rw_group_metrics: per group, each group-level metric and the number of lists. -#}
+{#- rw_catalog: the number of items in the catalog (evaluate's `items`). -#}
+{% macro _stage_catalog(spec) %}
+rw_catalog as (
+    select count(distinct {{ spec.item }}) as rw_catalog_size
+    from {{ spec.items_relation }}
+)
+{%- endmacro %}
+
+{#- The aggregates of one group-level metric over its group's items, as
+    (column, SQL) pairs; its formula reads them by name. -#}
+{% macro _group_aggregates(entry, spec) %}
+    {%- set exposures = 'rw_exposures__' ~ entry.position -%}
+    {%- if entry.name == 'entropy' -%}
+        {{ return([('entropy', rankwise.entropy_at_k('rw_share__' ~ entry.position, spec.log_base))]) }}
+    {%- elif entry.name == 'coverage' -%}
+        {{ return([('n_items_exposed', 'count(case when ' ~ exposures ~ ' > 0 then 1 end)')]) }}
+    {%- elif entry.name == 'gini' -%}
+        {{ return([('ascending_weighted_exposures', 'sum(rw_ascending__' ~ entry.position ~ ' * ' ~ exposures ~ ')'),
+                   ('exposures', 'sum(' ~ exposures ~ ')')]) }}
+    {%- elif entry.name == 'personalization' -%}
+        {{ return([('exposure_pairs', 'sum(' ~ exposures ~ ' * (' ~ exposures ~ ' - 1))')]) }}
+    {%- endif -%}
+    {{ exceptions.raise_compiler_error("rankwise.evaluate: internal error, no aggregates for group-level metric " ~ entry.name ~ ".") }}
+{% endmacro %}
+
+{#- rw_group_metrics: per group, each group-level metric from its aggregates over
+    the group's items, the number of lists, and the catalog's size. -#}
 {% macro _stage_group_metrics(spec) %}
     {%- set registry = rankwise._metric_registry() -%}
 rw_group_metrics as (
     select
-        shares.*,
-        lists.rw_n_users
+        {{ rankwise._group_columns(spec.groups, 'aggregates') }}lists.rw_n_users
+        {%- for entry in spec.group_metrics %}
+        {%- set columns = {'n_items': 'aggregates.rw_n_items', 'n_lists': 'lists.rw_n_users', 'catalog_size': 'catalog.rw_catalog_size'} -%}
+        {%- for name, sql in rankwise._group_aggregates(entry, spec) %}{% do columns.update({name: 'aggregates.rw_' ~ name ~ '__' ~ entry.position}) %}{% endfor %},
+        cast({{ rankwise[registry[entry.name].formula](columns, entry.k, spec) }} as {{ rankwise.type_float64() }}) as rw_value__{{ entry.position }}
+        {%- endfor %}
     from (
         select
             {{ rankwise._group_columns(spec.groups) }}count(*) as rw_n_items
-            {%- for entry in spec.group_metrics %},
-            cast({{ rankwise[registry[entry.name].formula]({'share': 'rw_share__' ~ entry.position}, entry.k, spec) }} as {{ rankwise.type_float64() }}) as rw_value__{{ entry.position }}
+            {%- for entry in spec.group_metrics %}
+            {%- for name, sql in rankwise._group_aggregates(entry, spec) %},
+            {{ sql }} as rw_{{ name }}__{{ entry.position }}
+            {%- endfor %}
             {%- endfor %}
         from rw_item_shares
         {{ rankwise._group_by_groups(spec.groups) }}
-    ) as shares
+    ) as aggregates
     inner join (
         select {{ rankwise._group_columns(spec.groups) }}count(*) as rw_n_users
         from rw_list_rows
         {{ rankwise._group_by_groups(spec.groups) }}
     ) as lists
-        on 1 = 1{{ rankwise._groups_match('shares', 'lists', spec.groups) }}
+        on 1 = 1{{ rankwise._groups_match('aggregates', 'lists', spec.groups) }}
+    {%- if spec.needs_items %}
+    cross join rw_catalog as catalog
+    {%- endif %}
 )
 {%- endmacro %}
 
@@ -102,7 +145,7 @@ rw_group_intervals as (
         select
             {{ rankwise._group_columns(spec.groups, 'shares') }}shares.rw_resample
             {%- for entry in spec.group_metrics %},
-            cast({{ rankwise[registry[entry.name].formula]({'share': 'shares.rw_share__' ~ entry.position}, entry.k, spec) }} as {{ rankwise.type_float64() }}) as rw_value__{{ entry.position }}
+            cast({{ rankwise.entropy_at_k('shares.rw_share__' ~ entry.position, spec.log_base) }} as {{ rankwise.type_float64() }}) as rw_value__{{ entry.position }}
             {%- endfor %}
         from (
             select

@@ -164,3 +164,64 @@ left join rw_group_intervals as intervals
     {%- do keys.append('k asc nulls last') -%}
     {{ return('order by ' ~ keys | join(', ')) }}
 {% endmacro %}
+
+{#- The means of the list-level metrics, per group, with their intervals (every
+    list counted has a value: no zeros to add, as the per-user means have). -#}
+{% macro _output_list_metric_means(spec) %}
+    {%- set metrics = spec.list_metrics -%}
+    {%- set means -%}
+select
+    {{ rankwise._group_columns(spec.groups, 'rw_list_means') }}grid.metric,
+    grid.k,
+    {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
+    {{ rankwise._pick_by_position(metrics, 'rw_list_means.rw_value__{position}') }} as value,
+    {{ rankwise._pick_by_position(metrics, 'rw_list_means.rw_n__{position}') }} as n_users,
+    -- a list-level metric reads no interactions
+    cast(null as bigint) as n_users_without_list
+    {%- if spec.confidence is not none %},
+    {{ rankwise._pick_by_position(metrics, 'rw_list_means.rw_var__{position}') }} as rw_var
+    {%- endif %}
+from rw_list_means
+cross join ({{ rankwise._metric_grid(metrics) }}) as grid
+where {{ rankwise._pick_by_position(metrics, 'rw_list_means.rw_n__{position}') }} > 0
+    {%- endset -%}
+    {%- if spec.confidence is none -%}
+        {{ return(means) }}
+    {%- endif -%}
+    {%- set half_width = rankwise._interval_half_width('rw_means.value', 'rw_means.n_users', 'rw_means.n_users', 'rw_means.rw_var', spec.confidence) -%}
+    {%- set interval -%}
+select
+    {{ rankwise._group_columns(spec.groups, 'rw_means') }}rw_means.metric,
+    rw_means.k,
+    rw_means.metric_label,
+    rw_means.value,
+    rw_means.n_users,
+    rw_means.n_users_without_list,
+    rw_means.value - {{ half_width }} as ci_low,
+    rw_means.value + {{ half_width }} as ci_high
+from (
+{{ means }}
+) as rw_means
+    {%- endset -%}
+    {{ return(interval) }}
+{%- endmacro %}
+
+{#- The per-list values of the list-level metrics, as per-user rows: the items
+    within the cutoff as n_recommended, the accuracy components NULL. -#}
+{% macro _output_list_metrics_per_user(spec) %}
+    {%- set metrics = spec.list_metrics -%}
+select
+    rw_list_popularity.rw_user as {{ spec.user }},
+    {{ rankwise._group_columns(spec.groups, 'rw_list_popularity') }}grid.metric,
+    grid.k,
+    {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
+    {{ rankwise._pick_by_position(metrics, 'rw_list_popularity.rw_value__{position}') }} as value,
+    cast(null as bigint) as n_relevant,
+    cast({{ rankwise._pick_by_position(metrics, 'rw_list_popularity.rw_top__{position}') }} as bigint) as n_recommended,
+    cast(null as bigint) as hits,
+    cast(null as {{ rankwise.type_float64() }}) as dcg,
+    cast(null as {{ rankwise.type_float64() }}) as idcg
+from rw_list_popularity
+cross join ({{ rankwise._metric_grid(metrics) }}) as grid
+where {{ rankwise._pick_by_position(metrics, 'rw_list_popularity.rw_value__{position}') }} is not null
+{%- endmacro %}

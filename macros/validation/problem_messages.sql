@@ -18,6 +18,7 @@
         'null_relevance': ("null relevances", "fill them (0 = judged not relevant) or drop those rows"),
         'non_finite_relevance': ("NaN or infinite relevances", "use finite numbers (0 = judged not relevant)"),
         'negative_relevance': ("negative relevances", "use 0 for judged not relevant, positive numbers for relevant"),
+        'item_not_in_catalog': ("recommended items that are not in the catalog (`items`)", "add them to the catalog or drop them from the lists: coverage and gini count the catalog's items"),
         'relevance_too_large_for_exponential_gain': ("relevances of 1024 or more, whose exponential gain 2^rel - 1 is past the largest double", "use gain='linear', or rescale the relevances below 1024")
     }) }}
 {% endmacro %}

@@ -15,7 +15,7 @@ from ._connection import apply_settings, refuse_a_text_collation
 from ._inputs import ResolvedInput, quote_table_name, resolved_inputs
 from ._options import Convention, EvaluateOptions, documented, plain, resolve
 from ._render import renderer
-from ._validate import check_columns, notes, overlap_errors, problems, text_key_columns, unread_relevance_column
+from ._validate import check_columns, check_optional_inputs, notes, overlap_errors, problems, text_key_columns, unread_relevance_column
 from .errors import InputError, InvalidArgumentError, RankwiseWarning
 
 Output = Literal["pandas", "arrow", "polars", "relation"]
@@ -116,8 +116,10 @@ def _macro_arguments(
     }
 
 
-def _render_evaluate(recommendations_sql: str, interactions_sql: str, adapter_type: str, arguments: dict[str, Any]) -> str:
-    return str(renderer(adapter_type).call("evaluate", recommendations_sql, interactions_sql, **arguments)).strip()
+def _render_evaluate(recommendations_sql: str, interactions_sql: str, adapter_type: str, arguments: dict[str, Any],
+                     items_sql: str | None = None, train_sql: str | None = None) -> str:
+    return str(renderer(adapter_type).call("evaluate", recommendations_sql, interactions_sql, **arguments,
+                                           items=items_sql, train=train_sql)).strip()
 
 
 @documented
@@ -133,6 +135,8 @@ def evaluate(
     confidence: float | None = 0.95,
     bootstrap_resamples: int | None = None,
     seed: int = 0,
+    items: Any = None,
+    train: Any = None,
     con: duckdb.DuckDBPyConnection | None = None,
     validate: bool = True,
     memory_limit: str | None = None,
@@ -174,6 +178,13 @@ def evaluate(
             costly at scale). Default None: null.
         seed: The integer the bootstrap's resamples are drawn from; the same
             seed gives the same interval on every engine.
+        items: The catalog, in any of the forms of ``recommendations``: one
+            row per item that could be recommended (``item_col``); read by
+            coverage and gini.
+        train: The interactions the model was trained on (``user_col``,
+            ``item_col``; with ``partition_by``, those columns too), in any of
+            the same forms; read by novelty, arp and long_tail_share for each
+            item's popularity.
         con: A DuckDB connection to run on (and to read table names from);
             default: a private in-memory one. It is left as it was found.
         validate: Check the inputs before computing (missing columns, wrong
@@ -210,20 +221,28 @@ def evaluate(
         )
     arguments = _macro_arguments("evaluate", metrics, k, group_by, per_user, options, partition_by, confidence,
                                  bootstrap_resamples, seed)
+    optional = {role: value for role, value in (("items", items), ("train", train)) if value is not None}
     # Render first: an invalid argument fails before anything touches a connection.
-    _render_evaluate("recommendations", "interactions", "duckdb", arguments)
+    _render_evaluate("recommendations", "interactions", "duckdb", arguments, *_optional_sql({role: role for role in optional}))
+    for role in sorted(set(optional) - _inputs_read(arguments["metrics"])):
+        warnings.warn(f"rankwise.evaluate: `{role}` is given but none of the metrics asked reads it "
+                      f"({_READERS[role]} do); it is not read or checked.", RankwiseWarning, stacklevel=2)
 
     with _evaluation_inputs("evaluate", con, memory_limit, temp_directory, output, recommendations, interactions,
-                            arguments) as (connection, inputs):
+                            arguments, optional) as (connection, inputs):
         if validate:
             _validate(connection, inputs, arguments)
+            check_optional_inputs(connection, inputs["recommendations"], {role: inputs[role] for role in optional},
+                                  user_col=arguments["user_col"], item_col=arguments["item_col"],
+                                  partition_by=arguments["partition_by"] or [])
         unread = unread_relevance_column(connection, inputs["interactions"], relevance_col=arguments["relevance_col"],
                                          key_columns=[arguments["user_col"], arguments["item_col"],
                                                       *(arguments["partition_by"] or [])])
         if unread is not None:
             warnings.warn(_UNREAD_RELEVANCE.format(table=inputs["interactions"].label, column=unread),
                           RankwiseWarning, stacklevel=2)
-        query = _render_evaluate(inputs["recommendations"].sql, inputs["interactions"].sql, "duckdb", arguments)
+        query = _render_evaluate(inputs["recommendations"].sql, inputs["interactions"].sql, "duckdb", arguments,
+                                 *_optional_sql({role: inputs[role].sql for role in optional}))
         relation = connection.sql(query)
         if arguments["per_user"]:
             if output != "relation":
@@ -249,6 +268,7 @@ def _evaluation_inputs(
     recommendations: Any,
     interactions: Any,
     arguments: dict[str, Any],
+    optional: Mapping[str, Any] | None = None,
 ) -> Iterator[tuple[duckdb.DuckDBPyConnection, dict[str, ResolvedInput]]]:
     """The connection and the inputs of one evaluate or compare: rankwise's own
     connection with the memory settings (closed on leaving, unless the result is
@@ -264,7 +284,8 @@ def _evaluation_inputs(
     try:
         if private:
             apply_settings(connection, memory_limit=memory_limit, temp_directory=temp_directory)
-        with resolved_inputs(connection, recommendations=recommendations, interactions=interactions) as inputs:
+        with resolved_inputs(connection, recommendations=recommendations, interactions=interactions,
+                             **(optional or {})) as inputs:
             if not private:
                 refuse_a_text_collation(connection, caller, text_key_columns(
                     connection, inputs, user_col=arguments["user_col"], item_col=arguments["item_col"],
@@ -273,6 +294,22 @@ def _evaluation_inputs(
     finally:
         if private and output != "relation":
             connection.close()
+
+
+_READERS = {"items": "coverage and gini", "train": "novelty, arp and long_tail_share"}
+
+
+def _inputs_read(metrics: Sequence[str]) -> set[str]:
+    """The optional inputs (items, train) the metrics read, from the registry."""
+    registry = renderer().call("_metric_registry")
+    return {role for metric in metrics if isinstance(metric, str)
+            for role in registry.get(metric.split("@")[0], {}).get("inputs", [])}
+
+
+def _optional_sql(sql_of: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """The SQL of the optional inputs (items, train) in the macro's order, None
+    for those not given."""
+    return sql_of.get("items"), sql_of.get("train")
 
 
 def _validate(connection: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], arguments: dict[str, Any]) -> None:
@@ -354,6 +391,8 @@ def sql(
     confidence: float | None = 0.95,
     bootstrap_resamples: int | None = None,
     seed: int = 0,
+    items: str | None = None,
+    train: str | None = None,
     **options: Unpack[EvaluateOptions],
 ) -> str:
     """The SQL :func:`evaluate` runs, for two table names, in a SQL dialect.
@@ -362,7 +401,8 @@ def sql(
     adapter (``postgres__``, ``spark__``...), exactly as dbt would compile them
     there; for a dialect the macros have no overrides for (snowflake, trino, and
     redshift through postgres), sqlglot then transpiles that SQL into the
-    dialect. ``recommendations`` and ``interactions`` are table names
+    dialect. ``recommendations`` and ``interactions`` (and ``items`` and
+    ``train`` when the metrics read them) are table names
     (``schema.table`` is split on the dot); the other arguments are those of
     :func:`evaluate`.
 
@@ -373,8 +413,9 @@ def sql(
         raise InvalidArgumentError(
             f"rankwise.sql: argument `dialect` must be one of {', '.join(DIALECT_ADAPTERS)}; got {dialect!r}."
         )
-    for role, name in (("recommendations", recommendations), ("interactions", interactions)):
-        if not isinstance(name, str) or not name:
+    for role, name in (("recommendations", recommendations), ("interactions", interactions), ("items", items),
+                       ("train", train)):
+        if (role in ("recommendations", "interactions") or name is not None) and (not isinstance(name, str) or not name):
             raise InvalidArgumentError(f"rankwise.sql: argument `{role}` must be a table name; got {name!r}.")
     arguments = _macro_arguments("sql", metrics, k, group_by, per_user, options, partition_by, confidence,
                                  bootstrap_resamples, seed)
@@ -384,6 +425,8 @@ def sql(
         quote_table_name(interactions, adapter_type),
         adapter_type,
         arguments,
+        *_optional_sql({role: quote_table_name(name, adapter_type)
+                        for role, name in (("items", items), ("train", train)) if name is not None}),
     )
     if written_in == dialect:
         return rendered

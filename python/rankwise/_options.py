@@ -29,6 +29,7 @@ Idcg = Literal["truth", "k_positions"]
 UserSet = Literal["both", "interactions", "relevant"]
 Ties = Literal["item_desc", "item_asc", "shared"]
 DuplicateInteractions = Literal["error", "max"]
+Popularity = Literal["users", "interactions"]
 
 
 class EvaluateOptions(TypedDict, total=False):
@@ -52,6 +53,9 @@ class EvaluateOptions(TypedDict, total=False):
     ties: Ties | None
     log_base: float | Literal["e"] | None
     duplicate_interactions: DuplicateInteractions
+    novelty_popularity: Popularity | None
+    arp_popularity: Popularity | None
+    head_share: float | None
 
 
 DEFAULTS: dict[str, Any] = {
@@ -71,6 +75,9 @@ DEFAULTS: dict[str, Any] = {
     "ties": None,
     "log_base": None,
     "duplicate_interactions": "error",
+    "novelty_popularity": None,
+    "arp_popularity": None,
+    "head_share": None,
 }
 
 # One sentence or two per option: the docstrings of evaluate, sql and check and the
@@ -98,6 +105,12 @@ DOCS: dict[str, str] = {
     "log_base": "The base of entropy's logarithm: 'e' (nats) or a finite number > 0 other than 1.",
     "duplicate_interactions": "A (user, item) listed twice in the interactions: an error, or keep its highest "
                               "relevance ('max').",
+    "novelty_popularity": "An item's popularity in novelty: the share of train users who interacted with it "
+                          "(RecTools), or its share of the train interactions.",
+    "arp_popularity": "An item's popularity in arp: the share of train users who interacted with it, or its "
+                      "share of the train interactions (RecTools' AvgRecPopularity(normalize=True)).",
+    "head_share": "long_tail_share's head: the most popular train items that together hold this share of the "
+                  "train interactions (above 0, at most 1).",
 }
 
 if DOCS.keys() != EvaluateOptions.__annotations__.keys() or DEFAULTS.keys() != DOCS.keys():

@@ -152,6 +152,41 @@ def check_columns(
         _check_comparable("partition_by", column, kinds, labels, "cast one so that both are of one type")
 
 
+def check_optional_inputs(
+    con: duckdb.DuckDBPyConnection,
+    recommendations: ResolvedInput,
+    optional: dict[str, ResolvedInput],
+    *,
+    user_col: str,
+    item_col: str,
+    partition_by: Sequence[str] = (),
+) -> None:
+    """The catalog (`items`) and the train interactions (`train`), when given:
+    rows, the columns read with ids of the recommendations' kind, no null ids,
+    and every recommended item in the catalog."""
+    shown = _schema(con, recommendations)
+    for role, resolved in optional.items():
+        schema = _schema(con, resolved)
+        if not con.sql(f"select 1 from {resolved.sql} limit 1").fetchall():
+            raise EmptyInputError(f"rankwise: the {resolved.label} is empty: "
+                                  + ("a catalog has at least the recommended items." if role == "items"
+                                     else "popularity needs train interactions."), table=resolved.label)
+        columns = [(item_col, "item id")] + ([(user_col, "user id")] if role == "train" else [])
+        columns += [(column, "partition_by column") for column in (partition_by if role == "train" else ())]
+        labels = {"recommendations": recommendations.label, "interactions": resolved.label}
+        for column, purpose in columns:
+            kind = _require(schema, resolved.label, purpose, column)
+            _check_comparable(purpose, column, (shown[column], kind), labels,
+                              "cast one so that both are strings or both numbers")
+        macros = renderer()
+        query = (macros.call("_catalog_problems", recommendations.sql, resolved.sql, item_col) if role == "items"
+                 else macros.call("_train_problems", resolved.sql, user_col, item_col))
+        for problem, column_name, n_rows, example in con.sql(query).fetchall():
+            if n_rows:
+                table = recommendations.label if problem == "item_not_in_catalog" else resolved.label
+                raise Problem(table, problem, column_name, int(n_rows), example).error()
+
+
 def _check_comparable(purpose: str, column: str, kinds: tuple[DuckDBPyType, DuckDBPyType], labels: dict[str, str],
                       fix: str) -> None:
     """A column both tables join on holds values the two can compare: strings

@@ -114,6 +114,10 @@ def _common_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--group-by", multiple=True, help="A grouping column of the recommendations (repeatable)."),
         click.option("--partition-by", multiple=True, help=_PARTITION_HELP),
         click.option("--per-user", is_flag=True, help="One row per user instead of means."),
+        click.option("--items", default=None,
+                     help="The catalog (one row per item that could be recommended), read by coverage and gini."),
+        click.option("--train", default=None,
+                     help="The interactions the model was trained on, read by novelty, arp and long_tail_share."),
         _options,
     ]
     for option in reversed(options):
@@ -139,7 +143,7 @@ def _arguments(options: dict[str, Any]) -> dict[str, Any]:
 
 # The Python names a message may use, as the command line spells them.
 _FLAGS = {name: "--" + name.replace("_", "-") for name in
-          (*DEFAULTS, "group_by", "partition_by", "per_user", "memory_limit", "temp_directory", "confidence",
+          (*DEFAULTS, "group_by", "partition_by", "per_user", "items", "train", "memory_limit", "temp_directory", "confidence",
            "model_col", "baseline", "n_resamples", "correction", "alpha", "bootstrap_resamples")}
 
 

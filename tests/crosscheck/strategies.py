@@ -62,6 +62,36 @@ def cases(draw: st.DrawFn, distinct_scores: bool = False) -> Case:
     )
 
 
+# --- Beyond accuracy (tests/crosscheck/test_beyond_accuracy.py) ------------------
+
+BEYOND_USERS = [f"u{number}" for number in range(12)]
+BEYOND_ITEMS = [f"i{number}" for number in range(15)]
+@dataclass
+class BeyondCase:
+    recommendations: pd.DataFrame  # user_id, item_id, rank
+    train: pd.DataFrame  # user_id, item_id, with repeated rows
+    items: pd.DataFrame  # item_id: every recommended item and some others
+
+
+@st.composite
+def beyond_cases(draw: st.DrawFn) -> BeyondCase:
+    """1..10 lists of 1..10 distinct items ranked 1..n; a train table of 1..40
+    rows over the same users and items and others, a pair may repeat (a
+    re-watch), so that users and interactions count differently; a catalog of
+    the recommended items and up to 5 more."""
+    rows = []
+    for user in draw(st.lists(st.sampled_from(BEYOND_USERS), min_size=1, max_size=10, unique=True)):
+        listed = draw(st.lists(st.sampled_from(BEYOND_ITEMS), min_size=1, max_size=10, unique=True))
+        rows += [(user, item, rank) for rank, item in enumerate(listed, start=1)]
+    recommendations = pd.DataFrame(rows, columns=["user_id", "item_id", "rank"])
+    train_rows = draw(st.lists(st.tuples(st.sampled_from(BEYOND_USERS + ["t1", "t2"]), st.sampled_from(BEYOND_ITEMS)),
+                               min_size=1, max_size=40))
+    train = pd.DataFrame(train_rows, columns=["user_id", "item_id"])
+    extra = draw(st.lists(st.sampled_from(BEYOND_ITEMS + ["c1", "c2", "c3"]), max_size=5))
+    catalog = sorted(set(recommendations["item_id"]) | set(extra))
+    return BeyondCase(recommendations, train, pd.DataFrame({"item_id": catalog}))
+
+
 # --- Fuzzing (tests/crosscheck/test_fuzz_pytrec_eval.py) -------------------------
 #
 # Ids that an implementation which trims, folds case, normalises Unicode, goes

@@ -133,3 +133,27 @@ def test_evaluate_takes_a_convention_memory_settings_and_no_validate(files, tmp_
     expected = rankwise.evaluate(*files, ["ndcg@2", "map"], k=[1], group_by="model", score_col="score",
                                  relevance_col="relevance", convention="ranx")
     assert result.output == expected.to_string(index=False) + "\n"
+
+
+def test_evaluate_reads_the_catalog_and_the_train_interactions(files, tmp_path: Path) -> None:
+    items = pd.DataFrame({"item_id": ["x", "y", "z", "w"]})
+    train = pd.DataFrame({"user_id": ["t1", "t1", "t2"], "item_id": ["x", "y", "x"]})
+    items.to_csv(tmp_path / "items.csv", index=False)
+    train.to_parquet(tmp_path / "train.parquet")
+    arguments = ["-m", "coverage@1", "-m", "gini@2", "-m", "novelty@2", "-m", "long_tail_share@2", "--group-by", "model",
+                 "--score-col", "score", "--relevance-col", "relevance", "--items", str(tmp_path / "items.csv"), "--train", str(tmp_path / "train.parquet"),
+                 "--head-share", "0.5", "--novelty-popularity", "interactions"]
+    result = CliRunner().invoke(main, ["evaluate", *files, *arguments])
+    assert result.exit_code == 0, result.output
+    expected = rankwise.evaluate(*files, ["coverage@1", "gini@2", "novelty@2", "long_tail_share@2"], group_by="model",
+                                 score_col="score", relevance_col="relevance", items=items, train=train, head_share=0.5,
+                                 novelty_popularity="interactions")
+    assert result.output == expected.to_string(index=False) + "\n"
+
+
+def test_a_metric_without_its_input_names_the_flag(files) -> None:
+    result = CliRunner().invoke(main, ["evaluate", *files, "-m", "arp@2", "--score-col", "score", "--relevance-col",
+                                       "relevance"])
+    assert result.exit_code != 0
+    assert result.output == ("Error: rankwise.evaluate: arp needs the `--train` input (the interactions the model was "
+                             "trained on, for the items' popularity).\n")

@@ -99,6 +99,12 @@ EXTRA_EVALUATE_CASES: dict[str, dict[str, Any]] = {
     "no_interval": dict(metrics=ALL_METRICS, k=[5], group_by=["model"], confidence=None),
     "entropy_bootstrap": dict(metrics=["entropy", "ndcg"], k=[3, 10], partition_by=["fold"], group_by=["model"],
                               bootstrap_resamples=20, seed=4),
+    "beyond_accuracy": dict(metrics=["ndcg", "entropy", "coverage", "gini", "personalization", "novelty", "arp",
+                                     "long_tail_share"], k=[5, 10], group_by=["model"],
+                            items="analytics.items", train="analytics.train"),
+    "beyond_accuracy_partitions_per_user": dict(metrics=["precision", "novelty", "arp", "long_tail_share"], k=[3, None],
+                                                partition_by=["fold"], per_user=True, train="analytics.train",
+                                                novelty_popularity="interactions", head_share=0.5),
 }
 
 # rankwise.compare: every test, every user set, partitions and groups, a numeric
@@ -168,6 +174,10 @@ EXPRESSION_CASES: dict[str, tuple[str, tuple[Any, ...], dict[str, Any]]] = {
     "r_precision": ("r_precision", ("hits_within_n_relevant", "n_relevant"), {}),
     "map_to_full_recall_at_k": ("map_to_full_recall_at_k", ("precision_sum", "ranks"), {}),
     "entropy_at_k": ("entropy_at_k", ("share",), {}),
+    "catalog_coverage": ("catalog_coverage", ("n_items_shown", "catalog_size"), {}),
+    "gini_index": ("gini_index", ("weighted", "exposures", "n_items_shown", "catalog_size"), {}),
+    "personalization_at_k": ("personalization_at_k", ("exposure_pairs", "n_lists", 10), {}),
+    "item_novelty": ("item_novelty", ("item_users", "train_users"), {}),
     "entropy_at_k_log_base_2": ("entropy_at_k", ("share",), dict(log_base=2)),
     "self_information": ("self_information", ("probability",), {}),
     "self_information_log_base_10": ("self_information", ("probability",), dict(log_base=10)),

@@ -34,7 +34,7 @@ def _refusal(**options: Any) -> str:
 
 def test_the_choice_options_are_the_ones_the_macro_checks() -> None:
     assert CHOICE_OPTIONS == ["convention", "ap_denominator", "precision_denominator", "gain", "gain_items", "idcg",
-                              "users", "ties", "duplicate_interactions"]
+                              "users", "ties", "duplicate_interactions", "novelty_popularity", "arp_popularity"]
 
 
 @pytest.mark.parametrize("name", CHOICE_OPTIONS)
@@ -67,7 +67,7 @@ def test_every_preset_value_is_a_declared_choice(convention: str) -> None:
     for name, value in preset.items():
         allowed = choices(option_types()[name])
         values = value.values() if isinstance(value, dict) else [value]
-        if name == "relevance_threshold":
+        if name in ("relevance_threshold", "head_share"):
             assert all(isinstance(v, (int, float)) for v in values)
         elif name == "log_base":
             assert all(v in allowed or isinstance(v, (int, float)) for v in values)

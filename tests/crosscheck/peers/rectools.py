@@ -67,3 +67,30 @@ def ndcg(merged: pd.DataFrame, k: int, divide_by_achievable: bool = False, log_b
         idcg = sum(discounts[: min(len(rows), k)]) if divide_by_achievable else sum(discounts)
         return dcg / idcg
     return _per_user(merged, value)
+
+
+# Beyond accuracy, from rectools/metrics/novelty.py (MeanInvUserFreq.fit and
+# calc_per_user_from_fitted), popularity.py (AvgRecPopularity.calc_per_user) and
+# catalog.py (CatalogCoverage.calc). `reco` has user_id, item_id, rank; `prev`
+# (the train interactions) user_id, item_id.
+
+def mean_inv_user_freq(reco: pd.DataFrame, prev: pd.DataFrame, k: int) -> dict:
+    n_interacted_users = prev["user_id"].nunique()
+    n_users_per_item = prev.groupby("item_id")["user_id"].nunique()
+    top = reco.loc[reco["rank"] <= k].copy()
+    top["n_users_per_item"] = top["item_id"].map(n_users_per_item).fillna(1)
+    top["item_novelty"] = -(top["n_users_per_item"] / n_interacted_users).map(math.log2)
+    return top.groupby("user_id")["item_novelty"].mean().to_dict()
+
+
+def avg_rec_popularity(reco: pd.DataFrame, prev: pd.DataFrame, k: int, normalize: bool = False) -> dict:
+    item_popularity = prev["item_id"].value_counts(normalize=normalize)
+    item_popularity.name = "popularity"
+    top = reco.loc[reco["rank"] <= k].join(item_popularity, on="item_id", how="left")
+    top["popularity"] = top["popularity"].fillna(0)
+    return top.groupby("user_id")["popularity"].mean().to_dict()
+
+
+def catalog_coverage(reco: pd.DataFrame, catalog, k: int, normalize: bool = False) -> float:
+    shown = reco.loc[reco["rank"] <= k, "item_id"].nunique()
+    return shown / len(catalog) if normalize else shown

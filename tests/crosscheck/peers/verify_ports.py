@@ -13,7 +13,7 @@ import warnings
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ..strategies import Case, cases
+from ..strategies import Case, beyond_cases, cases
 from . import recommenders as recommenders_port
 from . import rectools as rectools_port
 
@@ -92,3 +92,31 @@ def test_the_evidently_port_gives_the_library_numbers(case: Case, data: st.DataO
         # ndcg and mrr index their series by k, the others by position
         expected = float(series[k]) if name in ("ndcg", "mrr") else float(series.iloc[k - 1])
         assert math.isclose(port[name], expected, abs_tol=1e-12), (name, k, port[name], expected)
+
+
+@SETTINGS
+@given(data=st.data(), k=st.integers(1, 12))
+def test_the_rectools_beyond_accuracy_port_gives_the_library_numbers(data: st.DataObject, k: int) -> None:
+    import pandas as pd
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from rectools.metrics import AvgRecPopularity, CatalogCoverage, MeanInvUserFreq
+
+    case = data.draw(beyond_cases())
+    reco = case.recommendations
+    prev = case.train
+    expected = MeanInvUserFreq(k=k).calc_per_user(reco, prev)
+    actual = rectools_port.mean_inv_user_freq(reco, prev, k)
+    assert set(actual) == set(expected.dropna().index)
+    for user, value in actual.items():
+        assert math.isclose(value, expected[user], abs_tol=1e-12)
+    for normalize in (False, True):
+        expected = AvgRecPopularity(k=k, normalize=normalize).calc_per_user(reco, prev)
+        actual = rectools_port.avg_rec_popularity(reco, prev, k, normalize)
+        assert set(actual) == set(expected.index)
+        for user, value in actual.items():
+            assert math.isclose(value, expected[user], abs_tol=1e-12)
+        catalog = pd.Series(case.items["item_id"])
+        assert math.isclose(rectools_port.catalog_coverage(reco, catalog, k, normalize),
+                            CatalogCoverage(k=k, normalize=normalize).calc(reco, catalog), abs_tol=1e-12)
