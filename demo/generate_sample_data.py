@@ -1,6 +1,8 @@
 """Writes the demo's sample data into seeds/: 3,000 users, a catalogue of 2,000
-items with Zipf-like popularity, graded interactions (relevance 1..3), and the
-top-20 lists of two models. Deterministic (fixed seed), standard library only.
+items with Zipf-like popularity (items.csv), graded interactions (relevance 1..3)
+held out for testing, the earlier interactions the models were trained on
+(train.csv), and the top-20 lists of two models. Deterministic (fixed seeds),
+standard library only.
 
 - `popularity` recommends the most popular items the user has not seen: nearly
   the same list for everyone.
@@ -28,12 +30,13 @@ def main() -> None:
     popularity = [1.0 / (rank + 1) ** 0.9 for rank in range(N_ITEMS)]
     cumulative = list(itertools.accumulate(popularity))
 
-    interactions, recommendations = [], []
+    interactions, recommendations, tastes = [], [], []
     for user_number in range(N_USERS):
         user = f"user_{user_number:05d}"
         # a taste: a random neighbourhood of the catalogue, plus popular items
         n_interactions = generator.choice([0] * 3 + [1, 2, 3, 4] + list(range(5, 16)))
         taste_centre = generator.randrange(N_ITEMS)
+        tastes.append((user, taste_centre))
         truth: dict[str, int] = {}
         while len(truth) < n_interactions:
             if generator.random() < 0.6:
@@ -62,10 +65,31 @@ def main() -> None:
                 personal.append(item)
         recommendations += _list("personalized", user, personal)
 
+    train = _train(tastes, items, cumulative)
     SEEDS.mkdir(exist_ok=True)
     _write("recommendations.csv", ["model", "user_id", "item_id", "rank", "score"], recommendations)
     _write("interactions.csv", ["user_id", "item_id", "relevance"], interactions)
-    print(f"wrote {len(recommendations)} recommendations and {len(interactions)} interactions to {SEEDS}")
+    _write("train.csv", ["user_id", "item_id"], train)
+    _write("items.csv", ["item_id"], [(item,) for item in items])
+    print(f"wrote {len(recommendations)} recommendations, {len(interactions)} interactions, {len(train)} train "
+          f"interactions and a catalogue of {len(items)} items to {SEEDS}")
+
+
+def _train(tastes: list[tuple[str, int]], items: list[str], cumulative: list[float]) -> list[tuple]:
+    """Each user's earlier interactions, from the same taste and popularity as
+    the held-out ones; drawn by a generator of their own, so that the lists and
+    the held-out interactions stay those of the first generator."""
+    generator = random.Random(SEED + 1)
+    rows = []
+    for user, taste_centre in tastes:
+        history: set[str] = set()
+        for _ in range(generator.randrange(2, 30)):
+            if generator.random() < 0.5:
+                history.add(items[(taste_centre + int(generator.gauss(0, 40))) % N_ITEMS])
+            else:
+                history.add(generator.choices(items, cum_weights=cumulative)[0])
+        rows += [(user, item) for item in sorted(history)]
+    return rows
 
 
 def _list(model: str, user: str, items: list[str]) -> list[tuple]:

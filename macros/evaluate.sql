@@ -57,8 +57,11 @@
     {%- do spec.update(rankwise._optional_inputs(spec, items, train)) -%}
     {#- per-user rows have no interval -#}
     {%- do spec.update({'confidence': none if per_user else confidence, 'group_bootstrap': bootstrap_resamples, 'seed': seed}) -%}
-    {%- do rankwise._check_relation_columns(recommendations, interactions, rankwise._columns_read(
-        user_col, item_col, rank_col, score_col, relevance_col, group_by, partition_by)) -%}
+    {%- set columns_read = rankwise._columns_read(user_col, item_col, rank_col, score_col, relevance_col, group_by, partition_by) -%}
+    {%- do columns_read.update({'items': [(item_col, 'item id')],
+                                'train': [(user_col, 'user id'), (item_col, 'item id')] + columns_read.interactions[3:]}) -%}
+    {%- do rankwise._check_relation_columns(recommendations, interactions, columns_read,
+                                            {'items': spec.items_relation, 'train': spec.train_relation}) -%}
     {{- return(adapter.dispatch('evaluate', 'rankwise')(recommendations, interactions, spec)) -}}
 {% endmacro %}
 

@@ -19,7 +19,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 USERS = 2000
 # ranx compiles with numba for a minute; its agreement is tested in tests/crosscheck.
 # RecTools is not installed beside rankwise: the report says it was left out.
-TOOLS = ("rankwise", "rankwise, validate=False", "floor query", "pytrec_eval", "RecTools")
+TOOLS = ("rankwise", "rankwise, validate=False", "rankwise, beyond accuracy", "floor query", "pytrec_eval", "RecTools")
 # The rest, at one density: dbt's start-up dominates their time.
 DBT_TOOLS = ("rankwise CLI", "floor query, checked", "dbt run (package model)", "dbt start-up", "rankwise SQL only")
 
@@ -58,6 +58,9 @@ def test_benchmark_reports_every_target_at_every_density(tmp_path: Path, data_ro
         row = next(line for line in text.splitlines() if target in line)
         # one measured cell per density
         assert len(re.findall(r"\| [0-9.]+x[^|]*: (met|\*\*not met\*\*) (?=\|)", row)) == 2, row
+    row = next(line for line in text.splitlines()
+               if f"the beyond-accuracy metrics add at most the floor query's time to `rankwise`, {USERS:,} users |" in line)
+    assert len(re.findall(r"\| \+-?[0-9.]+ s vs floor [0-9.]+ s: (met|\*\*not met\*\*) (?=\|)", row)) == 2, row
     assert "pytrec_eval: its means agree with rankwise's (convention='trec_eval') within 1e-9" in text
     assert "RecTools: not measured, `rectools` is not installed; its targets are left out." in text
     assert "RecTools," not in text.split("## Targets")[1].split("## Notes")[0]

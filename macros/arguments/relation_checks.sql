@@ -34,9 +34,10 @@
     that should hold it; a missing one is a compiler error naming the table and
     the closest column. Inputs that are not relations (a CTE's name, SQL text)
     are left to the engine. -#}
-{% macro _check_relation_columns(recommendations, interactions, spec_columns) %}
+{% macro _check_relation_columns(recommendations, interactions, spec_columns, optional=none) %}
     {%- if not execute -%}{{ return(none) }}{%- endif -%}
-    {%- for role, relation in [('recommendations', recommendations), ('interactions', interactions)] -%}
+    {%- for role, relation in [('recommendations', recommendations), ('interactions', interactions)] + (optional or {}).items() | list
+        if relation is not none -%}
         {%- if relation is not string and relation.identifier is defined and relation.identifier -%}
             {%- set present = [] -%}
             {%- set by_name = {} -%}

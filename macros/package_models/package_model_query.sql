@@ -10,7 +10,7 @@
     {%- if options is not mapping -%}
         {{ exceptions.raise_compiler_error("rankwise: var `rankwise_options` must be a mapping of rankwise.evaluate arguments (user_col, score_col, relevance_col, ap_denominator, ...); got " ~ rankwise._describe(options) ~ ".") }}
     {%- endif -%}
-    {%- for reserved in ['metrics', 'k', 'group_by', 'partition_by', 'per_user'] -%}
+    {%- for reserved in ['metrics', 'k', 'group_by', 'partition_by', 'per_user', 'items', 'train'] -%}
         {%- if reserved in options -%}
             {{ exceptions.raise_compiler_error("rankwise: set `" ~ reserved ~ "` through its own var (rankwise_" ~ reserved ~ "), not inside `rankwise_options`.") }}
         {%- endif -%}
@@ -26,9 +26,13 @@
     {%- endif -%}
     {%- set recommendations_relation = rankwise._root_ref(var('rankwise_recommendations')) -%}
     {%- set interactions_relation = rankwise._root_ref(interactions) -%}
+    {#- the catalog and the train interactions, when the project names them -#}
+    {%- set items_relation = rankwise._root_ref(var('rankwise_items')) if var('rankwise_items', none) is not none else none -%}
+    {%- set train_relation = rankwise._root_ref(var('rankwise_train')) if var('rankwise_train', none) is not none else none -%}
     {%- if var('rankwise_validate', true) -%}
         {%- do rankwise._refuse_bad_input(recommendations_relation, interactions_relation, options,
-                                           var('rankwise_group_by', []), var('rankwise_partition_by', [])) -%}
+                                           var('rankwise_group_by', []), var('rankwise_partition_by', []),
+                                           items_relation, train_relation) -%}
     {%- endif -%}
     {{ return(rankwise.evaluate(
         recommendations_relation,
@@ -38,6 +42,8 @@
         group_by=var('rankwise_group_by', []),
         partition_by=var('rankwise_partition_by', []),
         per_user=per_user,
+        items=items_relation,
+        train=train_relation,
         **options
     )) }}
 {% endmacro %}
@@ -79,7 +85,7 @@
     the Python wrapper's words: a duplicated or negative seed would otherwise
     build numbers like map@2 = 1.0 without a word. The var rankwise_validate:
     false skips it, for inputs known to be clean. -#}
-{% macro _refuse_bad_input(recommendations, interactions, options, group_by, partition_by) %}
+{% macro _refuse_bad_input(recommendations, interactions, options, group_by, partition_by, items=none, train=none) %}
     {%- if not execute -%}{{ return(none) }}{%- endif -%}
     {%- set groups = ([group_by] if group_by is string else group_by) + ([partition_by] if partition_by is string else partition_by) -%}
     {%- set convention = rankwise.convention_options(options.get('convention', 'rankwise')) -%}
@@ -89,10 +95,17 @@
         ('interactions (' ~ interactions ~ ')', rankwise.interaction_problems(interactions, options.get('user_col', 'user_id'),
             options.get('item_col', 'item_id'), options.get('relevance_col'), options.get('gain', convention.gain), partition_by)),
     ] -%}
+    {%- if items is not none -%}
+        {%- do queries.append(('items (' ~ items ~ ')', rankwise._catalog_problems(recommendations, items, options.get('item_col', 'item_id')))) -%}
+    {%- endif -%}
+    {%- if train is not none -%}
+        {%- do queries.append(('train (' ~ train ~ ')', rankwise._train_problems(train, options.get('user_col', 'user_id'), options.get('item_col', 'item_id')))) -%}
+    {%- endif -%}
     {%- for table, query in queries -%}
-        {%- for row in run_query(query).rows -%}
+        {%- for row in run_query(query).rows if row[2] > 0 -%}
             {%- if not (row[0] == 'duplicate_interaction' and options.get('duplicate_interactions') == 'max') -%}
-                {{ exceptions.raise_compiler_error(rankwise._problem_message(table, row[0], row[1], row[2], row[3]) ~ " (The package models check their inputs first; set the var rankwise_validate: false to skip it.)") }}
+                {%- set problem_table = 'recommendations (' ~ recommendations ~ ')' if row[0] == 'item_not_in_catalog' else table -%}
+                {{ exceptions.raise_compiler_error(rankwise._problem_message(problem_table, row[0], row[1], row[2], row[3]) ~ " (The package models check their inputs first; set the var rankwise_validate: false to skip it.)") }}
             {%- endif -%}
         {%- endfor -%}
     {%- endfor -%}
@@ -104,7 +117,8 @@
     rankwise_recommendations and rankwise_interactions), over the per-user
     metrics of rankwise_metrics (entropy and idcg are left out: they have no
     paired difference), rankwise_k, rankwise_group_by, rankwise_partition_by and
-    rankwise_options. -#}
+    rankwise_options (the list-level ones, novelty and the like, have no paired
+    difference either). -#}
 {% macro _package_comparison_query() %}
     {%- set comparison = var('rankwise_comparison') -%}
     {%- if comparison is not mapping -%}
@@ -118,7 +132,7 @@
     {%- set paired = [] -%}
     {%- for metric in ([metrics] if metrics is string else metrics) -%}
         {%- set entry = catalog.get(metric.split('@')[0], {}) -%}
-        {%- if entry.get('level') != 'group' and entry.get('zero_without_list', true) %}{% do paired.append(metric) %}{% endif -%}
+        {%- if entry.get('level') == 'user' and entry.get('zero_without_list', true) %}{% do paired.append(metric) %}{% endif -%}
     {%- endfor -%}
     {%- set recommendations_relation = rankwise._root_ref(comparison.get('recommendations', var('rankwise_recommendations'))) -%}
     {%- set interactions_relation = rankwise._root_ref(comparison.get('interactions', var('rankwise_interactions'))) -%}

@@ -1,0 +1,150 @@
+"""Reference implementations of the beyond-accuracy metrics, written from their
+definitions in docs/metrics.md the obvious way (sorting for Gini, every pair of
+lists for personalization, loops over the lists), sharing no code with the
+macros; and the integration project's beyond-accuracy seeds, with the values
+these references compute on them. tests/crosscheck/test_beyond_accuracy.py runs
+the references against rankwise on random cases; tests/python/
+test_beyond_accuracy_seeds.py keeps the seeds equal to what this module writes:
+
+    python -m tests.reference.beyond_accuracy   # rewrites the five seeds
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+SEEDS = Path(__file__).resolve().parents[2] / "integration_tests" / "seeds"
+RECOMMENDATIONS = SEEDS / "input__beyond__recommendations.csv"
+INTERACTIONS = SEEDS / "input__beyond__interactions.csv"
+TRAIN = SEEDS / "input__beyond__train.csv"
+ITEMS = SEEDS / "input__beyond__items.csv"
+EXPECTED = SEEDS / "expected__beyond_accuracy.csv"
+
+# As integration_tests/models/beyond_accuracy__actual.sql asks for them.
+METRICS = ["coverage", "gini", "personalization", "novelty", "arp", "long_tail_share"]
+K = [1, 3, 5]
+OPTIONS = {"head_share": 0.6}
+
+
+def _top(recommendations: pd.DataFrame, k: int | None) -> pd.DataFrame:
+    return recommendations if k is None else recommendations[recommendations["rank"] <= k]
+
+
+def coverage(recommendations: pd.DataFrame, items: pd.DataFrame, k: int | None) -> float:
+    """Distinct items in the top k of the lists over the catalog's size."""
+    return _top(recommendations, k)["item_id"].nunique() / items["item_id"].nunique()
+
+
+def gini(recommendations: pd.DataFrame, items: pd.DataFrame, k: int | None) -> float:
+    """Σ(2i − n − 1) c_i / (n Σ c) over the n catalog items, counts ascending."""
+    counts = _top(recommendations, k)["item_id"].value_counts()
+    values = sorted(int(counts.get(item, 0)) for item in items["item_id"].unique())
+    n = len(values)
+    return sum((2 * i - n - 1) * value for i, value in enumerate(values, start=1)) / (n * sum(values))
+
+
+def personalization(recommendations: pd.DataFrame, k: int) -> float:
+    """1 − the mean over pairs of lists of their common top-k items / k (NaN
+    for fewer than two lists)."""
+    lists = [set(rows["item_id"]) for _, rows in _top(recommendations, k).groupby("user_id")]
+    pairs = list(itertools.combinations(lists, 2))
+    if not pairs:
+        return math.nan
+    return 1 - sum(len(a & b) / k for a, b in pairs) / len(pairs)
+
+
+def _per_list_means(recommendations: pd.DataFrame, k: int | None, value_of) -> dict:
+    return {user: sum(value_of(item) for item in rows["item_id"]) / len(rows)
+            for user, rows in _top(recommendations, k).groupby("user_id")}
+
+
+def _popularity(train: pd.DataFrame, by: str) -> tuple[pd.Series, int]:
+    if by == "users":
+        return train.groupby("item_id")["user_id"].nunique(), train["user_id"].nunique()
+    return train["item_id"].value_counts(), len(train)
+
+
+def novelty(recommendations: pd.DataFrame, train: pd.DataFrame, k: int | None, by: str = "users") -> dict:
+    """Per list: the mean over its top k of −log2(popularity), an item nobody
+    interacted with counted as one user (or interaction)."""
+    counts, total = _popularity(train, by)
+    return _per_list_means(recommendations, k, lambda item: -math.log2(max(int(counts.get(item, 0)), 1) / total))
+
+
+def arp(recommendations: pd.DataFrame, train: pd.DataFrame, k: int | None, by: str = "users") -> dict:
+    """Per list: the mean over its top k of the items' popularity (0 unseen)."""
+    counts, total = _popularity(train, by)
+    return _per_list_means(recommendations, k, lambda item: int(counts.get(item, 0)) / total)
+
+
+def long_tail_share(recommendations: pd.DataFrame, train: pd.DataFrame, k: int | None, head_share: float = 0.8) -> dict:
+    """Per list: the share of its top k outside the head, the items whose more
+    popular items (by train rows) hold less than head_share of the rows."""
+    counts = train["item_id"].value_counts()
+    head = {item for item, count in counts.items() if counts[counts > count].sum() < head_share * len(train)}
+    return _per_list_means(recommendations, k, lambda item: float(item not in head))
+
+
+def inputs() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Two folds, each with its own train interactions (popularity skewed
+    towards the first items) over 14 items; two models' lists of 2 to 5 items
+    for 8 users (the second model recommends by popularity); the users' test
+    interactions (2 items each, not read by these metrics); a catalog of 16
+    items, two of them never recommended nor interacted with."""
+    rng = np.random.default_rng(20261124)
+    popularity = 1.0 / np.arange(1, 15)
+    popularity /= popularity.sum()
+    recommendations, train, interactions = [], [], []
+    for fold in ("fold_1", "fold_2"):
+        for row in range(int(rng.integers(25, 40))):
+            train.append((fold, f"t{int(rng.integers(0, 10)):02d}", f"i{int(rng.choice(14, p=popularity)):02d}"))
+        for user in range(8):
+            for item in rng.choice(14, size=2, replace=False):
+                interactions.append((fold, f"u{user:02d}", f"i{int(item):02d}"))
+            for model in ("model_a", "popular"):
+                length = int(rng.integers(2, 6))
+                order = np.argsort(-popularity) if model == "popular" else rng.permutation(14)
+                for rank, item in enumerate(order[:length], start=1):
+                    recommendations.append((fold, model, f"u{user:02d}", f"i{int(item):02d}", rank))
+    return (pd.DataFrame(recommendations, columns=["example_id", "model", "user_id", "item_id", "rank"]),
+            pd.DataFrame(interactions, columns=["example_id", "user_id", "item_id"]),
+            pd.DataFrame(train, columns=["example_id", "user_id", "item_id"]),
+            pd.DataFrame({"item_id": [f"i{item:02d}" for item in range(16)]}))
+
+
+def expected(recommendations: pd.DataFrame, interactions: pd.DataFrame, train: pd.DataFrame,
+             items: pd.DataFrame) -> pd.DataFrame:
+    """Per (fold, model, metric, k): the reference value and the lists it covers."""
+    rows = []
+    for (fold, model), lists in recommendations.groupby(["example_id", "model"], sort=True):
+        fold_train = train[train["example_id"] == fold]
+        n_lists = lists["user_id"].nunique()
+        for metric in METRICS:
+            for k in K:
+                if metric == "coverage":
+                    value = coverage(lists, items, k)
+                elif metric == "gini":
+                    value = gini(lists, items, k)
+                elif metric == "personalization":
+                    value = personalization(lists, k)
+                else:
+                    function = {"novelty": novelty, "arp": arp}.get(metric)
+                    per_list = (long_tail_share(lists, fold_train, k, OPTIONS["head_share"]) if function is None
+                                else function(lists, fold_train, k))
+                    value = sum(per_list.values()) / len(per_list)
+                rows.append((fold, model, metric, k, value, n_lists))
+    return pd.DataFrame(rows, columns=["example_id", "model", "metric", "k", "value", "n_users"])
+
+
+if __name__ == "__main__":
+    recommendations, interactions, train, items = inputs()
+    recommendations.to_csv(RECOMMENDATIONS, index=False)
+    interactions.to_csv(INTERACTIONS, index=False)
+    train.to_csv(TRAIN, index=False)
+    items.to_csv(ITEMS, index=False)
+    expected(recommendations, interactions, train, items).to_csv(EXPECTED, index=False, float_format="%.17g")
