@@ -104,7 +104,8 @@ EXTRA_EVALUATE_CASES: dict[str, dict[str, Any]] = {
                             items="analytics.items", train="analytics.train"),
     "beyond_accuracy_partitions_per_user": dict(metrics=["precision", "novelty", "arp", "long_tail_share"], k=[3, None],
                                                 partition_by=["fold"], per_user=True, train="analytics.train",
-                                                novelty_popularity="interactions", head_share=0.5),
+                                                novelty_popularity="interactions", arp_popularity="interactions",
+                                                head_share=0.5),
 }
 
 # rankwise.compare: every test, every user set, partitions and groups, a numeric

@@ -1,0 +1,57 @@
+"""`dbt build` of the demo on DuckDB, in a copy whose package is this checkout
+and whose seeds are the demo's generated data: the package models, with the
+catalog and the train interactions of vars rankwise_items and rankwise_train,
+give the numbers the Python wrapper gives on the same files."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pytest
+import yaml
+
+import rankwise
+
+pytestmark = pytest.mark.dbt
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_package_models_match_the_wrapper_with_items_and_train(tmp_path: Path) -> None:
+    project = tmp_path / "demo"
+    project.mkdir()
+    for name in ("dbt_project.yml", "profiles.yml", "generate_sample_data.py"):
+        shutil.copy(REPO_ROOT / "demo" / name, project / name)
+    (project / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(REPO_ROOT))}\n")
+    subprocess.run([sys.executable, "generate_sample_data.py"], cwd=project, check=True, capture_output=True)
+    dbt = Path(sys.executable).with_name("dbt")
+    env = {**os.environ, "DBT_PROFILES_DIR": str(project), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
+    for command in (["deps", "--quiet"], ["build", "--quiet", "--select", "rankwise_metrics", "rankwise_user_metrics",
+                                                                         "resource_type:seed"]):
+        done = subprocess.run([str(dbt), *command], cwd=project, env=env, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    variables = yaml.safe_load((project / "dbt_project.yml").read_text())["vars"]
+    assert {"novelty", "coverage", "gini", "personalization"} <= set(variables["rankwise_metrics"])
+    seeds = project / "seeds"
+    expected = rankwise.evaluate(str(seeds / "recommendations.csv"), str(seeds / "interactions.csv"),
+                                 variables["rankwise_metrics"], k=variables["rankwise_k"],
+                                 group_by=variables["rankwise_group_by"], items=str(seeds / "items.csv"),
+                                 train=str(seeds / "train.csv"), **variables["rankwise_options"])
+    with duckdb.connect(str(project / "target" / "demo.duckdb"), read_only=True) as con:
+        built = con.sql("select * from rankwise_metrics").df()
+        per_user = con.sql("select * from rankwise_user_metrics where metric = 'novelty' and k = 10").df()
+    merged = expected.merge(built, on=["model", "metric", "k"], suffixes=("", "_dbt"), validate="1:1")
+    assert len(merged) == len(expected) == len(built) == 2 * 3 * len(variables["rankwise_metrics"]) - 2 * 2
+    np.testing.assert_allclose(merged["value_dbt"], merged["value"], rtol=0, atol=1e-12)
+    assert (merged["n_users_dbt"] == merged["n_users"]).all()
+    # the per-list values of the user model average to the means
+    novelty = merged[(merged["metric"] == "novelty") & (merged["k"] == 10)].set_index("model")["value"]
+    for model, rows in per_user.groupby("model"):
+        assert rows["value"].mean() == pytest.approx(novelty[model], abs=1e-12)
