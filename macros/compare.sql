@@ -16,7 +16,8 @@
                  user_col='user_id', item_col='item_id', rank_col='rank', score_col=none, relevance_col=none,
                  convention='rankwise', ap_denominator=none, precision_denominator=none, gain=none, gain_items=none,
                  idcg=none, relevance_threshold=none, users=none, ties=none, log_base=none,
-                 duplicate_interactions='error', novelty_popularity=none, arp_popularity=none, head_share=none) %}
+                 duplicate_interactions='error', novelty_popularity=none, arp_popularity=none, head_share=none,
+                 item_distance=none, diversity_denominator=none, item_vector_col=none, item_feature_cols=none) %}
     {%- set options = {
         'ap_denominator': ap_denominator,
         'precision_denominator': precision_denominator,
@@ -30,6 +31,8 @@
         'novelty_popularity': novelty_popularity,
         'arp_popularity': arp_popularity,
         'head_share': head_share,
+        'item_distance': item_distance,
+        'diversity_denominator': diversity_denominator,
     } -%}
     {#- referencing kwargs lets a misspelt argument reach the check with a suggestion -#}
     {%- do rankwise._check_no_unknown_arguments('compare', kwargs, rankwise._compare_arguments()) -%}
@@ -37,6 +40,8 @@
     {%- set spec = rankwise._evaluate_spec(metrics, k, groups + [model_col], false, user_col, item_col, rank_col, score_col,
                                            relevance_col, convention, options, duplicate_interactions, partition_by) -%}
     {%- do spec.update(rankwise._comparison_plan(spec, model_col, baseline, confidence, tests, n_resamples, seed, correction, alpha)) -%}
+    {#- compare takes per-user metrics only; none of them reads item features -#}
+    {%- do rankwise._item_feature_columns(spec, item_col, item_vector_col, item_feature_cols) -%}
     {%- do rankwise._check_relation_columns(recommendations, interactions, rankwise._columns_read(
         user_col, item_col, rank_col, score_col, relevance_col, groups + [model_col], partition_by)) -%}
     {{- return(adapter.dispatch('compare', 'rankwise')(recommendations, interactions, spec)) -}}
@@ -73,7 +78,8 @@ with
                'seed', 'correction', 'alpha', 'user_col', 'item_col', 'rank_col', 'score_col', 'relevance_col',
                'convention', 'ap_denominator', 'precision_denominator', 'gain', 'gain_items', 'idcg',
                'relevance_threshold', 'users', 'ties', 'log_base', 'duplicate_interactions', 'novelty_popularity',
-               'arp_popularity', 'head_share']) }}
+               'arp_popularity', 'head_share', 'item_distance', 'diversity_denominator', 'item_vector_col',
+               'item_feature_cols']) }}
 {% endmacro %}
 
 {#- The output columns of compare besides the group columns, which no group

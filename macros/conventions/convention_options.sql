@@ -26,6 +26,8 @@
         'novelty_popularity': 'users',
         'arp_popularity': 'users',
         'head_share': 0.8,
+        'item_distance': 'cosine',
+        'diversity_denominator': 'pairs',
     } -%}
     {#- rankwise's default: trec_eval with -c, every user with ground truth counts and a
         user without a list scores 0, so that a model cannot win by recommending to
@@ -36,16 +38,21 @@
     {%- set ranx = rankwise._updated(trec_eval, {'gain_items': 'relevant', 'users': 'interactions'}) -%}
     {#- Microsoft Recommenders (python_evaluation.py): binary gain by default, map_at_k over
         min(R, k), common users except in ndcg_at_k, distributional_coverage in bits. -#}
+    {#- Its diversity is 1 - the mean co-occurrence cosine of the list's pairs. -#}
     {%- set recommenders = rankwise._updated(trec_eval, {'ap_denominator': 'min_relevant_k', 'gain': 'binary', 'gain_items': 'relevant',
-                                                          'users': {'default': 'both', 'ndcg': 'interactions'}, 'log_base': 2}) -%}
+                                                          'users': {'default': 'both', 'ndcg': 'interactions'}, 'log_base': 2,
+                                                          'item_distance': 'cooccurrence'}) -%}
     {#- RecTools (metrics/ranking.py, classification.py): binary gain, IDCG over k slots, every
         user of the interactions (merge_reco left-joins them); AvgRecPopularity(normalize=True)
-        counts an item's train rows over all train rows (popularity.py). -#}
+        counts an item's train rows over all train rows (popularity.py); IntraListDiversity
+        with PairwiseHammingDistanceCalculator counts the features two items differ in. -#}
     {%- set rectools = rankwise._updated(trec_eval, {'gain': 'binary', 'gain_items': 'relevant', 'idcg': 'k_positions', 'users': 'interactions',
-                                                      'arp_popularity': 'interactions'}) -%}
+                                                      'arp_popularity': 'interactions', 'item_distance': 'hamming'}) -%}
     {#- Evidently (legacy/metrics/recsys): precision over the rows shown, users with a relevant
-        item only, tied scores share a rank. -#}
-    {%- set evidently = rankwise._updated(trec_eval, {'precision_denominator': 'list_length', 'gain_items': 'relevant', 'users': 'relevant', 'ties': 'shared'}) -%}
+        item only, tied scores share a rank; DiversityMetric divides the list's pairwise
+        cosine distances by its length, not by its pairs (diversity.py). -#}
+    {%- set evidently = rankwise._updated(trec_eval, {'precision_denominator': 'list_length', 'gain_items': 'relevant', 'users': 'relevant', 'ties': 'shared',
+                                                      'diversity_denominator': 'list_length'}) -%}
     {{ return({'rankwise': trec_eval_c, 'trec_eval': trec_eval, 'ranx': ranx, 'recommenders': recommenders, 'rectools': rectools, 'evidently': evidently}) }}
 {% endmacro %}
 

@@ -5,7 +5,9 @@
                       over the lists: novelty, popularity) or 'group' (one value
                       per group, such as entropy)
       inputs          the optional inputs it reads besides the recommendations
-                      ('items': the catalog; 'train': the training interactions)
+                      ('items': the catalog; 'train': the training interactions);
+                      for intra_list_diversity they depend on item_distance
+                      (_metric_inputs)
       components      the per-list components its formula reads (see
                       _component_registry)
       formula         the macro that writes its SQL from the component columns:
@@ -13,8 +15,9 @@
                       to its column and `k` the column of the row's cutoff; for
                       a list-level metric, the value of one recommended item
                       from its train popularity (the list's value is their mean
-                      over the top k); for a group-level one, the value from the
-                      group's aggregates of item exposures
+                      over the top k), or for intra_list_diversity the distance
+                      of one pair of the list's items; for a group-level one,
+                      the value from the group's aggregates of item exposures
       zero_without_list  true when a user with truth but no list scores 0 (every
                       metric but idcg, which is the user's ideal DCG either way)
     Adding a metric: one entry here, its formula macro, docs/metrics.md, tests. -#}
@@ -38,7 +41,19 @@
         'novelty':            {'cutoff': true,  'level': 'list',  'components': [], 'formula': '_formula_novelty', 'zero_without_list': true, 'inputs': ['train']},
         'arp':                {'cutoff': true,  'level': 'list',  'components': [], 'formula': '_formula_arp', 'zero_without_list': true, 'inputs': ['train']},
         'long_tail_share':    {'cutoff': true,  'level': 'list',  'components': [], 'formula': '_formula_long_tail_share', 'zero_without_list': true, 'inputs': ['train']},
+        'serendipity':        {'cutoff': true,  'level': 'list',  'components': [], 'formula': '_formula_serendipity', 'zero_without_list': true, 'inputs': ['items', 'train']},
+        'intra_list_diversity': {'cutoff': true, 'level': 'list', 'components': [], 'formula': '_formula_item_distance', 'zero_without_list': true, 'inputs': ['items']},
     }) }}
+{% endmacro %}
+
+{#- The optional inputs one metric reads: the registry's, except that
+    intra_list_diversity reads the train interactions instead of the catalog
+    when its distance is item co-occurrence. -#}
+{% macro _metric_inputs(name, item_distance) %}
+    {%- if name == 'intra_list_diversity' and item_distance == 'cooccurrence' -%}
+        {{ return(['train']) }}
+    {%- endif -%}
+    {{ return(rankwise._metric_registry()[name].get('inputs', [])) }}
 {% endmacro %}
 
 {#- The SQL of one metric for one row of (list, cutoff), through its formula
@@ -133,6 +148,22 @@
         {{ return(rankwise.safe_divide('coalesce(' ~ columns.item_users ~ ', 0)', columns.train_users)) }}
     {%- endif -%}
     {{ return(rankwise.safe_divide('coalesce(' ~ columns.item_interactions ~ ', 0)', columns.train_interactions)) }}
+{% endmacro %}
+
+{#- Relevant items only: how much higher the list ranks the item than its
+    popularity does (RecTools' Serendipity). -#}
+{% macro _formula_serendipity(columns, k, spec) %}
+    {{ return(rankwise.item_serendipity(columns.rank, columns.popularity_rank, columns.catalog_size, columns.relevant)) }}
+{% endmacro %}
+
+{#- The distance of one pair of a list's items (stage_list_diversity.sql). -#}
+{% macro _formula_item_distance(columns, k, spec) %}
+    {%- if spec.item_distance == 'cooccurrence' -%}
+        {{ return(rankwise.cooccurrence_distance(columns.users_of_both, columns.users_of_first, columns.users_of_second)) }}
+    {%- elif spec.item_distance == 'hamming' -%}
+        {{ return(rankwise.hamming_distance(columns.first_features, columns.second_features)) }}
+    {%- endif -%}
+    {{ return(rankwise.cosine_distance(columns.dot_product, columns.first_norm, columns.second_norm)) }}
 {% endmacro %}
 
 {% macro _formula_long_tail_share(columns, k, spec) %}

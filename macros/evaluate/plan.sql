@@ -48,6 +48,8 @@
         'novelty_popularity': resolved.novelty_popularity,
         'arp_popularity': resolved.arp_popularity,
         'head_share': resolved.head_share,
+        'item_distance': resolved.item_distance,
+        'diversity_denominator': resolved.diversity_denominator,
     } -%}
     {%- do spec.update(rankwise._plan_stages(spec)) -%}
     {{ return(spec) }}
@@ -75,6 +77,8 @@
     {%- do rankwise._check_choice('evaluate', 'duplicate_interactions', duplicate_interactions, ['error', 'max']) -%}
     {%- do rankwise._check_choice('evaluate', 'novelty_popularity', resolved.novelty_popularity, ['users', 'interactions']) -%}
     {%- do rankwise._check_choice('evaluate', 'arp_popularity', resolved.arp_popularity, ['users', 'interactions']) -%}
+    {%- do rankwise._check_choice('evaluate', 'item_distance', resolved.item_distance, ['cosine', 'hamming', 'cooccurrence']) -%}
+    {%- do rankwise._check_choice('evaluate', 'diversity_denominator', resolved.diversity_denominator, ['pairs', 'list_length']) -%}
     {%- if not (resolved.head_share is number and resolved.head_share is not boolean and resolved.head_share > 0 and resolved.head_share <= 1) -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `head_share` must be a number above 0 and at most 1 (the share of train interactions the head's items hold, such as 0.8); got " ~ rankwise._describe(resolved.head_share) ~ ".") }}
     {%- endif -%}
@@ -222,10 +226,11 @@
                                          'at_default_cutoffs': at_default_cutoffs}) -%}
     {%- endfor -%}
     {%- set every_truth_user = 'interactions' in spec.user_sets -%}
+    {%- set list_metric_names = spec.list_metrics | map(attribute='name') | list -%}
     {#- the optional inputs the metrics read (the registry's `inputs`) -#}
     {%- set inputs_read = [] -%}
     {%- for entry in spec.plan -%}
-        {%- for input in metrics[entry.name].get('inputs', []) if input not in inputs_read %}{% do inputs_read.append(input) %}{% endfor -%}
+        {%- for input in rankwise._metric_inputs(entry.name, spec.item_distance) if input not in inputs_read %}{% do inputs_read.append(input) %}{% endfor -%}
     {%- endfor -%}
     {#- the judged components as bit sets of ranks (DuckDB): every cutoff finite
         and within the 62 bits, ranks that are positions (a shared rank of tied
@@ -247,6 +252,12 @@
         'needs_items': 'items' in inputs_read,
         'needs_train': 'train' in inputs_read,
         'needs_head': spec.list_metrics | selectattr('name', 'equalto', 'long_tail_share') | list | length > 0,
+        'needs_popularity_rank': 'serendipity' in list_metric_names,
+        'needs_relevance_of_shown': 'serendipity' in list_metric_names,
+        'diversity_metrics': spec.list_metrics | selectattr('name', 'equalto', 'intra_list_diversity') | list,
+        'item_value_metrics': spec.list_metrics | rejectattr('name', 'equalto', 'intra_list_diversity') | list,
+        'needs_train_items': list_metric_names | reject('equalto', 'intra_list_diversity') | list | length > 0
+                             or ('intra_list_diversity' in list_metric_names and spec.item_distance == 'cooccurrence'),
         'needs_running_hits': 'precision_sum' in components_from.judged,
         'ranks_as_bits': ranks_as_bits,
         'needs_n_relevant_on_rows': 'hits_within_n_relevant' in components_from.judged,

@@ -211,17 +211,17 @@ from (
 {% macro _output_list_metrics_per_user(spec) %}
     {%- set metrics = spec.list_metrics -%}
 select
-    rw_list_popularity.rw_user as {{ spec.user }},
-    {{ rankwise._group_columns(spec.groups, 'rw_list_popularity') }}grid.metric,
+    rw_list_values.rw_user as {{ spec.user }},
+    {{ rankwise._group_columns(spec.groups, 'rw_list_values') }}grid.metric,
     grid.k,
     {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
-    {{ rankwise._pick_by_position(metrics, 'rw_list_popularity.rw_value__{position}') }} as value,
+    {{ rankwise._pick_by_position(metrics, 'rw_list_values.rw_value__{position}') }} as value,
     cast(null as bigint) as n_relevant,
-    cast({{ rankwise._pick_by_position(metrics, 'rw_list_popularity.rw_top__{position}') }} as bigint) as n_recommended,
+    cast({{ rankwise._pick_by_position(metrics, 'rw_list_values.rw_top__{position}') }} as bigint) as n_recommended,
     cast(null as bigint) as hits,
     cast(null as {{ rankwise.type_float64() }}) as dcg,
     cast(null as {{ rankwise.type_float64() }}) as idcg
-from rw_list_popularity
+from rw_list_values
 cross join ({{ rankwise._metric_grid(metrics) }}) as grid
-where {{ rankwise._pick_by_position(metrics, 'rw_list_popularity.rw_value__{position}') }} is not null
+where {{ rankwise._pick_by_position(metrics, 'rw_list_values.rw_value__{position}') }} is not null
 {%- endmacro %}

@@ -1,25 +1,26 @@
-{#- Stages of the list-level metrics (novelty, arp, long_tail_share): each
-    recommended item's popularity in the train table, each list's mean over its
-    top k of an item value, and the means over the lists. One GROUP BY of the
-    train table and one of the top-k rows joined to it, for every metric and
-    cutoff. With partition_by, the train table has the partition columns and
-    each partition's popularity is its own. -#}
+{#- Stages of the list-level metrics: novelty, arp, long_tail_share and
+    serendipity average a value of each recommended item over the list's top k;
+    intra_list_diversity averages a distance over the pairs of its top k
+    (stage_list_diversity.sql). One GROUP BY of the train table and one of the
+    top-k rows joined to it, for every metric and cutoff. With partition_by, the
+    train table has the partition columns and each partition's popularity is
+    its own. -#}
 
 {#- rw_train_items: per (partition, item), the users and interactions of the
-    item in train, and for long_tail_share whether it is in the head (rw_in_head);
-    rw_train_totals: per partition, the users and interactions of train. -#}
+    item in train; for long_tail_share whether it is in the head (rw_in_head),
+    for serendipity its popularity rank (rw_popularity_rank); rw_train_totals:
+    per partition, the users and interactions of train. -#}
 {% macro _stage_train_popularity(spec) %}
     {%- set partitions = rankwise._partition_columns(spec) -%}
-    {%- set group_partitions = rankwise._group_by_groups(spec.partitions) -%}
+    {%- set over_partition = 'partition by ' ~ spec.partitions | join(', ') if spec.partitions | length > 0 else '' -%}
 rw_train_totals as (
     select
         {{ partitions }}count(distinct {{ spec.user }}) as rw_train_users,
         count(*) as rw_train_interactions
     from {{ spec.train_relation }}
-    {{ group_partitions }}
+    {{ rankwise._group_by_groups(spec.partitions) }}
 ),
 
-{% if spec.needs_head -%}
 rw_train_item_counts as (
     select
         {{ partitions }}{{ spec.item }} as rw_item,
@@ -32,44 +33,49 @@ rw_train_item_counts as (
 {#- The head: the most popular items that together hold head_share of the
     interactions. An item is in it when the items with more interactions than
     it hold less than that share; items tied with it add the same, so ties
-    are all in or all out. -#}
+    are all in or all out. The popularity rank is RecTools': items by
+    interactions, most first, tied items sharing a rank (a dense rank). -#}
 rw_train_items as (
     select
         {{ rankwise._group_columns(spec.partitions, 'counts') }}counts.rw_item,
         counts.rw_item_users,
-        counts.rw_item_interactions,
+        counts.rw_item_interactions
+        {%- if spec.needs_head %},
         case when counts.rw_more_popular < {{ rankwise._number_literal('evaluate', 'head_share', spec.head_share) }} * totals.rw_train_interactions
              then 1 else 0 end as rw_in_head
+        {%- endif %}
+        {%- if spec.needs_popularity_rank %},
+        counts.rw_popularity_rank
+        {%- endif %}
     from (
         select
             {{ partitions }}rw_item,
             rw_item_users,
-            rw_item_interactions,
+            rw_item_interactions
+            {%- if spec.needs_head %},
             sum(rw_item_interactions) over (
-                {{ 'partition by ' ~ spec.partitions | join(', ') if spec.partitions | length > 0 else '' }}
+                {{ over_partition }}
                 order by rw_item_interactions desc range between unbounded preceding and current row
             ) - rw_item_interactions * count(*) over (partition by {{ partitions }}rw_item_interactions) as rw_more_popular
+            {%- endif %}
+            {%- if spec.needs_popularity_rank %},
+            dense_rank() over ({{ over_partition }} order by rw_item_interactions desc) as rw_popularity_rank
+            {%- endif %}
         from rw_train_item_counts
     ) as counts
+    {%- if spec.needs_head %}
     inner join rw_train_totals as totals
         on 1 = 1{{ rankwise._partitions_match('totals', 'counts', spec) }}
+    {%- endif %}
 )
-{%- else -%}
-rw_train_items as (
-    select
-        {{ partitions }}{{ spec.item }} as rw_item,
-        count(distinct {{ spec.user }}) as rw_item_users,
-        count(*) as rw_item_interactions
-    from {{ spec.train_relation }}
-    group by {{ partitions }}{{ spec.item }}
-)
-{%- endif %}
 {%- endmacro %}
 
-{#- rw_list_popularity: per list, for each list-level metric and cutoff, the
-    metric's item value summed over the top k (rw_sum__p) and the items in it
-    (rw_top__p), their mean its value (rw_value__p). -#}
-{% macro _stage_list_popularity(spec) %}
+{#- rw_list_values: per list, for each list-level metric and cutoff, its value
+    (rw_value__p) and the items in the top k (rw_top__p). An item-value metric
+    sums its items' values over the top k (rw_sum__p) and divides by their
+    number; intra_list_diversity divides its distance sum over the pairs by the
+    pairs, or by the items with diversity_denominator='list_length'. -#}
+{% macro _stage_list_values(interactions, spec) %}
     {%- set registry = rankwise._metric_registry() -%}
     {%- set columns = {
         'item_users': 'train_item.rw_item_users',
@@ -77,32 +83,67 @@ rw_train_items as (
         'train_users': 'totals.rw_train_users',
         'train_interactions': 'totals.rw_train_interactions',
         'in_head': 'train_item.rw_in_head',
+        'popularity_rank': 'train_item.rw_popularity_rank',
+        'rank': 'recommendation.rw_rank',
+        'catalog_size': 'catalog.rw_catalog_size',
+        'relevant': 'coalesce(truth.rw_relevant, 0)',
     } -%}
     {%- set cutoffs = spec.list_metrics | map(attribute='k') | list -%}
-rw_list_popularity as (
+rw_list_values as (
     select
-        {{ rankwise._group_columns(spec.groups) }}rw_user
+        {{ rankwise._group_columns(spec.groups, 'sums') }}sums.rw_user
         {%- for entry in spec.list_metrics %},
-        rw_top__{{ entry.position }},
-        {{ rankwise.safe_divide('rw_sum__' ~ entry.position, 'rw_top__' ~ entry.position) }} as rw_value__{{ entry.position }}
+        sums.rw_top__{{ entry.position }},
+        {%- if entry.name == 'intra_list_diversity' %}
+        {%- if spec.diversity_denominator == 'list_length' %}
+        {#- a list of one item has no pair: 0 over its one item -#}
+        {{ rankwise.safe_divide('coalesce(diversity.rw_distance_sum__' ~ entry.position ~ ', 0e0)', 'sums.rw_top__' ~ entry.position) }} as rw_value__{{ entry.position }}
+        {%- else %}
+        {#- a list of one item has no pair, and no value -#}
+        {{ rankwise.safe_divide('diversity.rw_distance_sum__' ~ entry.position, 'diversity.rw_pairs__' ~ entry.position) }} as rw_value__{{ entry.position }}
+        {%- endif %}
+        {%- else %}
+        {{ rankwise.safe_divide('sums.rw_sum__' ~ entry.position, 'sums.rw_top__' ~ entry.position) }} as rw_value__{{ entry.position }}
+        {%- endif %}
         {%- endfor %}
     from (
         select
             {{ rankwise._group_columns(spec.groups, 'recommendation') }}recommendation.rw_user
             {%- for entry in spec.list_metrics %},
-            count(case when {{ rankwise._within_cutoff('recommendation.rw_rank', entry.k) }} then 1 end) as rw_top__{{ entry.position }},
+            count(case when {{ rankwise._within_cutoff('recommendation.rw_rank', entry.k) }} then 1 end) as rw_top__{{ entry.position }}
+            {%- if entry.name != 'intra_list_diversity' %},
             sum(case when {{ rankwise._within_cutoff('recommendation.rw_rank', entry.k) }} then {{ rankwise[registry[entry.name].formula](columns, entry.k, spec) }} end) as rw_sum__{{ entry.position }}
+            {%- endif %}
             {%- endfor %}
         from rw_recommendations as recommendation
+        {%- if spec.item_value_metrics | length > 0 %}
         left join rw_train_items as train_item
             on train_item.rw_item = recommendation.rw_item{{ rankwise._partitions_match('train_item', 'recommendation', spec) }}
         left join rw_train_totals as totals
             on 1 = 1{{ rankwise._partitions_match('totals', 'recommendation', spec) }}
+        {%- endif %}
+        {%- if spec.needs_relevance_of_shown %}
+        cross join rw_catalog as catalog
+        -- one row per shown (user, item): duplicated interactions count once
+        left join (
+            select
+                {{ rankwise._partition_columns(spec) }}{{ spec.user }} as rw_user,
+                {{ spec.item }} as rw_item,
+                max(case when {{ '1 = 1' if spec.relevance is none else rankwise._is_relevant(spec.relevance, spec) }} then 1 else 0 end) as rw_relevant
+            from {{ interactions }}
+            group by {{ rankwise._partition_columns(spec) }}{{ spec.user }}, {{ spec.item }}
+        ) as truth
+            on truth.rw_user = recommendation.rw_user and truth.rw_item = recommendation.rw_item{{ rankwise._partitions_match('truth', 'recommendation', spec) }}
+        {%- endif %}
         {%- if none not in cutoffs %}
         where recommendation.rw_rank <= {{ cutoffs | max }}
         {%- endif %}
         group by {{ rankwise._group_columns(spec.groups, 'recommendation') }}recommendation.rw_user
     ) as sums
+    {%- if spec.diversity_metrics | length > 0 %}
+    left join rw_list_diversity as diversity
+        on diversity.rw_user = sums.rw_user{{ rankwise._groups_match('diversity', 'sums', spec.groups) }}
+    {%- endif %}
 )
 {%- endmacro %}
 
@@ -117,7 +158,7 @@ rw_list_means as (
         count(rw_value__{{ entry.position }}) as rw_n__{{ entry.position }},
         var_pop(rw_value__{{ entry.position }}) as rw_var__{{ entry.position }}
         {%- endfor %}
-    from rw_list_popularity
+    from rw_list_values
     {{ rankwise._group_by_groups(spec.groups) }}
 )
 {%- endmacro %}

@@ -96,7 +96,10 @@
             options.get('item_col', 'item_id'), options.get('relevance_col'), options.get('gain', convention.gain), partition_by)),
     ] -%}
     {%- if items is not none -%}
-        {%- do queries.append(('items (' ~ items ~ ')', rankwise._catalog_problems(recommendations, items, options.get('item_col', 'item_id')))) -%}
+        {%- set features = options.get('item_feature_cols') or [] -%}
+        {%- do queries.append(('items (' ~ items ~ ')', rankwise._catalog_problems(recommendations, items, options.get('item_col', 'item_id'),
+            options.get('item_vector_col'), [features] if features is string else features,
+            (options.get('item_distance') or convention.item_distance) == 'cosine'))) -%}
     {%- endif -%}
     {%- if train is not none -%}
         {%- do queries.append(('train (' ~ train ~ ')', rankwise._train_problems(train, options.get('user_col', 'user_id'), options.get('item_col', 'item_id')))) -%}

@@ -2,15 +2,38 @@
     optional inputs, in the form of interaction_problems'. -#}
 
 {#- The catalog: null item ids in it, and recommended items missing from it
-    (coverage and gini would count a catalog smaller than what was shown). -#}
-{% macro _catalog_problems(recommendations, items, item_col) %}
+    (coverage and gini would count a catalog smaller than what was shown). With
+    the features intra_list_diversity reads (`vector_col`, `feature_cols`),
+    also items listed twice (their pairs would count twice), null features,
+    and for 'cosine' zero vectors (no direction) and vectors of another length
+    than the longest. -#}
+{% macro _catalog_problems(recommendations, items, item_col, vector_col=none, feature_cols=[], cosine=false) %}
     {%- set item = rankwise.quote_identifier(item_col) -%}
-    {{ return(rankwise._problem_row('null_item_id', item_col, items, item ~ ' is null', item)
-        ~ '\nunion all\n'
-        ~ rankwise._problem_row('item_not_in_catalog', item_col,
+    {%- set rows = [
+        rankwise._problem_row('null_item_id', item_col, items, item ~ ' is null', item),
+        rankwise._problem_row('item_not_in_catalog', item_col,
             recommendations ~ ' as rw_shown',
             'not exists (select 1 from ' ~ items ~ ' as rw_catalog where rw_catalog.' ~ item ~ ' = rw_shown.' ~ item ~ ')',
-            'rw_shown.' ~ item)) }}
+            'rw_shown.' ~ item)] -%}
+    {%- set columns = ([vector_col] if vector_col is not none else []) + feature_cols -%}
+    {%- if columns | length > 0 -%}
+        {%- do rows.append(rankwise._problem_row('duplicate_catalog_item', item_col,
+            '(select ' ~ item ~ ' as rw_item from ' ~ items ~ ' group by ' ~ item ~ ' having count(*) > 1) as rw_repeated', '1 = 1', 'rw_item')) -%}
+        {%- for column in columns -%}
+            {%- do rows.append(rankwise._problem_row('null_item_feature', column, items, rankwise.quote_identifier(column) ~ ' is null', item)) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {%- if cosine and vector_col is not none -%}
+        {%- set vector = rankwise.quote_identifier(vector_col) -%}
+        {%- do rows.append(rankwise._problem_row('zero_item_vector', vector_col, items, rankwise.vector_dot_product(vector, vector) ~ ' = 0', item)) -%}
+        {%- do rows.append(rankwise._problem_row('item_vector_length_differs', vector_col, items,
+            rankwise.vector_length(vector) ~ ' <> (select max(' ~ rankwise.vector_length(vector) ~ ') from ' ~ items ~ ')', item)) -%}
+    {%- elif cosine and feature_cols | length > 0 -%}
+        {%- set squares = [] -%}
+        {%- for column in feature_cols %}{% do squares.append(rankwise.quote_identifier(column) ~ ' * ' ~ rankwise.quote_identifier(column)) %}{% endfor -%}
+        {%- do rows.append(rankwise._problem_row('zero_item_vector', feature_cols | join(', '), items, '(' ~ squares | join(' + ') ~ ') = 0', item)) -%}
+    {%- endif -%}
+    {{ return(rows | join('\nunion all\n')) }}
 {% endmacro %}
 
 {#- The train interactions: null user or item ids. -#}

@@ -18,6 +18,10 @@
         'null_relevance': ("null relevances", "fill them (0 = judged not relevant) or drop those rows"),
         'non_finite_relevance': ("NaN or infinite relevances", "use finite numbers (0 = judged not relevant)"),
         'negative_relevance': ("negative relevances", "use 0 for judged not relevant, positive numbers for relevant"),
+        'duplicate_catalog_item': ("items listed twice", "keep one row per item in the catalog: intra_list_diversity reads one vector or set of features per item"),
+        'null_item_feature': ("items with a null feature", "fill it, or drop the item from the catalog and the lists: intra_list_diversity's distance needs every feature of both items"),
+        'zero_item_vector': ("items whose vector is all zeros", "a zero vector has no direction, so its cosine distance is undefined: give those items a vector, or use item_distance='hamming' or 'cooccurrence'"),
+        'item_vector_length_differs': ("vectors of another length than the longest", "give every item a vector of one length"),
         'item_not_in_catalog': ("recommended items that are not in the catalog (`items`)", "add them to the catalog or drop them from the lists: coverage and gini count the catalog's items"),
         'relevance_too_large_for_exponential_gain': ("relevances of 1024 or more, whose exponential gain 2^rel - 1 is past the largest double", "use gain='linear', or rescale the relevances below 1024")
     }) }}

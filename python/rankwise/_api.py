@@ -224,7 +224,7 @@ def evaluate(
     optional = {role: value for role, value in (("items", items), ("train", train)) if value is not None}
     # Render first: an invalid argument fails before anything touches a connection.
     _render_evaluate("recommendations", "interactions", "duckdb", arguments, *_optional_sql({role: role for role in optional}))
-    for role in sorted(set(optional) - _inputs_read(arguments["metrics"])):
+    for role in sorted(set(optional) - _inputs_read(arguments)):
         warnings.warn(f"rankwise.evaluate: `{role}` is given but none of the metrics asked reads it "
                       f"({_READERS[role]} do); it is not read or checked.", RankwiseWarning, stacklevel=2)
 
@@ -234,7 +234,10 @@ def evaluate(
             _validate(connection, inputs, arguments)
             check_optional_inputs(connection, inputs["recommendations"], {role: inputs[role] for role in optional},
                                   user_col=arguments["user_col"], item_col=arguments["item_col"],
-                                  partition_by=arguments["partition_by"] or [])
+                                  partition_by=arguments["partition_by"] or [],
+                                  item_vector_col=arguments["item_vector_col"],
+                                  item_feature_cols=_listed(arguments["item_feature_cols"] or []),
+                                  cosine=_resolved(arguments, "item_distance") == "cosine")
         unread = unread_relevance_column(connection, inputs["interactions"], relevance_col=arguments["relevance_col"],
                                          key_columns=[arguments["user_col"], arguments["item_col"],
                                                       *(arguments["partition_by"] or [])])
@@ -296,14 +299,17 @@ def _evaluation_inputs(
             connection.close()
 
 
-_READERS = {"items": "coverage and gini", "train": "novelty, arp and long_tail_share"}
+_READERS = {"items": "coverage, gini, serendipity and intra_list_diversity by features",
+            "train": "novelty, arp, long_tail_share, serendipity and intra_list_diversity by co-occurrence"}
 
 
-def _inputs_read(metrics: Sequence[str]) -> set[str]:
-    """The optional inputs (items, train) the metrics read, from the registry."""
-    registry = renderer().call("_metric_registry")
-    return {role for metric in metrics if isinstance(metric, str)
-            for role in registry.get(metric.split("@")[0], {}).get("inputs", [])}
+def _inputs_read(arguments: Mapping[str, Any]) -> set[str]:
+    """The optional inputs (items, train) the metrics read, from the registry
+    (intra_list_diversity's depend on its item_distance)."""
+    macros = renderer()
+    distance = _resolved(arguments, "item_distance")
+    names = {metric.split("@")[0] for metric in arguments["metrics"] if isinstance(metric, str)}
+    return {role for name in names & set(metric_names()) for role in macros.call("_metric_inputs", name, distance)}
 
 
 def _optional_sql(sql_of: Mapping[str, str]) -> tuple[str | None, str | None]:
@@ -354,6 +360,12 @@ def _list_keys(arguments: dict[str, Any]) -> list[str]:
     """The columns besides the user that tell one list from another: the
     partition columns, then the group columns."""
     return [*(arguments["partition_by"] or []), *(arguments["group_by"] or [])]
+
+
+def _resolved(arguments: Mapping[str, Any], option: str) -> Any:
+    """An option's value in the evaluation: the one given, else the convention's."""
+    given = arguments[option]
+    return convention_options(arguments["convention"])[option] if given is None else given
 
 
 def _resolved_gain(arguments: dict[str, Any]) -> str:

@@ -30,6 +30,8 @@ UserSet = Literal["both", "interactions", "relevant"]
 Ties = Literal["item_desc", "item_asc", "shared"]
 DuplicateInteractions = Literal["error", "max"]
 Popularity = Literal["users", "interactions"]
+ItemDistance = Literal["cosine", "hamming", "cooccurrence"]
+DiversityDenominator = Literal["pairs", "list_length"]
 
 
 class EvaluateOptions(TypedDict, total=False):
@@ -56,6 +58,10 @@ class EvaluateOptions(TypedDict, total=False):
     novelty_popularity: Popularity | None
     arp_popularity: Popularity | None
     head_share: float | None
+    item_distance: ItemDistance | None
+    diversity_denominator: DiversityDenominator | None
+    item_vector_col: str | None
+    item_feature_cols: list[str] | None
 
 
 DEFAULTS: dict[str, Any] = {
@@ -78,6 +84,10 @@ DEFAULTS: dict[str, Any] = {
     "novelty_popularity": None,
     "arp_popularity": None,
     "head_share": None,
+    "item_distance": None,
+    "diversity_denominator": None,
+    "item_vector_col": None,
+    "item_feature_cols": None,
 }
 
 # One sentence or two per option: the docstrings of evaluate, sql and check and the
@@ -111,6 +121,16 @@ DOCS: dict[str, str] = {
                       "share of the train interactions (RecTools' AvgRecPopularity(normalize=True)).",
     "head_share": "long_tail_share's head: the most popular train items that together hold this share of the "
                   "train interactions (above 0, at most 1).",
+    "item_distance": "intra_list_diversity's distance of two items: 1 - the cosine of their vectors (item_vector_col "
+                     "or item_feature_cols), the number of item_feature_cols they differ in ('hamming', RecTools), or "
+                     "1 - their train users in common / sqrt of the product of their train users ('cooccurrence', "
+                     "Recommenders).",
+    "diversity_denominator": "What intra_list_diversity divides the sum of a list's pairwise distances by: its pairs, "
+                             "or its items ('list_length', Evidently).",
+    "item_vector_col": "A column of the catalog (items) holding each item's vector, an array of numbers, for "
+                       "item_distance='cosine'.",
+    "item_feature_cols": "Columns of the catalog (items) holding each item's features: for item_distance='hamming', "
+                         "or numeric ones forming the vector of 'cosine'.",
 }
 
 if DOCS.keys() != EvaluateOptions.__annotations__.keys() or DEFAULTS.keys() != DOCS.keys():

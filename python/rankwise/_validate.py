@@ -160,10 +160,16 @@ def check_optional_inputs(
     user_col: str,
     item_col: str,
     partition_by: Sequence[str] = (),
+    item_vector_col: str | None = None,
+    item_feature_cols: Sequence[str] = (),
+    cosine: bool = False,
 ) -> None:
     """The catalog (`items`) and the train interactions (`train`), when given:
     rows, the columns read with ids of the recommendations' kind, no null ids,
-    and every recommended item in the catalog."""
+    and every recommended item in the catalog; with the features that
+    intra_list_diversity reads, one row per item, no null feature, and for a
+    cosine distance numbers (or arrays of numbers) that make a vector of one
+    length other than zero."""
     shown = _schema(con, recommendations)
     for role, resolved in optional.items():
         schema = _schema(con, resolved)
@@ -178,13 +184,35 @@ def check_optional_inputs(
             kind = _require(schema, resolved.label, purpose, column)
             _check_comparable(purpose, column, (shown[column], kind), labels,
                               "cast one so that both are strings or both numbers")
+        if role == "items":
+            _check_item_features(schema, resolved.label, item_vector_col, item_feature_cols, cosine)
         macros = renderer()
-        query = (macros.call("_catalog_problems", recommendations.sql, resolved.sql, item_col) if role == "items"
-                 else macros.call("_train_problems", resolved.sql, user_col, item_col))
+        query = (macros.call("_catalog_problems", recommendations.sql, resolved.sql, item_col,
+                             vector_col=item_vector_col, feature_cols=list(item_feature_cols), cosine=cosine)
+                 if role == "items" else macros.call("_train_problems", resolved.sql, user_col, item_col))
         for problem, column_name, n_rows, example in con.sql(query).fetchall():
             if n_rows:
                 table = recommendations.label if problem == "item_not_in_catalog" else resolved.label
                 raise Problem(table, problem, column_name, int(n_rows), example).error()
+
+
+def _check_item_features(schema: dict[str, DuckDBPyType], label: str, vector_col: str | None,
+                         feature_cols: Sequence[str], cosine: bool) -> None:
+    """The catalog has the feature columns intra_list_diversity reads; a cosine
+    reads numbers, or a vector of them."""
+    for column in feature_cols:
+        kind = _require(schema, label, "item feature", column)
+        if cosine and not _numeric(kind):
+            raise ColumnTypeError(
+                f"rankwise: the item feature column '{column}' of the {label} is {_type_name(kind)}, but "
+                "item_distance='cosine' makes a vector of the feature columns, which must be numbers; cast it, or "
+                "use item_distance='hamming' to count the features two items differ in.", table=label, column=column)
+    if vector_col is not None:
+        kind = _require(schema, label, "item vector", vector_col)
+        if kind.id not in ("list", "array") or not _numeric(kind.child):
+            raise ColumnTypeError(
+                f"rankwise: the item vector column '{vector_col}' of the {label} is {_type_name(kind)}, but "
+                "item_distance='cosine' reads an array of numbers (DOUBLE[]) per item.", table=label, column=vector_col)
 
 
 def _check_comparable(purpose: str, column: str, kinds: tuple[DuckDBPyType, DuckDBPyType], labels: dict[str, str],

@@ -83,6 +83,8 @@ def _option(name: str, annotation: Any) -> Callable[[Callable[..., Any]], Callab
     multiple = False
     if any(typing.get_origin(arm) is Mapping for arm in arms):
         kind, multiple, default = _UserSet(words), True, ()
+    elif any(typing.get_origin(arm) is list for arm in arms):
+        multiple, default = True, ()
     elif float in arms:
         kind = _Value(words)
     elif words:
@@ -115,9 +117,11 @@ def _common_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--partition-by", multiple=True, help=_PARTITION_HELP),
         click.option("--per-user", is_flag=True, help="One row per user instead of means."),
         click.option("--items", default=None,
-                     help="The catalog (one row per item that could be recommended), read by coverage and gini."),
+                     help="The catalog (one row per item that could be recommended, with the item features "
+                          "intra_list_diversity reads), read by coverage, gini and serendipity."),
         click.option("--train", default=None,
-                     help="The interactions the model was trained on, read by novelty, arp and long_tail_share."),
+                     help="The interactions the model was trained on, read by novelty, arp, long_tail_share, "
+                          "serendipity and intra_list_diversity by co-occurrence."),
         _options,
     ]
     for option in reversed(options):
@@ -135,6 +139,9 @@ def _arguments(options: dict[str, Any]) -> dict[str, Any]:
     arguments["partition_by"] = list(options["partition_by"])
     if "metrics" in arguments:
         arguments["metrics"] = list(arguments["metrics"])
+    for name, value in list(arguments.items()):
+        if name in DEFAULTS and isinstance(value, tuple):
+            arguments[name] = list(value)
     if "users" in arguments:
         sets = dict(arguments["users"])
         arguments["users"] = sets["default"] if list(sets) == ["default"] else sets

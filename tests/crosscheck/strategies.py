@@ -70,7 +70,8 @@ BEYOND_ITEMS = [f"i{number}" for number in range(15)]
 class BeyondCase:
     recommendations: pd.DataFrame  # user_id, item_id, rank
     train: pd.DataFrame  # user_id, item_id, with repeated rows
-    items: pd.DataFrame  # item_id: every recommended item and some others
+    items: pd.DataFrame  # item_id: every recommended item and some others; genre, era; f1, f2, f3
+    interactions: pd.DataFrame  # user_id, item_id: the test interactions, every one relevant
 
 
 @st.composite
@@ -89,7 +90,21 @@ def beyond_cases(draw: st.DrawFn) -> BeyondCase:
     train = pd.DataFrame(train_rows, columns=["user_id", "item_id"])
     extra = draw(st.lists(st.sampled_from(BEYOND_ITEMS + ["c1", "c2", "c3"]), max_size=5))
     catalog = sorted(set(recommendations["item_id"]) | set(extra))
-    return BeyondCase(recommendations, train, pd.DataFrame({"item_id": catalog}))
+    n = len(catalog)
+    # features: two categorical ones (Hamming), and three nonzero numbers (a cosine's vector)
+    coordinates = st.sampled_from([-1.0, -0.5, 0.5, 1.0, 2.0])
+    items = pd.DataFrame({
+        "item_id": catalog,
+        "genre": draw(st.lists(st.sampled_from(["drama", "news", "comedy"]), min_size=n, max_size=n)),
+        "era": draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)),
+        **{name: draw(st.lists(coordinates, min_size=n, max_size=n)) for name in ("f1", "f2", "f3")},
+    })
+    shown = list(zip(recommendations["user_id"], recommendations["item_id"]))
+    relevant = draw(st.lists(st.sampled_from(shown), unique=True, min_size=1, max_size=len(shown)))
+    others = draw(st.lists(st.tuples(st.sampled_from(sorted(set(recommendations["user_id"]))), st.sampled_from(BEYOND_ITEMS)),
+                           max_size=5))
+    interactions = pd.DataFrame(sorted(set(relevant) | set(others)), columns=["user_id", "item_id"])
+    return BeyondCase(recommendations, train, items, interactions)
 
 
 # --- Fuzzing (tests/crosscheck/test_fuzz_pytrec_eval.py) -------------------------

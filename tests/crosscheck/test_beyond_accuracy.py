@@ -1,8 +1,8 @@
-"""The beyond-accuracy metrics (coverage, gini, personalization, novelty, arp,
-long_tail_share) on hypothesis-generated cases, against RecTools' code (the
-ports in peers/rectools.py, checked against the library by verify_ports.py) and
-against the reference implementations of tests/reference/beyond_accuracy.py,
-written from each definition in docs/metrics.md."""
+"""The beyond-accuracy metrics on hypothesis-generated cases, against the code
+of RecTools, Microsoft Recommenders and Evidently (the ports in peers/, each
+checked against its library by verify_ports.py) and against the reference
+implementations of tests/reference/beyond_accuracy.py, written from each
+definition in docs/metrics.md."""
 
 from __future__ import annotations
 
@@ -15,12 +15,14 @@ from hypothesis import strategies as st
 import rankwise
 from tests.reference import beyond_accuracy as reference
 
-from .peers import rectools
+from .peers import evidently, recommenders, rectools
 from .strategies import BeyondCase, beyond_cases
 
 pytestmark = pytest.mark.slow
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+# the cases of the metrics that evaluate several variants per example
+FEWER = settings(SETTINGS, max_examples=20)
 
 
 def _evaluate(case: BeyondCase, metrics: list[str], **options) -> dict[str, float]:
@@ -84,3 +86,82 @@ def test_novelty_and_arp_match_rectools(case: BeyondCase, k: int) -> None:
     means = _evaluate(case, [f"novelty@{k}", f"arp@{k}"], convention="rectools")
     assert means[f"novelty@{k}"] == pytest.approx(_mean(expected_novelty), abs=1e-9)
     assert means[f"arp@{k}"] == pytest.approx(_mean(expected_arp), abs=1e-12)
+
+
+def _per_list(case: BeyondCase, metric: str, **options) -> dict:
+    """serendipity or intra_list_diversity by features, per list."""
+    inputs = {"items": case.items, **({"train": case.train} if metric.startswith("serendipity") else {})}
+    table = rankwise.evaluate(case.recommendations, case.interactions, [metric], per_user=True, **inputs, **options)
+    return dict(zip(table["user_id"], table["value"]))
+
+
+DIVERSITY_VARIANTS = [("cosine", dict(item_feature_cols=reference.VECTOR)),
+                      ("cosine", dict(item_vector_col="vector")),
+                      ("hamming", dict(item_feature_cols=reference.FEATURES)),
+                      ("cooccurrence", {})]
+
+
+@FEWER
+@given(case=beyond_cases(), k=st.integers(1, 12))
+def test_serendipity_and_intra_list_diversity_match_their_definitions(case: BeyondCase, k: int) -> None:
+    serendipity = _per_list(case, f"serendipity@{k}")
+    assert serendipity == pytest.approx(
+        reference.serendipity(case.recommendations, case.interactions, case.train, case.items, k), abs=1e-12)
+    with_vectors = case.items.assign(vector=case.items[reference.VECTOR].values.tolist())
+    for distance, columns in DIVERSITY_VARIANTS:
+        for denominator in ("pairs", "list_length"):
+            options = dict(item_distance=distance, diversity_denominator=denominator, **columns)
+            inputs = {"train": case.train} if distance == "cooccurrence" else {"items": with_vectors}
+            table = rankwise.evaluate(case.recommendations, case.interactions, [f"intra_list_diversity@{k}"],
+                                      per_user=True, validate=False, **inputs, **options)
+            expected = reference.intra_list_diversity(case.recommendations, case.items, case.train, k, distance,
+                                                      denominator)
+            assert dict(zip(table["user_id"], table["value"])) == pytest.approx(expected, abs=1e-9), options
+
+
+@FEWER
+@given(case=beyond_cases(), k=st.integers(1, 12))
+def test_serendipity_and_hamming_diversity_match_rectools(case: BeyondCase, k: int) -> None:
+    """Serendipity, and IntraListDiversity with PairwiseHammingDistanceCalculator
+    under the RecTools convention. RecTools scores a list of one item 0, where
+    rankwise leaves it out (it has no pair): those lists are compared apart."""
+    expected = rectools.serendipity(case.recommendations, case.interactions, case.train, case.items["item_id"], k)
+    assert _per_list(case, f"serendipity@{k}", convention="rectools") == pytest.approx(expected, abs=1e-12)
+    means = rankwise.evaluate(case.recommendations, case.interactions, [f"serendipity@{k}"], items=case.items,
+                              train=case.train, convention="rectools")
+    assert means["value"].item() == pytest.approx(_mean(expected), abs=1e-12)
+    features = case.items.set_index("item_id")[reference.FEATURES]
+    expected = rectools.intra_list_diversity_hamming(case.recommendations, features, k)
+    actual = _per_list(case, f"intra_list_diversity@{k}", convention="rectools", item_feature_cols=reference.FEATURES)
+    top = case.recommendations[case.recommendations["rank"] <= k]
+    single = set(top["user_id"].value_counts().loc[lambda counts: counts == 1].index)
+    assert actual == pytest.approx({user: value for user, value in expected.items() if user not in single}, abs=1e-12)
+    assert all(expected[user] == 0 for user in single)
+
+
+@FEWER
+@given(case=beyond_cases(), k=st.integers(1, 12))
+def test_cooccurrence_diversity_matches_recommenders(case: BeyondCase, k: int) -> None:
+    """user_diversity and diversity with item_cooccurrence_count under the
+    Recommenders convention, given the top k as Recommenders reads its whole
+    input, and a train table without repeated rows as it assumes."""
+    train = case.train.drop_duplicates()
+    top = case.recommendations[case.recommendations["rank"] <= k]
+    per_list = rankwise.evaluate(top, case.interactions, ["intra_list_diversity"], train=train,
+                                 convention="recommenders", per_user=True)
+    expected = recommenders.user_diversity(train, top)
+    assert dict(zip(per_list["user_id"], per_list["value"])) == pytest.approx(expected, abs=1e-12)
+    if expected:
+        means = rankwise.evaluate(top, case.interactions, ["intra_list_diversity"], train=train, convention="recommenders")
+        assert means["value"].item() == pytest.approx(recommenders.diversity(train, top), abs=1e-12)
+
+
+@FEWER
+@given(case=beyond_cases(), k=st.integers(1, 12))
+def test_cosine_diversity_over_the_list_length_matches_evidently(case: BeyondCase, k: int) -> None:
+    """DiversityMetric under the Evidently convention: cosine distances of the
+    item features, summed over the pairs and divided by the list's items."""
+    rows = case.recommendations.merge(case.items, on="item_id")
+    means = rankwise.evaluate(case.recommendations, case.interactions, [f"intra_list_diversity@{k}"], items=case.items,
+                              convention="evidently", item_feature_cols=reference.VECTOR)
+    assert means["value"].item() == pytest.approx(evidently.diversity(rows, reference.VECTOR, k), abs=1e-12)

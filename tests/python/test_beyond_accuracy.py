@@ -10,6 +10,13 @@ The example, k = 3 (catalog a..f):
             (5 users, 10 rows); nobody interacted with f
 
     top-3 slots per item: a 3, b 2, c 1, d 1, e 1, f 1 (9 in all)
+
+The catalog's features, for intra_list_diversity:
+
+    item     a      b      c      d      e       f
+    genre    x      x      y      y      z       z
+    era      1      2      1      2      1       2
+    vector   (1,0)  (0,1)  (1,1)  (2,0)  (-1,0)  (0,2)
 """
 
 from __future__ import annotations
@@ -40,6 +47,8 @@ TRAIN = pd.DataFrame(
     [("t1", "a"), ("t2", "a"), ("t3", "a"), ("t4", "a"), ("t1", "b"), ("t2", "b"), ("t1", "c"), ("t5", "d"),
      ("t5", "e"), ("t5", "e")], columns=["user_id", "item_id"])
 ITEMS = pd.DataFrame({"item_id": list("abcdef")})
+FEATURES = ITEMS.assign(genre=list("xxyyzz"), era=[1, 2, 1, 2, 1, 2],
+                        vector=[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [2.0, 0.0], [-1.0, 0.0], [0.0, 2.0]])
 
 
 def _values(metrics: list[str], **options) -> dict[str, float]:
@@ -96,6 +105,116 @@ def test_long_tail_share_is_the_share_of_the_list_outside_the_head() -> None:
     assert _values(["long_tail_share@3"])["long_tail_share@3"] == pytest.approx(1 / 3, abs=TOLERANCE)
     # head_share 0.4 (4 rows): only a; b, e tied at 4 before them are both out
     assert _values(["long_tail_share@3"], head_share=0.4)["long_tail_share@3"] == pytest.approx(2 / 3, abs=TOLERANCE)
+
+
+def test_serendipity_scores_the_relevant_items_the_list_ranks_above_their_popularity() -> None:
+    """RecTools' serendipity over the catalog of N = 6 items: a relevant item
+    scores max(0, (N + 1 - rank) / N - (N + 1 - popularity rank) / N), its
+    popularity rank the place of its train rows among the distinct counts
+    (a 4 rows: 1; b and e 2: 2; c and d 1: 3), 0 for an item not in train (f)."""
+    recommendations = pd.DataFrame({"user_id": ["u1"] * 3 + ["u2"] * 2, "item_id": ["c", "a", "b", "a", "f"],
+                                    "rank": [1, 2, 3, 1, 2]})
+    interactions = pd.DataFrame({"user_id": ["u1", "u1", "u2", "u2"], "item_id": ["c", "b", "f", "a"]})
+    per_user = rankwise.evaluate(recommendations, interactions, ["serendipity@1", "serendipity@3"], items=ITEMS,
+                                 train=TRAIN, per_user=True)
+    values = {(row.user_id, row.k): row.value for row in per_user.itertuples()}
+    # u1: c at 1 is relevant, 6/6 - 4/6 = 1/3; a at 2 is not; b at 3 is, 4/6 - 5/6 < 0 gives 0
+    # u2: a at 1, 6/6 - 6/6 = 0; f at 2, 5/6 - 0 (nobody interacted with f)
+    assert values == pytest.approx({("u1", 1): 1 / 3, ("u1", 3): 1 / 9, ("u2", 1): 0.0, ("u2", 3): 5 / 12},
+                                   abs=TOLERANCE)
+    means = rankwise.evaluate(recommendations, interactions, ["serendipity@3"], items=ITEMS, train=TRAIN)
+    assert means["value"].item() == pytest.approx((1 / 9 + 5 / 12) / 2, abs=TOLERANCE)
+
+
+def _diversity(k: int, **options) -> dict[str, float]:
+    inputs = {"train": TRAIN} if options.get("item_distance") == "cooccurrence" else {"items": FEATURES}
+    per_user = rankwise.evaluate(RECOMMENDATIONS, INTERACTIONS, [f"intra_list_diversity@{k}"], per_user=True,
+                                 **inputs, **options)
+    return dict(zip(per_user["user_id"], per_user["value"]))
+
+
+def test_intra_list_diversity_by_the_cosine_of_the_item_vectors() -> None:
+    # abc: a-b orthogonal 1, a-c and b-c 1 - 1/sqrt(2); abd: a-b 1, a-d and b-d... a-d 0, b-d 1; aef: a-e 2, a-f 1, e-f 1
+    expected = {"u1": (3 - math.sqrt(2)) / 3, "u2": 2 / 3, "u3": 4 / 3}
+    assert _diversity(3, item_vector_col="vector") == pytest.approx(expected, abs=TOLERANCE)
+    # the vectors as columns of numbers give the same distances
+    columns = FEATURES.assign(x=[1.0, 0, 1, 2, -1, 0], y=[0.0, 1, 1, 0, 0, 2])
+    per_user = rankwise.evaluate(RECOMMENDATIONS, INTERACTIONS, ["intra_list_diversity@3"], items=columns,
+                                 item_feature_cols=["x", "y"], per_user=True)
+    assert dict(zip(per_user["user_id"], per_user["value"])) == pytest.approx(expected, abs=TOLERANCE)
+    means = rankwise.evaluate(RECOMMENDATIONS, INTERACTIONS, ["intra_list_diversity@3"], items=FEATURES,
+                              item_vector_col="vector")
+    assert means["value"].item() == pytest.approx((9 - math.sqrt(2)) / 9, abs=TOLERANCE)
+
+
+def test_intra_list_diversity_by_hamming_counts_the_features_two_items_differ_in() -> None:
+    # abc: a-b differ in era 1, a-c in genre 1, b-c in both 2; abd: 1, 2, 1; aef: 1, 2, 1
+    assert _diversity(3, item_distance="hamming", item_feature_cols=["genre", "era"]) == pytest.approx(
+        {"u1": 4 / 3, "u2": 4 / 3, "u3": 4 / 3}, abs=TOLERANCE)
+    # top 2: one pair each, a-b, a-b, a-e, each differing in one feature
+    assert _diversity(2, item_distance="hamming", item_feature_cols=["genre", "era"]) == pytest.approx(
+        {"u1": 1.0, "u2": 1.0, "u3": 1.0}, abs=TOLERANCE)
+    # Evidently divides by the list's items: 1 / 2; a list of one item has no pair and scores 0 there
+    assert _diversity(2, item_distance="hamming", item_feature_cols=["genre", "era"],
+                      diversity_denominator="list_length") == pytest.approx({"u1": 0.5, "u2": 0.5, "u3": 0.5},
+                                                                             abs=TOLERANCE)
+    assert _diversity(1, item_distance="hamming", item_feature_cols=["genre", "era"],
+                      diversity_denominator="list_length") == pytest.approx({"u1": 0.0, "u2": 0.0, "u3": 0.0},
+                                                                             abs=TOLERANCE)
+
+
+def test_intra_list_diversity_leaves_out_a_list_without_a_pair() -> None:
+    assert _diversity(1, item_vector_col="vector") == {}
+    assert rankwise.evaluate(RECOMMENDATIONS, INTERACTIONS, ["intra_list_diversity@1"], items=FEATURES,
+                             item_vector_col="vector").empty
+
+
+def test_intra_list_diversity_by_cooccurrence_in_train() -> None:
+    """Train users: a t1 t2 t3 t4, b t1 t2, c t1, d t5, e t5; nobody f. The
+    distance is 1 - users of both / sqrt(users of each)."""
+    a_b, a_c = 1 - 2 / math.sqrt(4 * 2), 1 - 1 / math.sqrt(4 * 1)
+    b_c = 1 - 1 / math.sqrt(2 * 1)
+    # abd: a-d and b-d share nobody; aef: e-f and a-f have f, whom nobody interacted with
+    assert _diversity(3, item_distance="cooccurrence") == pytest.approx(
+        {"u1": (a_b + a_c + b_c) / 3, "u2": (a_b + 1 + 1) / 3, "u3": 1.0}, abs=TOLERANCE)
+    assert rankwise.convention_options("recommenders")["item_distance"] == "cooccurrence"
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (dict(metrics=["intra_list_diversity@3"], items=FEATURES), r"item_distance='cosine' compares the items' vectors; give either `item_vector_col`"),
+    (dict(metrics=["intra_list_diversity@3"], items=FEATURES, item_vector_col="vector", item_feature_cols=["era"]), r"not both"),
+    (dict(metrics=["intra_list_diversity@3"], items=FEATURES, item_distance="hamming"), r"item_distance='hamming' counts the features"),
+    (dict(metrics=["intra_list_diversity@3"], train=TRAIN, item_distance="cooccurrence", item_feature_cols="era"), r"reads no feature"),
+    (dict(metrics=["ndcg@3"], item_vector_col="vector"), r"`item_vector_col` is given, but only intra_list_diversity reads"),
+    (dict(metrics=["intra_list_diversity@3"], items=FEATURES, item_distance="jaccard", item_feature_cols="era"), r"`item_distance` must be one of 'cosine', 'hamming', 'cooccurrence'"),
+    (dict(metrics=["intra_list_diversity@3"], items=FEATURES, item_feature_cols=["era", "era"], item_distance="hamming"), r"lists column 'era' twice"),
+    (dict(metrics=["intra_list_diversity@3"], item_vector_col="vector"), r"intra_list_diversity needs the `items` input"),
+    (dict(metrics=["intra_list_diversity@3"], item_distance="cooccurrence"), r"intra_list_diversity needs the `train` input"),
+    (dict(metrics=["serendipity@3"], train=TRAIN), r"serendipity needs the `items` input"),
+])
+def test_invalid_diversity_arguments_are_refused(arguments: dict, message: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=message):
+        rankwise.evaluate(RECOMMENDATIONS, INTERACTIONS, **arguments)
+
+
+@pytest.mark.parametrize(("items", "options", "error", "message"), [
+    (FEATURES.assign(vector=[[1.0, 0.0], [0.0, 1.0], [0.0, 0.0], [2.0, 0.0], [-1.0, 0.0], [0.0, 2.0]]), {},
+     InvalidValueError, r"1 rows of the items \(DataFrame\) have items whose vector is all zeros in column 'vector' \(for example c\)"),
+    (FEATURES.assign(vector=[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0, 1.0], [2.0, 0.0], [-1.0, 0.0], [0.0, 2.0]]), {},
+     InvalidValueError, r"5 rows of the items \(DataFrame\) have vectors of another length than the longest"),
+    (FEATURES.assign(vector=[[1.0, 0.0], None, [1.0, 1.0], [2.0, 0.0], [-1.0, 0.0], [0.0, 2.0]]), {},
+     InvalidValueError, r"items with a null feature in column 'vector' \(for example b\)"),
+    (pd.concat([FEATURES, FEATURES.iloc[:1]]), {}, InvalidValueError, r"items listed twice in column 'item_id' \(for example a\)"),
+    (FEATURES.assign(vector="1,0"), {}, ColumnTypeError, r"item vector column 'vector' of the items \(DataFrame\) is VARCHAR"),
+    (FEATURES, {"item_vector_col": None, "item_feature_cols": ["genre"]}, ColumnTypeError,
+     r"item feature column 'genre' of the items \(DataFrame\) is VARCHAR, but item_distance='cosine' makes a vector"),
+    (FEATURES, {"item_vector_col": None, "item_feature_cols": ["colour"], "item_distance": "hamming"}, MissingColumnError,
+     r"column 'colour' \(the item feature\) is not in the items"),
+])
+def test_bad_item_features_get_a_clear_error(items: pd.DataFrame, options: dict, error: type, message: str) -> None:
+    with pytest.raises(error, match=message):
+        rankwise.evaluate(RECOMMENDATIONS, INTERACTIONS, ["intra_list_diversity@3"], items=items,
+                          **{"item_vector_col": "vector", **options})
 
 
 def test_the_list_level_means_have_a_t_interval_and_no_count_of_missing_lists() -> None:

@@ -106,6 +106,16 @@ EXTRA_EVALUATE_CASES: dict[str, dict[str, Any]] = {
                                                 partition_by=["fold"], per_user=True, train="analytics.train",
                                                 novelty_popularity="interactions", arp_popularity="interactions",
                                                 head_share=0.5),
+    # the three distances; the vector column an array in every dialect
+    "diversity_cosine_vectors": dict(metrics=["intra_list_diversity", "serendipity"], k=[3, 10], group_by=["model"],
+                                     partition_by=["fold"], items="analytics.items", train="analytics.train",
+                                     item_vector_col="embedding"),
+    "diversity_hamming_per_user": dict(metrics=["intra_list_diversity"], k=[2, None], per_user=True,
+                                       items="analytics.items", item_distance="hamming",
+                                       item_feature_cols=["genre", "era"], diversity_denominator="list_length"),
+    "diversity_cooccurrence": dict(metrics=["intra_list_diversity", "novelty"], k=[5], partition_by=["fold"],
+                                   train="analytics.train", item_distance="cooccurrence", score_col="score",
+                                   ties="shared"),
 }
 
 # rankwise.compare: every test, every user set, partitions and groups, a numeric
@@ -179,6 +189,12 @@ EXPRESSION_CASES: dict[str, tuple[str, tuple[Any, ...], dict[str, Any]]] = {
     "gini_index": ("gini_index", ("weighted", "exposures", "n_items_shown", "catalog_size"), {}),
     "personalization_at_k": ("personalization_at_k", ("exposure_pairs", "n_lists", 10), {}),
     "item_novelty": ("item_novelty", ("item_users", "train_users"), {}),
+    "item_serendipity": ("item_serendipity", ("rank", "popularity_rank", "catalog_size", "relevant"), {}),
+    "cosine_distance": ("cosine_distance", ("dot_product", "first_norm", "second_norm"), {}),
+    "hamming_distance": ("hamming_distance", (["a1", "a2"], ["b1", "b2"]), {}),
+    "cooccurrence_distance": ("cooccurrence_distance", ("users_of_both", "users_of_first", "users_of_second"), {}),
+    "vector_dot_product": ("vector_dot_product", ("a", "b"), {}),
+    "vector_length": ("vector_length", ("a",), {}),
     "entropy_at_k_log_base_2": ("entropy_at_k", ("share",), dict(log_base=2)),
     "self_information": ("self_information", ("probability",), {}),
     "self_information_log_base_10": ("self_information", ("probability",), dict(log_base=10)),

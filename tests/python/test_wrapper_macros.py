@@ -13,7 +13,7 @@ PYTHON = Path(__file__).resolve().parents[2] / "python" / "rankwise"
 WRAPPER_MACROS = {
     "evaluate", "evaluation_notes", "recommendation_problems", "interaction_problems", "convention_options",
     "metric_names", "quote_identifier", "_string_literal", "id_overlap", "coverage_warnings", "_problem_message",
-    "_missing_column_message", "compare", "_ids_shared", "_metric_registry", "_catalog_problems", "_train_problems",
+    "_missing_column_message", "compare", "_ids_shared", "_metric_inputs", "_catalog_problems", "_train_problems",
 }
 
 
@@ -35,4 +35,5 @@ def test_every_named_macro_exists_and_the_public_ones_are_documented():
 def test_metric_names_lists_the_registry_in_order():
     assert renderer().call("metric_names") == [
         "precision", "recall", "f1", "hit_rate", "map", "mrr", "dcg", "idcg", "ndcg", "r_precision",
-        "map_to_full_recall", "entropy", "coverage", "gini", "personalization", "novelty", "arp", "long_tail_share"]
+        "map_to_full_recall", "entropy", "coverage", "gini", "personalization", "novelty", "arp", "long_tail_share",
+        "serendipity", "intra_list_diversity"]

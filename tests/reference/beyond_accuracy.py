@@ -25,10 +25,17 @@ TRAIN = SEEDS / "input__beyond__train.csv"
 ITEMS = SEEDS / "input__beyond__items.csv"
 EXPECTED = SEEDS / "expected__beyond_accuracy.csv"
 
-# As integration_tests/models/beyond_accuracy__actual.sql asks for them.
-METRICS = ["coverage", "gini", "personalization", "novelty", "arp", "long_tail_share"]
+# As integration_tests/models/beyond_accuracy__actual.sql asks for them: the
+# metrics with rankwise's defaults (intra_list_diversity by the cosine of the
+# items' vectors f1, f2, f3), then intra_list_diversity in each variant.
+METRICS = ["coverage", "gini", "personalization", "novelty", "arp", "long_tail_share", "serendipity",
+           "intra_list_diversity"]
 K = [1, 3, 5]
 OPTIONS = {"head_share": 0.6}
+FEATURES = ["genre", "era"]
+VECTOR = ["f1", "f2", "f3"]
+# variant: (item_distance, diversity_denominator)
+DIVERSITY_VARIANTS = {"hamming_list_length": ("hamming", "list_length"), "cooccurrence": ("cooccurrence", "pairs")}
 
 
 def _top(recommendations: pd.DataFrame, k: int | None) -> pd.DataFrame:
@@ -90,12 +97,67 @@ def long_tail_share(recommendations: pd.DataFrame, train: pd.DataFrame, k: int |
     return _per_list_means(recommendations, k, lambda item: float(item not in head))
 
 
+def serendipity(recommendations: pd.DataFrame, interactions: pd.DataFrame, train: pd.DataFrame,
+                items: pd.DataFrame, k: int | None) -> dict:
+    """Per list: the mean over its top k of relevant × max(0, p − pu), with
+    p = (N + 1 − rank) / N, pu = (N + 1 − popularity rank) / N over a catalog of
+    N items, the popularity rank the place of the item's train rows among the
+    distinct counts, most first (0 for an item not in train): RecTools'."""
+    n = items["item_id"].nunique()
+    counts = train["item_id"].value_counts()
+    distinct = sorted(set(counts.tolist()), reverse=True)
+    popularity_rank = {item: distinct.index(count) + 1 for item, count in counts.items()}
+    relevant = set(zip(interactions["user_id"], interactions["item_id"]))
+
+    def value(user: str, item: str, rank: int) -> float:
+        if (user, item) not in relevant:
+            return 0.0
+        unexpected = (n + 1 - popularity_rank[item]) / n if item in popularity_rank else 0.0
+        return max(0.0, (n + 1 - rank) / n - unexpected)
+    return {user: sum(value(user, item, rank) for item, rank in zip(rows["item_id"], rows["rank"])) / len(rows)
+            for user, rows in _top(recommendations, k).groupby("user_id")}
+
+
+def item_distance(distance: str, items: pd.DataFrame, train: pd.DataFrame):
+    """The distance of two items: 1 − cosine of their vectors, the number of
+    features they differ in, or 1 − c(i,j) / sqrt(c(i) c(j)) over train users."""
+    if distance == "cosine":
+        vectors = {item: np.array(vector, dtype=float) for item, vector in zip(items["item_id"], items[VECTOR].values)}
+        return lambda a, b: 1 - float(vectors[a] @ vectors[b]) / (np.linalg.norm(vectors[a]) * np.linalg.norm(vectors[b]))
+    if distance == "hamming":
+        features = {item: tuple(row) for item, row in zip(items["item_id"], items[FEATURES].values)}
+        return lambda a, b: float(sum(x != y for x, y in zip(features[a], features[b])))
+    users = train.groupby("item_id")["user_id"].apply(set).to_dict()
+
+    def cooccurrence(a: str, b: str) -> float:
+        if a not in users or b not in users:
+            return 1.0
+        return 1 - len(users[a] & users[b]) / math.sqrt(len(users[a]) * len(users[b]))
+    return cooccurrence
+
+
+def intra_list_diversity(recommendations: pd.DataFrame, items: pd.DataFrame, train: pd.DataFrame, k: int | None,
+                         distance: str = "cosine", denominator: str = "pairs") -> dict:
+    """Per list: the distances of every unordered pair of its top k, summed and
+    divided by the pairs (a list of one item has no value) or by its items."""
+    measure = item_distance(distance, items, train)
+    values = {}
+    for user, rows in _top(recommendations, k).groupby("user_id"):
+        pairs = list(itertools.combinations(rows["item_id"], 2))
+        total = sum(measure(a, b) for a, b in pairs)
+        if denominator == "list_length":
+            values[user] = total / len(rows)
+        elif pairs:
+            values[user] = total / len(pairs)
+    return values
+
+
 def inputs() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Two folds, each with its own train interactions (popularity skewed
     towards the first items) over 14 items; two models' lists of 2 to 5 items
     for 8 users (the second model recommends by popularity); the users' test
-    interactions (2 items each, not read by these metrics); a catalog of 16
-    items, two of them never recommended nor interacted with."""
+    interactions (4 items each, read by serendipity); a catalog of 16 items, two
+    of them never recommended nor interacted with, with features."""
     rng = np.random.default_rng(20261124)
     popularity = 1.0 / np.arange(1, 15)
     popularity /= popularity.sum()
@@ -104,7 +166,7 @@ def inputs() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
         for row in range(int(rng.integers(25, 40))):
             train.append((fold, f"t{int(rng.integers(0, 10)):02d}", f"i{int(rng.choice(14, p=popularity)):02d}"))
         for user in range(8):
-            for item in rng.choice(14, size=2, replace=False):
+            for item in rng.choice(14, size=4, replace=False):
                 interactions.append((fold, f"u{user:02d}", f"i{int(item):02d}"))
             for model in ("model_a", "popular"):
                 length = int(rng.integers(2, 6))
@@ -114,16 +176,36 @@ def inputs() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     return (pd.DataFrame(recommendations, columns=["example_id", "model", "user_id", "item_id", "rank"]),
             pd.DataFrame(interactions, columns=["example_id", "user_id", "item_id"]),
             pd.DataFrame(train, columns=["example_id", "user_id", "item_id"]),
-            pd.DataFrame({"item_id": [f"i{item:02d}" for item in range(16)]}))
+            _catalog(rng))
+
+
+def _catalog(rng: np.random.Generator) -> pd.DataFrame:
+    """16 items with a genre and an era (features for the Hamming distance) and
+    three numbers (the vector of the cosine distance), none of them zero
+    vectors."""
+    return pd.DataFrame({
+        "item_id": [f"i{item:02d}" for item in range(16)],
+        "genre": [str(genre) for genre in rng.choice(["drama", "comedy", "news"], size=16)],
+        "era": rng.integers(1990, 1993, size=16),
+        **{name: rng.choice([-0.75, -0.5, -0.25, 0.25, 0.5, 0.75, 1.0], size=16) for name in VECTOR},
+    })
 
 
 def expected(recommendations: pd.DataFrame, interactions: pd.DataFrame, train: pd.DataFrame,
              items: pd.DataFrame) -> pd.DataFrame:
-    """Per (fold, model, metric, k): the reference value and the lists it covers."""
+    """Per (variant, fold, model, metric, k): the reference value and the lists
+    it covers (for a list-level metric, the lists with a value)."""
     rows = []
     for (fold, model), lists in recommendations.groupby(["example_id", "model"], sort=True):
         fold_train = train[train["example_id"] == fold]
+        fold_interactions = interactions[interactions["example_id"] == fold]
         n_lists = lists["user_id"].nunique()
+        for variant, (distance, denominator) in DIVERSITY_VARIANTS.items():
+            for k in K:
+                per_list = intra_list_diversity(lists, items, fold_train, k, distance, denominator)
+                if per_list:  # @1 no list has a pair
+                        rows.append((variant, fold, model, "intra_list_diversity", k,
+                                 sum(per_list.values()) / len(per_list), len(per_list)))
         for metric in METRICS:
             for k in K:
                 if metric == "coverage":
@@ -133,12 +215,20 @@ def expected(recommendations: pd.DataFrame, interactions: pd.DataFrame, train: p
                 elif metric == "personalization":
                     value = personalization(lists, k)
                 else:
-                    function = {"novelty": novelty, "arp": arp}.get(metric)
-                    per_list = (long_tail_share(lists, fold_train, k, OPTIONS["head_share"]) if function is None
-                                else function(lists, fold_train, k))
+                    if metric == "serendipity":
+                        per_list = serendipity(lists, fold_interactions, fold_train, items, k)
+                    elif metric == "intra_list_diversity":
+                        per_list = intra_list_diversity(lists, items, fold_train, k)
+                    elif metric == "long_tail_share":
+                        per_list = long_tail_share(lists, fold_train, k, OPTIONS["head_share"])
+                    else:
+                        per_list = {"novelty": novelty, "arp": arp}[metric](lists, fold_train, k)
+                    if not per_list:
+                        continue
                     value = sum(per_list.values()) / len(per_list)
-                rows.append((fold, model, metric, k, value, n_lists))
-    return pd.DataFrame(rows, columns=["example_id", "model", "metric", "k", "value", "n_users"])
+                    n_lists = len(per_list)
+                rows.append(("default", fold, model, metric, k, value, n_lists))
+    return pd.DataFrame(rows, columns=["variant", "example_id", "model", "metric", "k", "value", "n_users"])
 
 
 if __name__ == "__main__":

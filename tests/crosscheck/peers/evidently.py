@@ -70,3 +70,23 @@ def hit_rate(recommendations: pd.DataFrame, k: int) -> float:
     df = collect_dataset(recommendations, bin_data=True)
     df_k = df[(df.target == 1) & (df.preds <= k)]
     return df_k.users.nunique() / df.users.nunique()
+
+
+def diversity(recommendations: pd.DataFrame, features: list[str], k: int) -> float:
+    """DiversityMetric (legacy/metrics/recsys/diversity.py) with PairwiseDistance
+    (pairwise_distance.py): per user, the cosine distances of the unordered
+    pairs of the top k summed and divided by the items in the top k (not the
+    pairs); the mean over the users. `recommendations`: user_id, item_id, rank
+    and the feature columns."""
+    from itertools import combinations
+
+    catalog = recommendations.drop_duplicates("item_id").set_index("item_id")[features].astype(float)
+
+    def distance(a: str, b: str) -> float:
+        u, v = catalog.loc[a].to_numpy(), catalog.loc[b].to_numpy()
+        return 1.0 - float(u @ v) / (np.linalg.norm(u) * np.linalg.norm(v))
+    values = []
+    for _, rows in recommendations.groupby("user_id", sort=False):
+        listed = rows.loc[rows["rank"] <= k, "item_id"]
+        values.append(sum(distance(a, b) for a, b in combinations(listed, 2)) / len(listed))
+    return float(np.mean(values))

@@ -107,3 +107,43 @@ def map_at_k(rating_true: pd.DataFrame, rating_pred: pd.DataFrame, k: int) -> fl
     if df_merge is None:
         return 0.0
     return (df_merge["rr"] / df_merge["actual"].apply(lambda x: min(x, k))).sum() / n_users
+
+
+# Diversity, from python_evaluation.py (_get_pairwise_items,
+# _get_cooccurrence_similarity, _get_intralist_similarity, user_diversity,
+# diversity) with the default item_cooccurrence_count similarity. It reads
+# every row of `reco_df` (no k): pass the top k. `train_df`: user_id, item_id,
+# without repeated rows.
+
+def _get_pairwise_items(df: pd.DataFrame) -> pd.DataFrame:
+    df_user_i1 = df[[USER, ITEM]].rename(columns={ITEM: "i1"})
+    df_user_i2 = df[[USER, ITEM]].rename(columns={ITEM: "i2"})
+    pairs = pd.merge(df_user_i1, df_user_i2, how="inner", on=[USER])
+    return pairs[pairs["i1"] <= pairs["i2"]][[USER, "i1", "i2"]]
+
+
+def _get_cooccurrence_similarity(train_df: pd.DataFrame) -> pd.DataFrame:
+    pairs = _get_pairwise_items(train_df)
+    pairs_count = pd.DataFrame({"count": pairs.groupby(["i1", "i2"]).size()}).reset_index()
+    item_count = pd.DataFrame({"count": train_df.groupby([ITEM]).size()}).reset_index()
+    item_count["item_sqrt_count"] = item_count["count"] ** 0.5
+    item_co_occur = pairs_count.merge(item_count[[ITEM, "item_sqrt_count"]], left_on=["i1"], right_on=[ITEM])
+    item_co_occur = item_co_occur.drop(columns=[ITEM]).rename(columns={"item_sqrt_count": "i1_sqrt_count"})
+    item_co_occur = item_co_occur.merge(item_count[[ITEM, "item_sqrt_count"]], left_on=["i2"], right_on=[ITEM])
+    item_co_occur = item_co_occur.drop(columns=[ITEM]).rename(columns={"item_sqrt_count": "i2_sqrt_count"})
+    item_co_occur["sim"] = item_co_occur["count"] / (item_co_occur["i1_sqrt_count"] * item_co_occur["i2_sqrt_count"])
+    return item_co_occur[["i1", "i2", "sim"]].sort_values(["i1", "i2"]).reset_index(drop=True)
+
+
+def user_diversity(train_df: pd.DataFrame, reco_df: pd.DataFrame) -> dict:
+    """1 - the mean co-occurrence similarity of the list's pairs (a missing
+    similarity is 0); a list of one item has no pair and no value."""
+    similarity = _get_cooccurrence_similarity(train_df)
+    pairs = _get_pairwise_items(reco_df).merge(similarity, on=["i1", "i2"], how="left")
+    pairs["sim"] = pairs["sim"].fillna(0)
+    pairs = pairs.loc[pairs["i1"] != pairs["i2"]]
+    return (1 - pairs.groupby(USER)["sim"].mean()).to_dict()
+
+
+def diversity(train_df: pd.DataFrame, reco_df: pd.DataFrame) -> float:
+    return float(np.mean(list(user_diversity(train_df, reco_df).values())))

@@ -94,3 +94,37 @@ def avg_rec_popularity(reco: pd.DataFrame, prev: pd.DataFrame, k: int, normalize
 def catalog_coverage(reco: pd.DataFrame, catalog, k: int, normalize: bool = False) -> float:
     shown = reco.loc[reco["rank"] <= k, "item_id"].nunique()
     return shown / len(catalog) if normalize else shown
+
+
+# Serendipity and intra-list diversity, from rectools/metrics/serendipity.py
+# (Serendipity.fit and calc_per_user_from_fitted) and diversity.py
+# (IntraListDiversity) with distances.py (PairwiseHammingDistanceCalculator).
+# `interactions` are the test interactions, `catalog` the item ids.
+
+def serendipity(reco: pd.DataFrame, interactions: pd.DataFrame, prev: pd.DataFrame, catalog, k: int) -> dict:
+    recommendations = reco.loc[reco["rank"] <= k]
+    merged = pd.merge(recommendations, interactions[["user_id", "item_id"]], how="left", indicator=True)
+    merged["is_relevant"] = (merged["_merge"] == "both").astype(int)
+    n_items = len(catalog)
+    counts = prev["item_id"].value_counts()
+    unique_counts = counts.unique()
+    rank_of_count = pd.Series(index=unique_counts, data=range(1, len(unique_counts) + 1))
+    popularity_rank = counts.map(rank_of_count)
+    merged["rank_pop"] = merged["item_id"].map(popularity_rank)
+    merged["proba_user"] = (n_items + 1 - merged["rank"]) / n_items
+    merged["proba_any_user"] = ((n_items + 1 - merged["rank_pop"]) / n_items).where(merged["rank_pop"].notnull(), 0.0)
+    merged["serendipity"] = (merged["proba_user"] - merged["proba_any_user"]).clip(lower=0.0) * merged["is_relevant"]
+    return merged.groupby("user_id")["serendipity"].mean().to_dict()
+
+
+def intra_list_diversity_hamming(reco: pd.DataFrame, features: pd.DataFrame, k: int) -> dict:
+    """The mean number of features in which two items of the top k differ, over
+    the unordered pairs; 0 for a list with no pair. `features` is indexed by item."""
+    from itertools import combinations
+
+    values = {}
+    for user, rows in reco.loc[reco["rank"] <= k].groupby("user_id", sort=False):
+        pairs = list(combinations(rows["item_id"], 2))
+        distances = [float((features.loc[a].values != features.loc[b].values).sum()) for a, b in pairs]
+        values[user] = sum(distances) / len(distances) if distances else 0.0
+    return values

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ..strategies import Case, beyond_cases, cases
+from . import evidently as evidently_port
 from . import recommenders as recommenders_port
 from . import rectools as rectools_port
 
@@ -120,3 +121,67 @@ def test_the_rectools_beyond_accuracy_port_gives_the_library_numbers(data: st.Da
         catalog = pd.Series(case.items["item_id"])
         assert math.isclose(rectools_port.catalog_coverage(reco, catalog, k, normalize),
                             CatalogCoverage(k=k, normalize=normalize).calc(reco, catalog), abs_tol=1e-12)
+
+
+@SETTINGS
+@given(data=st.data(), k=st.integers(1, 12))
+def test_the_rectools_serendipity_and_diversity_ports_give_the_library_numbers(data: st.DataObject, k: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from rectools.metrics import IntraListDiversity, Serendipity
+        from rectools.metrics.distances import PairwiseHammingDistanceCalculator
+
+    case = data.draw(beyond_cases())
+    reco, catalog = case.recommendations, case.items["item_id"]
+    expected = Serendipity(k=k).calc_per_user(reco, case.interactions, case.train, catalog)
+    actual = rectools_port.serendipity(reco, case.interactions, case.train, catalog, k)
+    assert set(actual) == set(expected.dropna().index)
+    for user, value in actual.items():
+        assert math.isclose(value, expected[user], abs_tol=1e-12)
+    features = case.items.set_index("item_id")[["genre", "era"]]
+    # RecTools' Hamming calculator compares numbers: the genre as a code
+    numeric = features.assign(genre=features["genre"].map({"drama": 0, "news": 1, "comedy": 2}))
+    expected = IntraListDiversity(k=k, distance_calculator=PairwiseHammingDistanceCalculator(numeric)).calc_per_user(reco)
+    actual = rectools_port.intra_list_diversity_hamming(reco, features, k)
+    assert set(actual) == set(expected.index)
+    for user, value in actual.items():
+        assert math.isclose(value, expected[user], abs_tol=1e-12)
+
+
+@SETTINGS
+@given(data=st.data(), k=st.integers(1, 12))
+def test_the_recommenders_diversity_port_gives_the_library_numbers(data: st.DataObject, k: int) -> None:
+    from recommenders.evaluation import python_evaluation as library
+
+    case = data.draw(beyond_cases())
+    train = case.train.drop_duplicates()
+    top = case.recommendations[case.recommendations["rank"] <= k]
+    # the library refuses a recommended (user, item) that is in train
+    reco = top.merge(train, how="left", indicator=True).query("_merge == 'left_only'").drop(columns="_merge")
+    assume(len(reco) > 0)
+    expected = library.user_diversity(train, reco, col_user="user_id", col_item="item_id")
+    actual = recommenders_port.user_diversity(train, reco)
+    assert dict(zip(expected["user_id"], expected["user_diversity"])) == actual
+    if actual:
+        assert math.isclose(recommenders_port.diversity(train, reco),
+                            library.diversity(train, reco, col_user="user_id", col_item="item_id"), abs_tol=1e-12)
+
+
+@SETTINGS
+@given(data=st.data(), k=st.integers(1, 12))
+def test_the_evidently_diversity_port_gives_the_library_numbers(data: st.DataObject, k: int) -> None:
+    import pandas as pd
+    from evidently.legacy.metrics import DiversityMetric
+    from evidently.legacy.pipeline.column_mapping import ColumnMapping, RecomType
+    from evidently.legacy.report import Report
+
+    case = data.draw(beyond_cases())
+    rows = case.recommendations.merge(case.items, on="item_id")
+    features = ["f1", "f2", "f3"]
+    report = Report(metrics=[DiversityMetric(k=k, item_features=features)])
+    report.run(reference_data=None, current_data=rows.assign(target=0),
+               column_mapping=ColumnMapping(recommendations_type=RecomType.RANK, user_id="user_id", item_id="item_id",
+                                            prediction="rank", target="target"),
+               additional_data={"current_train_data": pd.DataFrame(columns=["user_id", "item_id", *features])})
+    expected = report.as_dict()["metrics"][0]["result"]["current_value"]
+    assert math.isclose(evidently_port.diversity(rows, features, k), expected, abs_tol=1e-12)

@@ -1,0 +1,39 @@
+{#- The dot product of two arrays of numbers of one length, a 64-bit float.
+    Each engine has its own array functions. -#}
+{% macro vector_dot_product(first, second) %}
+    {{- return(adapter.dispatch('vector_dot_product', 'rankwise')(first, second)) -}}
+{% endmacro %}
+
+{#- DuckDB: https://duckdb.org/docs/stable/sql/functions/list#list_dot_productlist1-list2 -#}
+{% macro default__vector_dot_product(first, second) -%}
+    list_dot_product(cast({{ first }} as {{ rankwise.type_float64() }}[]), cast({{ second }} as {{ rankwise.type_float64() }}[]))
+{%- endmacro %}
+
+{#- PostgreSQL has no dot product of arrays; unnest with two arrays pairs their
+    elements: https://www.postgresql.org/docs/current/functions-array.html -#}
+{% macro postgres__vector_dot_product(first, second) -%}
+    (select sum(cast(rw_a as double precision) * cast(rw_b as double precision)) from unnest({{ first }}, {{ second }}) as rw_elements(rw_a, rw_b))
+{%- endmacro %}
+
+{#- Spark: zip_with pairs the elements, aggregate sums them:
+    https://spark.apache.org/docs/latest/api/sql/#zip_with -#}
+{% macro spark__vector_dot_product(first, second) -%}
+    aggregate(zip_with({{ first }}, {{ second }}, (rw_a, rw_b) -> cast(rw_a as double) * cast(rw_b as double)), cast(0 as double), (rw_sum, rw_term) -> rw_sum + rw_term)
+{%- endmacro %}
+
+{#- The number of elements of an array. -#}
+{% macro vector_length(vector) %}
+    {{- return(adapter.dispatch('vector_length', 'rankwise')(vector)) -}}
+{% endmacro %}
+
+{% macro default__vector_length(vector) -%}
+    len({{ vector }})
+{%- endmacro %}
+
+{% macro postgres__vector_length(vector) -%}
+    cardinality({{ vector }})
+{%- endmacro %}
+
+{% macro spark__vector_length(vector) -%}
+    size({{ vector }})
+{%- endmacro %}
