@@ -1,5 +1,5 @@
 """Writes the demo's sample data into seeds/: 3,000 users, a catalogue of 2,000
-items with Zipf-like popularity (items.csv), graded interactions (relevance 1..3)
+items with Zipf-like popularity and a genre per neighbourhood (items.csv), graded interactions (relevance 1..3)
 held out for testing, the earlier interactions the models were trained on
 (train.csv), and the top-20 lists of two models. Deterministic (fixed seeds),
 standard library only.
@@ -70,7 +70,8 @@ def main() -> None:
     _write("recommendations.csv", ["model", "user_id", "item_id", "rank", "score"], recommendations)
     _write("interactions.csv", ["user_id", "item_id", "relevance"], interactions)
     _write("train.csv", ["user_id", "item_id"], train)
-    _write("items.csv", ["item_id"], [(item,) for item in items])
+    # a genre per neighbourhood of 100 items: what a taste draws from
+    _write("items.csv", ["item_id", "genre"], [(item, f"genre_{number // 100:02d}") for number, item in enumerate(items)])
     print(f"wrote {len(recommendations)} recommendations, {len(interactions)} interactions, {len(train)} train "
           f"interactions and a catalogue of {len(items)} items to {SEEDS}")
 

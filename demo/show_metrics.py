@@ -23,7 +23,7 @@ def main() -> None:
         ).fetchall()
     order = {name: position for position, name in enumerate(
         ["precision", "recall", "f1", "hit_rate", "map", "mrr", "ndcg", "r_precision", "novelty", "arp",
-         "long_tail_share", "entropy", "coverage", "gini", "personalization"])}
+         "long_tail_share", "serendipity", "intra_list_diversity", "entropy", "coverage", "gini", "personalization"])}
     accuracy = list(order)[:8]
     table: dict[tuple[str, int | None], dict[str, float]] = {}
     users: dict[str, int] = {}
@@ -36,7 +36,8 @@ def main() -> None:
              for (metric, k), values in sorted(table.items(), key=lambda e: (order.get(e[0][0], 99), e[0][1] or 0))]
     widths = [max(len(row[i]) for row in [header] + lines) for i in range(len(header))]
     print("rankwise metrics of the demo models (accuracy: means over the users with truth; novelty, arp, "
-          "long_tail_share: means over the lists; entropy, coverage, gini, personalization: per model)\n")
+          "long_tail_share, serendipity, intra_list_diversity: means over the lists; entropy, coverage, gini, "
+          "personalization: per model)\n")
     for row in [header, ["-" * w for w in widths]] + lines:
         print("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))))
     print("\nusers evaluated: " + ", ".join(f"{model} {users[model]}" for model in models))

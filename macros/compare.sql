@@ -17,7 +17,8 @@
                  convention='rankwise', ap_denominator=none, precision_denominator=none, gain=none, gain_items=none,
                  idcg=none, relevance_threshold=none, users=none, ties=none, log_base=none,
                  duplicate_interactions='error', novelty_popularity=none, arp_popularity=none, head_share=none,
-                 item_distance=none, diversity_denominator=none, item_vector_col=none, item_feature_cols=none) %}
+                 item_distance=none, diversity_denominator=none, item_vector_col=none, item_feature_cols=none,
+                 coverage_of=none, gini_items=none, novelty_unseen=none) %}
     {%- set options = {
         'ap_denominator': ap_denominator,
         'precision_denominator': precision_denominator,
@@ -33,6 +34,9 @@
         'head_share': head_share,
         'item_distance': item_distance,
         'diversity_denominator': diversity_denominator,
+        'coverage_of': coverage_of,
+        'gini_items': gini_items,
+        'novelty_unseen': novelty_unseen,
     } -%}
     {#- referencing kwargs lets a misspelt argument reach the check with a suggestion -#}
     {%- do rankwise._check_no_unknown_arguments('compare', kwargs, rankwise._compare_arguments()) -%}
@@ -79,7 +83,7 @@ with
                'convention', 'ap_denominator', 'precision_denominator', 'gain', 'gain_items', 'idcg',
                'relevance_threshold', 'users', 'ties', 'log_base', 'duplicate_interactions', 'novelty_popularity',
                'arp_popularity', 'head_share', 'item_distance', 'diversity_denominator', 'item_vector_col',
-               'item_feature_cols']) }}
+               'item_feature_cols', 'coverage_of', 'gini_items', 'novelty_unseen']) }}
 {% endmacro %}
 
 {#- The output columns of compare besides the group columns, which no group

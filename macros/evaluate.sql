@@ -21,7 +21,8 @@
                   idcg=none, relevance_threshold=none, users=none, ties=none, log_base=none,
                   duplicate_interactions='error', partition_by=none, confidence=0.95, bootstrap_resamples=none, seed=0,
                   items=none, train=none, novelty_popularity=none, arp_popularity=none, head_share=none,
-                  item_distance=none, diversity_denominator=none, item_vector_col=none, item_feature_cols=none) %}
+                  item_distance=none, diversity_denominator=none, item_vector_col=none, item_feature_cols=none,
+                  coverage_of=none, gini_items=none, novelty_unseen=none) %}
     {%- set options = {
         'ap_denominator': ap_denominator,
         'precision_denominator': precision_denominator,
@@ -37,6 +38,9 @@
         'head_share': head_share,
         'item_distance': item_distance,
         'diversity_denominator': diversity_denominator,
+        'coverage_of': coverage_of,
+        'gini_items': gini_items,
+        'novelty_unseen': novelty_unseen,
     } -%}
     {#- referencing kwargs lets a misspelt argument reach the check with a suggestion -#}
     {%- do rankwise._check_no_unknown_arguments('evaluate', kwargs, rankwise._evaluate_arguments()) -%}
@@ -137,7 +141,8 @@ select * from (
                'convention', 'ap_denominator', 'precision_denominator', 'gain', 'gain_items', 'idcg',
                'relevance_threshold', 'users', 'ties', 'log_base', 'duplicate_interactions', 'partition_by', 'confidence',
                'bootstrap_resamples', 'seed', 'items', 'train', 'novelty_popularity', 'arp_popularity', 'head_share',
-               'item_distance', 'diversity_denominator', 'item_vector_col', 'item_feature_cols']) }}
+               'item_distance', 'diversity_denominator', 'item_vector_col', 'item_feature_cols', 'coverage_of',
+               'gini_items', 'novelty_unseen']) }}
 {% endmacro %}
 
 {#- Per input, the (column, purpose) pairs evaluate reads, as the Python wrapper
@@ -160,7 +165,7 @@ select * from (
 {% macro _optional_inputs(spec, items, train) %}
     {%- for input, relation in [('items', items), ('train', train)] if input in spec.inputs_read and relation is none -%}
         {%- set needing = [] -%}
-        {%- for entry in spec.plan if input in rankwise._metric_inputs(entry.name, spec.item_distance) and entry.name not in needing %}{% do needing.append(entry.name) %}{% endfor -%}
+        {%- for entry in spec.plan if input in rankwise._metric_inputs(entry.name, spec) and entry.name not in needing %}{% do needing.append(entry.name) %}{% endfor -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ needing | join(', ') ~ " " ~ ("needs" if needing | length == 1 else "need") ~ " the `" ~ input ~ "` input ("
             ~ ("the catalog: one row per item that could be recommended" if input == 'items' else "the interactions the model was trained on, for the items' popularity") ~ ").") }}
     {%- endfor -%}

@@ -29,7 +29,7 @@ def test_the_semantic_layer_parses(tmp_path: Path) -> None:
     (project / "seeds" / "recommendations.csv").write_text("model,user_id,item_id,rank,score\na,u1,i1,1,0.5\n")
     (project / "seeds" / "interactions.csv").write_text("user_id,item_id,relevance\nu1,i1,1\n")
     (project / "seeds" / "train.csv").write_text("user_id,item_id\nu1,i1\n")
-    (project / "seeds" / "items.csv").write_text("item_id\ni1\n")
+    (project / "seeds" / "items.csv").write_text("item_id,genre\ni1,g1\n")
     (project / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(REPO_ROOT))}\n")
     dbt = Path(sys.executable).with_name("dbt")
     env = {**os.environ, "DBT_PROFILES_DIR": str(project), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}

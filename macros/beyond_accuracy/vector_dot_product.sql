@@ -20,20 +20,3 @@
 {% macro spark__vector_dot_product(first, second) -%}
     aggregate(zip_with({{ first }}, {{ second }}, (rw_a, rw_b) -> cast(rw_a as double) * cast(rw_b as double)), cast(0 as double), (rw_sum, rw_term) -> rw_sum + rw_term)
 {%- endmacro %}
-
-{#- The number of elements of an array. -#}
-{% macro vector_length(vector) %}
-    {{- return(adapter.dispatch('vector_length', 'rankwise')(vector)) -}}
-{% endmacro %}
-
-{% macro default__vector_length(vector) -%}
-    len({{ vector }})
-{%- endmacro %}
-
-{% macro postgres__vector_length(vector) -%}
-    cardinality({{ vector }})
-{%- endmacro %}
-
-{% macro spark__vector_length(vector) -%}
-    size({{ vector }})
-{%- endmacro %}

@@ -28,6 +28,9 @@
         'head_share': 0.8,
         'item_distance': 'cosine',
         'diversity_denominator': 'pairs',
+        'coverage_of': 'catalog',
+        'gini_items': 'catalog',
+        'novelty_unseen': 'one',
     } -%}
     {#- rankwise's default: trec_eval with -c, every user with ground truth counts and a
         user without a list scores 0, so that a model cannot win by recommending to
@@ -38,10 +41,14 @@
     {%- set ranx = rankwise._updated(trec_eval, {'gain_items': 'relevant', 'users': 'interactions'}) -%}
     {#- Microsoft Recommenders (python_evaluation.py): binary gain by default, map_at_k over
         min(R, k), common users except in ndcg_at_k, distributional_coverage in bits. -#}
-    {#- Its diversity is 1 - the mean co-occurrence cosine of the list's pairs. -#}
+    {#- Its diversity is 1 - the mean co-occurrence cosine of the list's pairs;
+        catalog_coverage divides the distinct recommended items by the distinct
+        train items; historical_item_novelty is -log2 of the item's share of the
+        train rows, 0 for an item not in train (novelty's inner merge). -#}
     {%- set recommenders = rankwise._updated(trec_eval, {'ap_denominator': 'min_relevant_k', 'gain': 'binary', 'gain_items': 'relevant',
                                                           'users': {'default': 'both', 'ndcg': 'interactions'}, 'log_base': 2,
-                                                          'item_distance': 'cooccurrence'}) -%}
+                                                          'item_distance': 'cooccurrence', 'coverage_of': 'train_item_count',
+                                                          'novelty_popularity': 'interactions', 'novelty_unseen': 'zero'}) -%}
     {#- RecTools (metrics/ranking.py, classification.py): binary gain, IDCG over k slots, every
         user of the interactions (merge_reco left-joins them); AvgRecPopularity(normalize=True)
         counts an item's train rows over all train rows (popularity.py); IntraListDiversity
@@ -50,9 +57,12 @@
                                                       'arp_popularity': 'interactions', 'item_distance': 'hamming'}) -%}
     {#- Evidently (legacy/metrics/recsys): precision over the rows shown, users with a relevant
         item only, tied scores share a rank; DiversityMetric divides the list's pairwise
-        cosine distances by its length, not by its pairs (diversity.py). -#}
+        cosine distances by its length, not by its pairs (diversity.py); PopularityBias
+        takes Gini over the recommended items (n - 1) and coverage as the share of
+        the train items recommended; NoveltyMetric drops items not in train. -#}
     {%- set evidently = rankwise._updated(trec_eval, {'precision_denominator': 'list_length', 'gain_items': 'relevant', 'users': 'relevant', 'ties': 'shared',
-                                                      'diversity_denominator': 'list_length'}) -%}
+                                                      'diversity_denominator': 'list_length', 'coverage_of': 'train_items',
+                                                      'gini_items': 'shown', 'novelty_unseen': 'dropped'}) -%}
     {{ return({'rankwise': trec_eval_c, 'trec_eval': trec_eval, 'ranx': ranx, 'recommenders': recommenders, 'rectools': rectools, 'evidently': evidently}) }}
 {% endmacro %}
 

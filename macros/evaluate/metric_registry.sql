@@ -46,12 +46,18 @@
     }) }}
 {% endmacro %}
 
-{#- The optional inputs one metric reads: the registry's, except that
-    intra_list_diversity reads the train interactions instead of the catalog
-    when its distance is item co-occurrence. -#}
-{% macro _metric_inputs(name, item_distance) %}
-    {%- if name == 'intra_list_diversity' and item_distance == 'cooccurrence' -%}
+{#- The optional inputs one metric reads under the options of `options` (the
+    plan): the registry's, except that intra_list_diversity reads the train
+    interactions instead of the catalog when its distance is item
+    co-occurrence, coverage the train items instead of the catalog unless
+    coverage_of='catalog', and gini no catalog over the items shown. -#}
+{% macro _metric_inputs(name, options) %}
+    {%- if name == 'intra_list_diversity' and options.item_distance == 'cooccurrence' -%}
         {{ return(['train']) }}
+    {%- elif name == 'coverage' and options.coverage_of != 'catalog' -%}
+        {{ return(['train']) }}
+    {%- elif name == 'gini' and options.gini_items == 'shown' -%}
+        {{ return([]) }}
     {%- endif -%}
     {{ return(rankwise._metric_registry()[name].get('inputs', [])) }}
 {% endmacro %}
@@ -121,11 +127,24 @@
     {{ return(columns.entropy) }}
 {% endmacro %}
 
+{#- coverage_of: the catalog shown; the train items shown, of the train items
+    (Evidently); or the items shown over the train items (Recommenders). -#}
 {% macro _formula_coverage(columns, k, spec) %}
+    {%- if spec.coverage_of == 'train_items' -%}
+        {{ return(rankwise.catalog_coverage(columns.n_train_items_exposed, columns.train_items)) }}
+    {%- elif spec.coverage_of == 'train_item_count' -%}
+        {{ return(rankwise.catalog_coverage(columns.n_items_exposed, columns.train_items)) }}
+    {%- endif -%}
     {{ return(rankwise.catalog_coverage(columns.n_items_exposed, columns.catalog_size)) }}
 {% endmacro %}
 
+{#- gini_items: over the catalog, the items never shown counting 0; or over the
+    items shown within k only, normalised by n - 1 (Evidently). -#}
 {% macro _formula_gini(columns, k, spec) %}
+    {%- if spec.gini_items == 'shown' -%}
+        {{ return(rankwise.gini_index(columns.ascending_weighted_exposures, columns.exposures, columns.n_items,
+                                      columns.n_items_exposed, '(' ~ columns.n_items_exposed ~ ' - 1)')) }}
+    {%- endif -%}
     {{ return(rankwise.gini_index(columns.ascending_weighted_exposures, columns.exposures, columns.n_items, columns.catalog_size)) }}
 {% endmacro %}
 
@@ -138,9 +157,9 @@
     table's users and interactions, and whether the item is in the head. -#}
 {% macro _formula_novelty(columns, k, spec) %}
     {%- if spec.novelty_popularity == 'users' -%}
-        {{ return(rankwise.item_novelty(columns.item_users, columns.train_users)) }}
+        {{ return(rankwise.item_novelty(columns.item_users, columns.train_users, spec.novelty_unseen)) }}
     {%- endif -%}
-    {{ return(rankwise.item_novelty(columns.item_interactions, columns.train_interactions)) }}
+    {{ return(rankwise.item_novelty(columns.item_interactions, columns.train_interactions, spec.novelty_unseen)) }}
 {% endmacro %}
 
 {% macro _formula_arp(columns, k, spec) %}

@@ -50,6 +50,9 @@
         'head_share': resolved.head_share,
         'item_distance': resolved.item_distance,
         'diversity_denominator': resolved.diversity_denominator,
+        'coverage_of': resolved.coverage_of,
+        'gini_items': resolved.gini_items,
+        'novelty_unseen': resolved.novelty_unseen,
     } -%}
     {%- do spec.update(rankwise._plan_stages(spec)) -%}
     {{ return(spec) }}
@@ -79,6 +82,9 @@
     {%- do rankwise._check_choice('evaluate', 'arp_popularity', resolved.arp_popularity, ['users', 'interactions']) -%}
     {%- do rankwise._check_choice('evaluate', 'item_distance', resolved.item_distance, ['cosine', 'hamming', 'cooccurrence']) -%}
     {%- do rankwise._check_choice('evaluate', 'diversity_denominator', resolved.diversity_denominator, ['pairs', 'list_length']) -%}
+    {%- do rankwise._check_choice('evaluate', 'coverage_of', resolved.coverage_of, ['catalog', 'train_items', 'train_item_count']) -%}
+    {%- do rankwise._check_choice('evaluate', 'gini_items', resolved.gini_items, ['catalog', 'shown']) -%}
+    {%- do rankwise._check_choice('evaluate', 'novelty_unseen', resolved.novelty_unseen, ['one', 'dropped', 'zero']) -%}
     {%- if not (resolved.head_share is number and resolved.head_share is not boolean and resolved.head_share > 0 and resolved.head_share <= 1) -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `head_share` must be a number above 0 and at most 1 (the share of train interactions the head's items hold, such as 0.8); got " ~ rankwise._describe(resolved.head_share) ~ ".") }}
     {%- endif -%}
@@ -230,7 +236,7 @@
     {#- the optional inputs the metrics read (the registry's `inputs`) -#}
     {%- set inputs_read = [] -%}
     {%- for entry in spec.plan -%}
-        {%- for input in rankwise._metric_inputs(entry.name, spec.item_distance) if input not in inputs_read %}{% do inputs_read.append(input) %}{% endfor -%}
+        {%- for input in rankwise._metric_inputs(entry.name, spec) if input not in inputs_read %}{% do inputs_read.append(input) %}{% endfor -%}
     {%- endfor -%}
     {#- the judged components as bit sets of ranks (DuckDB): every cutoff finite
         and within the 62 bits, ranks that are positions (a shared rank of tied
@@ -253,6 +259,7 @@
         'needs_train': 'train' in inputs_read,
         'needs_head': spec.list_metrics | selectattr('name', 'equalto', 'long_tail_share') | list | length > 0,
         'needs_popularity_rank': 'serendipity' in list_metric_names,
+        'needs_train_item_set': spec.group_metrics | selectattr('name', 'equalto', 'coverage') | list | length > 0 and spec.coverage_of != 'catalog',
         'needs_relevance_of_shown': 'serendipity' in list_metric_names,
         'diversity_metrics': spec.list_metrics | selectattr('name', 'equalto', 'intra_list_diversity') | list,
         'item_value_metrics': spec.list_metrics | rejectattr('name', 'equalto', 'intra_list_diversity') | list,

@@ -50,10 +50,12 @@ rw_catalog as (
     {%- if entry.name == 'entropy' -%}
         {{ return([('entropy', rankwise.entropy_at_k('rw_share__' ~ entry.position, spec.log_base))]) }}
     {%- elif entry.name == 'coverage' -%}
-        {{ return([('n_items_exposed', 'count(case when ' ~ exposures ~ ' > 0 then 1 end)')]) }}
+        {{ return([('n_items_exposed', 'count(case when ' ~ exposures ~ ' > 0 then 1 end)'),
+                   ('n_train_items_exposed', 'count(case when ' ~ exposures ~ ' > 0 and train_item.rw_item is not null then 1 end)' if spec.needs_train_item_set else 'cast(null as bigint)')]) }}
     {%- elif entry.name == 'gini' -%}
         {{ return([('ascending_weighted_exposures', 'sum(rw_ascending__' ~ entry.position ~ ' * ' ~ exposures ~ ')'),
-                   ('exposures', 'sum(' ~ exposures ~ ')')]) }}
+                   ('exposures', 'sum(' ~ exposures ~ ')'),
+                   ('n_items_exposed', 'count(case when ' ~ exposures ~ ' > 0 then 1 end)')]) }}
     {%- elif entry.name == 'personalization' -%}
         {{ return([('exposure_pairs', 'sum(' ~ exposures ~ ' * (' ~ exposures ~ ' - 1))')]) }}
     {%- endif -%}
@@ -68,20 +70,28 @@ rw_group_metrics as (
     select
         {{ rankwise._group_columns(spec.groups, 'aggregates') }}lists.rw_n_users
         {%- for entry in spec.group_metrics %}
-        {%- set columns = {'n_items': 'aggregates.rw_n_items', 'n_lists': 'lists.rw_n_users', 'catalog_size': 'catalog.rw_catalog_size'} -%}
+        {%- set columns = {'n_items': 'aggregates.rw_n_items', 'n_lists': 'lists.rw_n_users', 'catalog_size': 'catalog.rw_catalog_size',
+                           'train_items': 'train_catalog.rw_train_items'} -%}
         {%- for name, sql in rankwise._group_aggregates(entry, spec) %}{% do columns.update({name: 'aggregates.rw_' ~ name ~ '__' ~ entry.position}) %}{% endfor %},
         cast({{ rankwise[registry[entry.name].formula](columns, entry.k, spec) }} as {{ rankwise.type_float64() }}) as rw_value__{{ entry.position }}
         {%- endfor %}
     from (
         select
-            {{ rankwise._group_columns(spec.groups) }}count(*) as rw_n_items
+            {{ rankwise._group_columns(spec.groups, 'rw_item_shares') }}count(*) as rw_n_items
             {%- for entry in spec.group_metrics %}
             {%- for name, sql in rankwise._group_aggregates(entry, spec) %},
             {{ sql }} as rw_{{ name }}__{{ entry.position }}
             {%- endfor %}
             {%- endfor %}
         from rw_item_shares
-        {{ rankwise._group_by_groups(spec.groups) }}
+        {%- if spec.needs_train_item_set %}
+        left join (
+            select distinct {{ rankwise._partition_columns(spec) }}{{ spec.item }} as rw_item
+            from {{ spec.train_relation }}
+        ) as train_item
+            on train_item.rw_item = rw_item_shares.rw_item{{ rankwise._partitions_match('train_item', 'rw_item_shares', spec) }}
+        {%- endif %}
+        {{ rankwise._group_by_groups(spec.groups, 'rw_item_shares') }}
     ) as aggregates
     inner join (
         select {{ rankwise._group_columns(spec.groups) }}count(*) as rw_n_users
@@ -91,6 +101,14 @@ rw_group_metrics as (
         on 1 = 1{{ rankwise._groups_match('aggregates', 'lists', spec.groups) }}
     {%- if spec.needs_items %}
     cross join rw_catalog as catalog
+    {%- endif %}
+    {%- if spec.needs_train_item_set %}
+    left join (
+        select {{ rankwise._partition_columns(spec) }}count(distinct {{ spec.item }}) as rw_train_items
+        from {{ spec.train_relation }}
+        {{ rankwise._group_by_groups(spec.partitions) }}
+    ) as train_catalog
+        on 1 = 1{{ rankwise._partitions_match('train_catalog', 'aggregates', spec) }}
     {%- endif %}
 )
 {%- endmacro %}

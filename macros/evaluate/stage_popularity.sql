@@ -109,10 +109,14 @@ rw_list_values as (
     from (
         select
             {{ rankwise._group_columns(spec.groups, 'recommendation') }}recommendation.rw_user
-            {%- for entry in spec.list_metrics %},
+            {%- for entry in spec.list_metrics %}
+            {%- if entry.name == 'intra_list_diversity' %},
             count(case when {{ rankwise._within_cutoff('recommendation.rw_rank', entry.k) }} then 1 end) as rw_top__{{ entry.position }}
-            {%- if entry.name != 'intra_list_diversity' %},
-            sum(case when {{ rankwise._within_cutoff('recommendation.rw_rank', entry.k) }} then {{ rankwise[registry[entry.name].formula](columns, entry.k, spec) }} end) as rw_sum__{{ entry.position }}
+            {%- else %}
+            {#- an item without a value (novelty's unseen items, dropped) is not counted -#}
+            {%- set value = rankwise[registry[entry.name].formula](columns, entry.k, spec) %},
+            count(case when {{ rankwise._within_cutoff('recommendation.rw_rank', entry.k) }} then {{ value }} end) as rw_top__{{ entry.position }},
+            sum(case when {{ rankwise._within_cutoff('recommendation.rw_rank', entry.k) }} then {{ value }} end) as rw_sum__{{ entry.position }}
             {%- endif %}
             {%- endfor %}
         from rw_recommendations as recommendation

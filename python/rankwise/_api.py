@@ -305,11 +305,12 @@ _READERS = {"items": "coverage, gini, serendipity and intra_list_diversity by fe
 
 def _inputs_read(arguments: Mapping[str, Any]) -> set[str]:
     """The optional inputs (items, train) the metrics read, from the registry
-    (intra_list_diversity's depend on its item_distance)."""
+    (intra_list_diversity's depend on its item_distance, coverage's and gini's
+    on coverage_of and gini_items)."""
     macros = renderer()
-    distance = _resolved(arguments, "item_distance")
+    options = {option: _resolved(arguments, option) for option in ("item_distance", "coverage_of", "gini_items")}
     names = {metric.split("@")[0] for metric in arguments["metrics"] if isinstance(metric, str)}
-    return {role for name in names & set(metric_names()) for role in macros.call("_metric_inputs", name, distance)}
+    return {role for name in names & set(metric_names()) for role in macros.call("_metric_inputs", name, options)}
 
 
 def _optional_sql(sql_of: Mapping[str, str]) -> tuple[str | None, str | None]:

@@ -32,6 +32,9 @@ DuplicateInteractions = Literal["error", "max"]
 Popularity = Literal["users", "interactions"]
 ItemDistance = Literal["cosine", "hamming", "cooccurrence"]
 DiversityDenominator = Literal["pairs", "list_length"]
+CoverageOf = Literal["catalog", "train_items", "train_item_count"]
+GiniItems = Literal["catalog", "shown"]
+NoveltyUnseen = Literal["one", "dropped", "zero"]
 
 
 class EvaluateOptions(TypedDict, total=False):
@@ -62,6 +65,9 @@ class EvaluateOptions(TypedDict, total=False):
     diversity_denominator: DiversityDenominator | None
     item_vector_col: str | None
     item_feature_cols: list[str] | None
+    coverage_of: CoverageOf | None
+    gini_items: GiniItems | None
+    novelty_unseen: NoveltyUnseen | None
 
 
 DEFAULTS: dict[str, Any] = {
@@ -88,6 +94,9 @@ DEFAULTS: dict[str, Any] = {
     "diversity_denominator": None,
     "item_vector_col": None,
     "item_feature_cols": None,
+    "coverage_of": None,
+    "gini_items": None,
+    "novelty_unseen": None,
 }
 
 # One sentence or two per option: the docstrings of evaluate, sql and check and the
@@ -131,6 +140,12 @@ DOCS: dict[str, str] = {
                        "item_distance='cosine'.",
     "item_feature_cols": "Columns of the catalog (items) holding each item's features: for item_distance='hamming', "
                          "or numeric ones forming the vector of 'cosine'.",
+    "coverage_of": "coverage: the share of the catalog shown, the share of the train items shown ('train_items', "
+                   "Evidently), or the items shown over the train items ('train_item_count', Recommenders).",
+    "gini_items": "gini over the catalog, the items never shown counting 0, or over the items shown within k "
+                  "only, divided by n - 1 ('shown', Evidently).",
+    "novelty_unseen": "novelty of an item nobody interacted with in train: as one user ('one', RecTools), left out "
+                      "of the list's mean ('dropped', Evidently), or 0 ('zero', Recommenders).",
 }
 
 if DOCS.keys() != EvaluateOptions.__annotations__.keys() or DEFAULTS.keys() != DOCS.keys():

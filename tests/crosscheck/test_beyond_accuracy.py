@@ -165,3 +165,48 @@ def test_cosine_diversity_over_the_list_length_matches_evidently(case: BeyondCas
     means = rankwise.evaluate(case.recommendations, case.interactions, [f"intra_list_diversity@{k}"], items=case.items,
                               convention="evidently", item_feature_cols=reference.VECTOR)
     assert means["value"].item() == pytest.approx(evidently.diversity(rows, reference.VECTOR, k), abs=1e-12)
+
+
+@FEWER
+@given(case=beyond_cases(), k=st.integers(1, 12))
+def test_coverage_gini_and_novelty_match_evidently(case: BeyondCase, k: int) -> None:
+    """PopularityBias's coverage (the train items shown) and Gini (over the
+    items shown, n - 1) and NoveltyMetric (items not in train dropped) under the
+    Evidently convention."""
+    values = _evaluate_with(case, [f"coverage@{k}", f"gini@{k}", f"novelty@{k}"], train=case.train,
+                            convention="evidently")
+    expected = evidently.popularity_bias(case.recommendations, case.train, k)
+    top = case.recommendations[case.recommendations["rank"] <= k]
+    assert values[f"coverage@{k}"] == pytest.approx(expected["coverage"], abs=1e-12)
+    if top["item_id"].nunique() > 1:
+        assert values[f"gini@{k}"] == pytest.approx(expected["gini"], abs=1e-12)
+    else:  # Evidently divides by n - 1 = 0
+        assert math.isnan(values[f"gini@{k}"])
+    if top["item_id"].isin(case.train["item_id"]).any():
+        assert values[f"novelty@{k}"] == pytest.approx(evidently.novelty(case.recommendations, case.train, k), abs=1e-9)
+    else:  # every item dropped: no list has a value
+        assert f"novelty@{k}" not in values
+
+
+@FEWER
+@given(case=beyond_cases(), k=st.integers(1, 12))
+def test_coverage_and_novelty_match_recommenders(case: BeyondCase, k: int) -> None:
+    """catalog_coverage and novelty under the Recommenders convention, given
+    the top k. Recommenders averages novelty over the recommended rows, rankwise
+    over the lists: the per-list values weighted by their items give its mean."""
+    train = case.train.drop_duplicates()
+    top = case.recommendations[case.recommendations["rank"] <= k]
+    values = _evaluate_with(case, ["coverage", "novelty"], train=train, convention="recommenders", recommendations=top)
+    assert values["coverage"] == pytest.approx(recommenders.catalog_coverage(train, top), abs=1e-12)
+    per_list = rankwise.evaluate(top, case.interactions, ["novelty"], train=train, convention="recommenders",
+                                 per_user=True)
+    rows_mean = (per_list["value"] * per_list["n_recommended"]).sum() / per_list["n_recommended"].sum()
+    assert rows_mean == pytest.approx(recommenders.novelty(train, top), abs=1e-9)
+    if top.groupby("user_id").size().nunique() == 1:  # lists of one length: the two means agree
+        assert values["novelty"] == pytest.approx(recommenders.novelty(train, top), abs=1e-9)
+
+
+def _evaluate_with(case: BeyondCase, metrics: list[str], recommendations=None, **options) -> dict[str, float]:
+    table = rankwise.evaluate(case.recommendations if recommendations is None else recommendations, case.interactions,
+                              metrics, **options)
+    return dict(zip(table["metric_label"], table["value"]))

@@ -53,8 +53,11 @@ FEATURES = ITEMS.assign(genre=list("xxyyzz"), era=[1, 2, 1, 2, 1, 2],
 
 def _values(metrics: list[str], **options) -> dict[str, float]:
     names = {metric.split("@")[0] for metric in metrics}
-    inputs = {**({"train": TRAIN} if names & {"novelty", "arp", "long_tail_share"} else {}),
-              **({"items": ITEMS} if names & {"coverage", "gini"} else {})}
+    of_train = options.get("coverage_of", rankwise.convention_options(options.get("convention", "rankwise"))["coverage_of"])
+    shown = options.get("gini_items", rankwise.convention_options(options.get("convention", "rankwise"))["gini_items"])
+    needs_items = ("coverage" in names and of_train == "catalog") or ("gini" in names and shown == "catalog")
+    inputs = {**({"train": TRAIN} if names & {"novelty", "arp", "long_tail_share"} or of_train != "catalog" else {}),
+              **({"items": ITEMS} if needs_items else {})}
     table = rankwise.evaluate(RECOMMENDATIONS, INTERACTIONS, metrics, **inputs, **options)
     return dict(zip(table["metric_label"], table["value"]))
 
@@ -215,6 +218,31 @@ def test_bad_item_features_get_a_clear_error(items: pd.DataFrame, options: dict,
     with pytest.raises(error, match=message):
         rankwise.evaluate(RECOMMENDATIONS, INTERACTIONS, ["intra_list_diversity@3"], items=items,
                           **{"item_vector_col": "vector", **options})
+
+
+def test_the_evidently_and_recommenders_variants_of_coverage_gini_and_novelty() -> None:
+    """Train items a..e (5; f unseen); top-3 counts a 3, b 2, c d e f 1."""
+    evidently = _values(["coverage@1", "coverage@3", "gini@1", "gini@3", "novelty@3"], convention="evidently")
+    # the train items shown: @1 a of 5, @3 all 5 (f is not a train item)
+    assert evidently["coverage@1"] == pytest.approx(1 / 5, abs=TOLERANCE)
+    assert evidently["coverage@3"] == pytest.approx(5 / 5, abs=TOLERANCE)
+    # over the 6 items shown, counts 1 1 1 1 2 3: (-5 - 3 - 1 + 1 + 3*2 + 5*3) / ((6 - 1) * 9); @1 one item, 0/0
+    assert evidently["gini@3"] == pytest.approx(13 / 45, abs=TOLERANCE)
+    assert math.isnan(evidently["gini@1"])
+    # f dropped: u3's mean is over a and e; users of a 4, b 2, c d e 1 of 5
+    u1 = (math.log2(5 / 4) + math.log2(5 / 2) + math.log2(5)) / 3
+    assert evidently["novelty@3"] == pytest.approx((2 * u1 + (math.log2(5 / 4) + math.log2(5)) / 2) / 3, abs=TOLERANCE)
+    recommenders = _values(["coverage@3", "novelty@3"], convention="recommenders")
+    # 6 items shown over 5 train items
+    assert recommenders["coverage@3"] == pytest.approx(6 / 5, abs=TOLERANCE)
+    # rows a 4, b 2, c 1, d 1, e 2 of 10; f adds 0
+    u1 = (math.log2(10 / 4) + math.log2(10 / 2) + math.log2(10)) / 3
+    u2 = (math.log2(10 / 4) + math.log2(10 / 2) + math.log2(10)) / 3
+    u3 = (math.log2(10 / 4) + math.log2(10 / 2) + 0) / 3
+    assert recommenders["novelty@3"] == pytest.approx((u1 + u2 + u3) / 3, abs=TOLERANCE)
+    # the options one by one, over rankwise's defaults
+    assert _values(["gini@3"], gini_items="shown")["gini@3"] == pytest.approx(13 / 45, abs=TOLERANCE)
+    assert _values(["coverage@3"], coverage_of="train_item_count")["coverage@3"] == pytest.approx(6 / 5, abs=TOLERANCE)
 
 
 def test_the_list_level_means_have_a_t_interval_and_no_count_of_missing_lists() -> None:

@@ -115,7 +115,11 @@ EXTRA_EVALUATE_CASES: dict[str, dict[str, Any]] = {
                                        item_feature_cols=["genre", "era"], diversity_denominator="list_length"),
     "diversity_cooccurrence": dict(metrics=["intra_list_diversity", "novelty"], k=[5], partition_by=["fold"],
                                    train="analytics.train", item_distance="cooccurrence", score_col="score",
-                                   ties="shared"),
+                                   ties="shared", novelty_unseen="dropped"),
+    # Evidently's coverage and Gini, per partition's train items
+    "coverage_gini_of_the_train_items": dict(metrics=["coverage", "gini", "novelty"], k=[1, 5], group_by=["model"],
+                                             partition_by=["fold"], train="analytics.train",
+                                             coverage_of="train_items", gini_items="shown", novelty_unseen="zero"),
 }
 
 # rankwise.compare: every test, every user set, partitions and groups, a numeric

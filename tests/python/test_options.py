@@ -35,7 +35,7 @@ def _refusal(**options: Any) -> str:
 def test_the_choice_options_are_the_ones_the_macro_checks() -> None:
     assert CHOICE_OPTIONS == ["convention", "ap_denominator", "precision_denominator", "gain", "gain_items", "idcg",
                               "users", "ties", "duplicate_interactions", "novelty_popularity", "arp_popularity",
-                              "item_distance", "diversity_denominator"]
+                              "item_distance", "diversity_denominator", "coverage_of", "gini_items", "novelty_unseen"]
 
 
 @pytest.mark.parametrize("name", CHOICE_OPTIONS)

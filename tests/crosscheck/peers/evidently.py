@@ -90,3 +90,31 @@ def diversity(recommendations: pd.DataFrame, features: list[str], k: int) -> flo
         listed = rows.loc[rows["rank"] <= k, "item_id"]
         values.append(sum(distance(a, b) for a, b in combinations(listed, 2)) / len(listed))
     return float(np.mean(values))
+
+
+def _top_k(recommendations: pd.DataFrame, k: int) -> pd.DataFrame:
+    return recommendations[recommendations["rank"] <= k]
+
+
+def novelty(recommendations: pd.DataFrame, train: pd.DataFrame, k: int) -> float:
+    """NoveltyMetric (legacy/metrics/recsys/novelty.py, with train_stats.py):
+    -log2 of the item's share of the train users, items not in train dropped,
+    a mean per user, then over the users."""
+    interactions = train.groupby("item_id")["user_id"].nunique() / train["user_id"].nunique()
+    data = _top_k(recommendations, k).copy()
+    data["miuf"] = -np.log2(data["item_id"].map(interactions)).replace([np.inf, -np.inf], np.nan)
+    data = data[~data.miuf.isna()]
+    return float(data.groupby("user_id").miuf.mean().mean())
+
+
+def popularity_bias(recommendations: pd.DataFrame, train: pd.DataFrame, k: int) -> dict[str, float]:
+    """PopularityBias (legacy/metrics/recsys/popularity_bias.py): the coverage of
+    the train items, and the Gini index of the top-k counts of the items shown."""
+    train_items = train.groupby("item_id")["user_id"].nunique()
+    data = _top_k(recommendations, k)
+    coverage = len(np.intersect1d(data["item_id"].unique(), train_items.index)) / len(train_items)
+    counts = data["item_id"].value_counts(ascending=True)
+    n_items = len(counts)
+    index = np.arange(1, n_items + 1)
+    gini = float(np.sum((2 * index - n_items - 1) * counts)) / ((n_items - 1) * np.sum(counts))
+    return {"coverage": float(coverage), "gini": gini}

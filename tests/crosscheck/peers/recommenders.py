@@ -147,3 +147,21 @@ def user_diversity(train_df: pd.DataFrame, reco_df: pd.DataFrame) -> dict:
 
 def diversity(train_df: pd.DataFrame, reco_df: pd.DataFrame) -> float:
     return float(np.mean(list(user_diversity(train_df, reco_df).values())))
+
+
+def catalog_coverage(train_df: pd.DataFrame, reco_df: pd.DataFrame) -> float:
+    """catalog_coverage: distinct recommended items over distinct train items."""
+    return reco_df[ITEM].nunique() / train_df[ITEM].nunique()
+
+
+def novelty(train_df: pd.DataFrame, reco_df: pd.DataFrame) -> float:
+    """novelty with historical_item_novelty: -log2 of the item's share of the
+    train rows, summed over the recommended rows (items not in train add
+    nothing: the inner merge) and divided by the recommended rows."""
+    n_records = train_df.shape[0]
+    item_count = pd.DataFrame({"count": train_df.groupby([ITEM]).size()}).reset_index()
+    item_count["item_novelty"] = -np.log2(item_count["count"] / n_records)
+    reco_item_count = pd.DataFrame({"count": reco_df.groupby([ITEM]).size()}).reset_index()
+    reco_item_novelty = reco_item_count.merge(item_count[[ITEM, "item_novelty"]], on=ITEM)
+    reco_item_novelty["product"] = reco_item_novelty["count"] * reco_item_novelty["item_novelty"]
+    return float(reco_item_novelty["product"].sum() / reco_df.shape[0])

@@ -185,3 +185,42 @@ def test_the_evidently_diversity_port_gives_the_library_numbers(data: st.DataObj
                additional_data={"current_train_data": pd.DataFrame(columns=["user_id", "item_id", *features])})
     expected = report.as_dict()["metrics"][0]["result"]["current_value"]
     assert math.isclose(evidently_port.diversity(rows, features, k), expected, abs_tol=1e-12)
+
+
+@SETTINGS
+@given(data=st.data(), k=st.integers(1, 12))
+def test_the_evidently_novelty_and_popularity_bias_ports_give_the_library_numbers(data: st.DataObject, k: int) -> None:
+    from evidently.legacy.metrics import NoveltyMetric, PopularityBias
+    from evidently.legacy.pipeline.column_mapping import ColumnMapping, RecomType
+    from evidently.legacy.report import Report
+
+    case = data.draw(beyond_cases())
+    reco, train = case.recommendations, case.train
+    top = reco[reco["rank"] <= k]
+    assume(top["item_id"].nunique() > 1 and top["item_id"].isin(train["item_id"]).any())
+    report = Report(metrics=[NoveltyMetric(k=k), PopularityBias(k=k)])
+    report.run(reference_data=None, current_data=reco.assign(target=0),
+               column_mapping=ColumnMapping(recommendations_type=RecomType.RANK, user_id="user_id", item_id="item_id",
+                                            prediction="rank", target="target"),
+               additional_data={"current_train_data": train})
+    novelty, bias = (metric["result"] for metric in report.as_dict()["metrics"])
+    assert math.isclose(evidently_port.novelty(reco, train, k), novelty["current_value"], abs_tol=1e-12)
+    port = evidently_port.popularity_bias(reco, train, k)
+    assert math.isclose(port["coverage"], bias["current_coverage"], abs_tol=1e-12)
+    assert math.isclose(port["gini"], bias["current_gini"], abs_tol=1e-12)
+
+
+@SETTINGS
+@given(data=st.data(), k=st.integers(1, 12))
+def test_the_recommenders_coverage_and_novelty_ports_give_the_library_numbers(data: st.DataObject, k: int) -> None:
+    from recommenders.evaluation import python_evaluation as library
+
+    case = data.draw(beyond_cases())
+    train = case.train.drop_duplicates()
+    top = case.recommendations[case.recommendations["rank"] <= k]
+    reco = top.merge(train, how="left", indicator=True).query("_merge == 'left_only'").drop(columns="_merge")
+    assume(len(reco) > 0)
+    columns = dict(col_user="user_id", col_item="item_id")
+    assert math.isclose(recommenders_port.catalog_coverage(train, reco),
+                        library.catalog_coverage(train, reco, **columns), abs_tol=1e-12)
+    assert math.isclose(recommenders_port.novelty(train, reco), library.novelty(train, reco, **columns), abs_tol=1e-12)
