@@ -15,6 +15,7 @@ reports.
     --profile FILE          EXPLAIN ANALYZE of the floor and metric queries on one dataset
     --k-sweep [K_MAX]       scale check: three metrics at every k from 1 to 1000
     --many-groups U G       scale check: U users in G groups, users='interactions'
+    --diversity U P         scale check: intra-list diversity at U users, the peers at U and P users
 """
 
 from __future__ import annotations
@@ -501,6 +502,94 @@ def _work_per_user_three_models(folder: Path) -> dict:
     return {"rows": relation.aggregate("count(*)").fetchall()[0][0]}
 
 
+# Intra-list diversity at scale (--diversity): the catalog's items as 64-dimensional
+# vectors (cosine) and as 64 features of 4 values (Hamming), ILD@10.
+DIVERSITY_DIMENSIONS = 64
+DIVERSITY_K = 10
+# Peers that build every pair of items in memory are held under this address-space cap.
+PEER_MEMORY_CAP_GIB = 12
+
+
+def _diversity_inputs(folder: Path) -> tuple[Path, Path]:
+    """The catalog with a vector column and with 64 feature columns, written
+    beside the data once; every number a hash of (item, dimension)."""
+    vectors, features = folder / "item_vectors.parquet", folder / "item_features.parquet"
+    if not (vectors.exists() and features.exists()):
+        import duckdb
+
+        con = duckdb.connect()
+        coordinate = "(hash(i * 131 + d) % 2001) / 1000.0 - 1.0"
+        con.execute(f"""copy (
+            select cast(i as integer) as item_id, list({coordinate} order by d) as vector
+            from range({N_ITEMS}) as items(i), range({DIVERSITY_DIMENSIONS}) as dimensions(d)
+            group by i
+        ) to '{vectors}' (format parquet)""")
+        columns = ", ".join(f"cast(hash(i * 977 + {d}) % 4 as integer) as f{d}" for d in range(DIVERSITY_DIMENSIONS))
+        con.execute(f"copy (select cast(i as integer) as item_id, {columns} from range({N_ITEMS}) as items(i)) "
+                    f"to '{features}' (format parquet)")
+        con.close()
+    return vectors, features
+
+
+def _top_recommendations(folder: Path, users: int | None) -> object:
+    import pandas as pd
+
+    frame = pd.read_parquet(folder / "recommendations.parquet", columns=["user_id", "item_id", "rank"])
+    frame = frame[frame["rank"] <= DIVERSITY_K]
+    return frame if users is None else frame[frame["user_id"] < users]
+
+
+def _work_diversity(folder: Path, distance: str, users: int | None = None) -> dict:
+    """rankwise's intra_list_diversity@10 from Parquet, by the cosine of the
+    vectors or the Hamming count of the features."""
+    import rankwise
+
+    vectors, features = _diversity_inputs(folder)
+    recommendations = str(folder / "recommendations.parquet")
+    if users is not None:
+        recommendations = _top_recommendations(folder, users)
+    options = (dict(items=str(vectors), item_vector_col="vector") if distance == "cosine" else
+               dict(items=str(features), item_distance="hamming",
+                    item_feature_cols=[f"f{d}" for d in range(DIVERSITY_DIMENSIONS)]))
+    table = rankwise.evaluate(recommendations, str(folder / "interactions.parquet"),
+                              [f"intra_list_diversity@{DIVERSITY_K}"], **options)
+    return {"intra_list_diversity": float(table["value"].item())}
+
+
+def _work_rectools_diversity(folder: Path, users: int | None = None) -> dict:
+    """RecTools' IntraListDiversity with PairwiseHammingDistanceCalculator over
+    the 64 features (it has no cosine calculator)."""
+    import pandas as pd
+    from rectools.metrics import IntraListDiversity
+    from rectools.metrics.distances import PairwiseHammingDistanceCalculator
+
+    _, features = _diversity_inputs(folder)
+    calculator = PairwiseHammingDistanceCalculator(pd.read_parquet(features).set_index("item_id"))
+    metric = IntraListDiversity(k=DIVERSITY_K, distance_calculator=calculator)
+    from rectools import Columns
+
+    reco = _top_recommendations(folder, users)
+    reco.columns = [Columns.User, Columns.Item, Columns.Rank]
+    return {"intra_list_diversity": float(metric.calc(reco))}
+
+
+def _work_recommenders_diversity(folder: Path, users: int | None = None) -> dict:
+    """Microsoft Recommenders' diversity with item_feature_vector (the cosine of
+    the vectors), given the top 10: it pairs every catalog item with every other."""
+    import numpy as np
+    import pandas as pd
+    from recommenders.evaluation.python_evaluation import diversity
+
+    vectors, _ = _diversity_inputs(folder)
+    items = pd.read_parquet(vectors)
+    items = pd.DataFrame({"item_id": items["item_id"], "features": [np.asarray(v) for v in items["vector"]]})
+    reco = _top_recommendations(folder, users)
+    train = pd.DataFrame({"user_id": [-1], "item_id": [-1]})  # read by the similarity of co-occurrence only
+    value = diversity(train, reco, item_feature_df=items, item_sim_measure="item_feature_vector",
+                      col_user="user_id", col_item="item_id")
+    return {"intra_list_diversity": float(value)}
+
+
 WORKERS = {
     "rankwise": _work_rankwise,
     "rankwise, beyond accuracy": _work_rankwise_beyond,
@@ -516,8 +605,11 @@ WORKERS = {
     "RecTools": _work_rectools,
 }
 SCALE_WORKERS = {"k sweep": _work_k_sweep, "many groups": _work_many_groups, "compare": _work_compare,
-                 "evaluate per user, three models": _work_per_user_three_models}
-PEER_PACKAGES = {"pytrec_eval": "pytrec-eval-terrier", "ranx": "ranx", "RecTools": "rectools"}
+                 "evaluate per user, three models": _work_per_user_three_models,
+                 "intra-list diversity": _work_diversity, "RecTools IntraListDiversity": _work_rectools_diversity,
+                 "Recommenders diversity": _work_recommenders_diversity}
+PEER_PACKAGES = {"pytrec_eval": "pytrec-eval-terrier", "ranx": "ranx", "RecTools": "rectools",
+                 "RecTools IntraListDiversity": "rectools", "Recommenders diversity": "recommenders"}
 # The rankwise convention each peer's numbers are checked against.
 PEER_CONVENTIONS = {"pytrec_eval": "trec_eval", "ranx": "ranx", "RecTools": "rectools"}
 # The tools of the 10M-users completion run (--completion).
@@ -528,16 +620,25 @@ COMPLETION_TOOLS = ["rankwise", "rankwise, validate=False", "floor query"]
 PEER_PYTHONS: dict[str, str] = {}
 
 
-def _measure(tool: str, folder: Path, options: dict | None = None, timeout: float | None = None) -> dict | None:
-    """Runs one worker in a fresh process; None when it outlives `timeout` seconds."""
+def _measure(tool: str, folder: Path, options: dict | None = None, timeout: float | None = None,
+             memory_cap_gib: float | None = None) -> dict | None:
+    """Runs one worker in a fresh process; None when it outlives `timeout` seconds.
+    Under `memory_cap_gib` (its address space), a worker that runs out of memory
+    gives {"failed": the last line of its error} instead of stopping the run."""
+    def cap() -> None:
+        limit = int(memory_cap_gib * 2**30)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     try:
         completed = subprocess.run(
             [PEER_PYTHONS.get(tool, sys.executable), __file__, "--worker", tool, str(folder), json.dumps(options or {})],
             check=True, capture_output=True, text=True, timeout=timeout,
+            preexec_fn=cap if memory_cap_gib is not None else None,
         )
     except subprocess.TimeoutExpired:
         return None
     except subprocess.CalledProcessError as error:
+        if memory_cap_gib is not None:
+            return {"failed": (error.stderr.strip().splitlines() or ["killed"])[-1][:200]}
         raise SystemExit(f"{tool} failed on {folder}:\n{error.stderr[-3000:]}") from None
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
@@ -619,6 +720,10 @@ def main() -> None:
                         help="scale check: rankwise.compare of three models with the t test at USERS users against "
                              "evaluate(per_user=True) on the same data (issue #17: 1000000), and with the randomization "
                              "test, 1000 resamples, at RESAMPLED_USERS users (100000)")
+    parser.add_argument("--diversity", type=int, nargs=2, metavar=("USERS", "PEER_USERS"),
+                        help="scale check: intra_list_diversity@10 of 64-dimensional item vectors (cosine) and 64 "
+                             "features (Hamming) at USERS users, against RecTools and Recommenders at USERS and "
+                             "PEER_USERS (when installed: --peer-python)")
     parser.add_argument("--timeout", type=float, default=TIMEOUT,
                         help=f"seconds after which a scale check is stopped and reported as unfinished (default {TIMEOUT})")
     parser.add_argument("--report", type=Path,
@@ -643,7 +748,7 @@ def main() -> None:
         arguments.users = [] if arguments.completion else SIZES
     if arguments.completion and not (arguments.memory_limit and arguments.temp_directory):
         parser.error("--completion needs --memory-limit and --temp-directory: the point is completing within them")
-    modes = [bool(arguments.profile), bool(arguments.k_sweep or arguments.many_groups or arguments.compare)]
+    modes = [bool(arguments.profile), bool(arguments.k_sweep or arguments.many_groups or arguments.compare or arguments.diversity)]
     if all(modes):
         parser.error("--profile and the scale checks (--k-sweep, --many-groups) run separately")
     if arguments.profile and (len(arguments.users) != 1 or len(arguments.hit_density) != 1):
@@ -722,11 +827,17 @@ class Result:
 def _command(arguments: argparse.Namespace) -> str:
     """The command line that reproduces a report."""
     command = "python benchmarks/run.py"
-    if arguments.k_sweep or arguments.many_groups:
+    if arguments.k_sweep or arguments.many_groups or arguments.compare or arguments.diversity:
         if arguments.k_sweep:
             command += f" --k-sweep {arguments.k_sweep}"
         if arguments.many_groups:
             command += " --many-groups " + " ".join(map(str, arguments.many_groups))
+        if arguments.compare:
+            command += " --compare " + " ".join(map(str, arguments.compare))
+        if arguments.diversity:
+            command += " --diversity " + " ".join(map(str, arguments.diversity))
+        for entry in arguments.peer_python:
+            command += f" --peer-python '{entry.partition('=')[0]}=PYTHON'"
         if arguments.timeout != TIMEOUT:
             command += f" --timeout {arguments.timeout:g}"
     else:
@@ -905,6 +1016,30 @@ def _scale_checks(arguments: argparse.Namespace) -> None:
         rows.append((f"`compare`, three models against one, t and randomization (1000 resamples): {', '.join(METRICS)} "
                      f"at k = {', '.join(map(str, CUTOFFS))}", facts,
                      _measure("compare", folder, {"tests": ["t", "randomization"]}, timeout=arguments.timeout)))
+    if arguments.diversity:
+        users, peer_users = arguments.diversity
+        folder, facts = generate(arguments.data_root, users, SCALE_CHECK_DENSITY)
+        print(_density_line(facts), flush=True)
+        _diversity_inputs(folder)
+        checks = [("intra-list diversity", {"distance": "cosine"}, users, f"`rankwise`, cosine of {DIVERSITY_DIMENSIONS}-dimensional vectors"),
+                  ("intra-list diversity", {"distance": "hamming"}, users, f"`rankwise`, Hamming over {DIVERSITY_DIMENSIONS} features")]
+        for tool in ("RecTools IntraListDiversity", "Recommenders diversity"):
+            if _installed(tool):
+                checks += [(tool, {}, users, tool), (tool, {"users": peer_users}, peer_users, tool)]
+                checks += [("intra-list diversity", {"distance": "hamming" if "RecTools" in tool else "cosine",
+                                                     "users": peer_users}, peer_users, "`rankwise`, the same lists")]
+        reference: dict[tuple, float] = {}
+        for tool, options, check_users, check in checks:
+            capped = PEER_MEMORY_CAP_GIB if tool in PEER_PACKAGES else None
+            result = _measure(tool, folder, options, timeout=arguments.timeout, memory_cap_gib=capped)
+            key = (options.get("distance", "hamming" if "RecTools" in tool else "cosine"), check_users)
+            if result is not None and "values" in result:
+                value = result["values"]["intra_list_diversity"]
+                if key in reference and abs(reference[key] - value) > 1e-9:
+                    raise SystemExit(f"{tool} disagrees with rankwise on intra_list_diversity: {value} != {reference[key]}")
+                reference.setdefault(key, value)
+            rows.append((f"{check}: intra_list_diversity@{DIVERSITY_K} of {check_users:,} users' top {DIVERSITY_K}",
+                         facts, result))
     lines = [
         "# Scale checks",
         "",
@@ -920,6 +1055,9 @@ def _scale_checks(arguments: argparse.Namespace) -> None:
         data = f"{facts['users']:,} users, {facts['recommended']:,} recommended rows, hit density {facts['achieved']:.3f}"
         if result is None:
             lines.append(f"| {check} | {data} | did not finish in {arguments.timeout:g} s | | |")
+        elif "failed" in result:
+            lines.append(f"| {check} | {data} | failed under a {PEER_MEMORY_CAP_GIB} GiB memory cap: "
+                         f"`{result['failed']}` | | |")
         else:
             lines.append(f"| {check} | {data} | {result['seconds']:.2f} | {result['cpu_seconds']:.2f} | "
                          f"{result['peak_mib']:,.0f} |")

@@ -2,9 +2,10 @@
     own train interactions, compared with seeds/expected__beyond_accuracy.csv,
     the values of the reference implementations of
     tests/reference/beyond_accuracy.py (the arguments are its METRICS, K,
-    OPTIONS and DIVERSITY_VARIANTS): every metric with rankwise's defaults,
-    intra_list_diversity by the cosine of the item vectors, then
-    intra_list_diversity in each other variant. -#}
+    OPTIONS, DIVERSITY_VARIANTS and POPULARITY_VARIANTS): every metric with
+    rankwise's defaults, intra_list_diversity by the cosine of the item
+    vectors, intra_list_diversity in each other variant, then Evidently's and
+    Recommenders' coverage, gini and novelty. -#}
 {%- set recommendations = ref('input__beyond__recommendations') -%}
 {%- set interactions = ref('input__beyond__interactions') -%}
 {%- set common = {'k': [1, 3, 5], 'group_by': ['model'], 'partition_by': ['example_id'], 'train': ref('input__beyond__train')} -%}
@@ -17,6 +18,10 @@
         diversity_denominator='list_length', **common)),
     ('cooccurrence', rankwise.evaluate(recommendations, interactions, metrics=['intra_list_diversity'],
         item_distance='cooccurrence', **common)),
+    ('evidently', rankwise.evaluate(recommendations, interactions, metrics=['coverage', 'gini', 'novelty'],
+        coverage_of='train_items', gini_items='shown', novelty_unseen='dropped', **common)),
+    ('recommenders', rankwise.evaluate(recommendations, interactions, metrics=['coverage', 'novelty'],
+        coverage_of='train_item_count', novelty_popularity='interactions', novelty_unseen='zero', **common)),
 ] -%}
 {% for variant, query in calls %}
 select

@@ -26,7 +26,8 @@ def test_the_expected_values_are_the_references_and_the_wrappers() -> None:
     inputs = reference.inputs()
     computed = reference.expected(*inputs)
     # intra_list_diversity@1 has no pair to divide by, except over the list's length
-    n_rows = 2 * 2 * (len(reference.METRICS) * len(reference.K) + len(reference.DIVERSITY_VARIANTS) * len(reference.K) - 2)
+    n_rows = 2 * 2 * (len(reference.METRICS) * len(reference.K) + len(reference.DIVERSITY_VARIANTS) * len(reference.K) - 2
+                      + (3 + 2) * len(reference.K))
     assert len(stored) == len(computed) == n_rows
     pd.testing.assert_frame_equal(stored, computed, check_exact=False, rtol=1e-15, atol=1e-15)
     recommendations, interactions, train, items = inputs
@@ -39,6 +40,9 @@ def test_the_expected_values_are_the_references_and_the_wrappers() -> None:
         **{variant: dict(metrics=["intra_list_diversity"], item_distance=distance, diversity_denominator=denominator,
                          **({"item_feature_cols": reference.FEATURES} if distance == "hamming" else {}))
            for variant, (distance, denominator) in reference.DIVERSITY_VARIANTS.items()},
+        **{variant: dict(metrics=["coverage", "gini", "novelty"] if "gini_items" in options else ["coverage", "novelty"],
+                         **options)
+           for variant, options in reference.POPULARITY_VARIANTS.items()},
     }
     for variant, arguments in calls.items():
         wrapper = rankwise.evaluate(recommendations, interactions, k=reference.K, partition_by="example_id",
@@ -51,7 +55,8 @@ def test_the_expected_values_are_the_references_and_the_wrappers() -> None:
         np.testing.assert_allclose(merged["value_wrapper"], merged["value"], rtol=0, atol=1e-12)
         assert (merged["n_users_wrapper"] == merged["n_users"]).all()
     # the two models differ: the popular one is the more concentrated
-    gini = stored[(stored["metric"] == "gini") & (stored["k"] == 5)].set_index(["example_id", "model"])["value"]
+    default = stored[stored["variant"] == "default"]
+    gini = default[(default["metric"] == "gini") & (default["k"] == 5)].set_index(["example_id", "model"])["value"]
     assert (gini.xs("popular", level="model") > gini.xs("model_a", level="model")).all()
     # the random model's hits are serendipitous, the popular model's much less; every list is diverse
     at_5 = stored[(stored["k"] == 5) & (stored["variant"] == "default")].set_index(["metric", "example_id", "model"])["value"]

@@ -36,20 +36,39 @@ FEATURES = ["genre", "era"]
 VECTOR = ["f1", "f2", "f3"]
 # variant: (item_distance, diversity_denominator)
 DIVERSITY_VARIANTS = {"hamming_list_length": ("hamming", "list_length"), "cooccurrence": ("cooccurrence", "pairs")}
+# the variants of coverage, gini and novelty: their options
+POPULARITY_VARIANTS = {
+    "evidently": dict(coverage_of="train_items", gini_items="shown", novelty_unseen="dropped"),
+    "recommenders": dict(coverage_of="train_item_count", novelty_popularity="interactions", novelty_unseen="zero"),
+}
 
 
 def _top(recommendations: pd.DataFrame, k: int | None) -> pd.DataFrame:
     return recommendations if k is None else recommendations[recommendations["rank"] <= k]
 
 
-def coverage(recommendations: pd.DataFrame, items: pd.DataFrame, k: int | None) -> float:
-    """Distinct items in the top k of the lists over the catalog's size."""
-    return _top(recommendations, k)["item_id"].nunique() / items["item_id"].nunique()
+def coverage(recommendations: pd.DataFrame, items: pd.DataFrame, k: int | None, of: str = "catalog",
+             train: pd.DataFrame | None = None) -> float:
+    """Distinct items in the top k of the lists over the catalog's size; or the
+    train items among them over the train items; or all of them over the train
+    items."""
+    shown = set(_top(recommendations, k)["item_id"])
+    if of == "catalog":
+        return len(shown) / items["item_id"].nunique()
+    train_items = set(train["item_id"])
+    return len(shown & train_items if of == "train_items" else shown) / len(train_items)
 
 
-def gini(recommendations: pd.DataFrame, items: pd.DataFrame, k: int | None) -> float:
-    """Σ(2i − n − 1) c_i / (n Σ c) over the n catalog items, counts ascending."""
+def gini(recommendations: pd.DataFrame, items: pd.DataFrame, k: int | None, of: str = "catalog") -> float:
+    """Σ(2i − n − 1) c_i / (n Σ c) over the n catalog items, counts ascending;
+    or over the n items shown, divided by (n − 1) Σ c."""
     counts = _top(recommendations, k)["item_id"].value_counts()
+    if of == "shown":
+        values = sorted(counts.tolist())
+        n = len(values)
+        if n == 1:  # n - 1 = 0: no value
+            return math.nan
+        return sum((2 * i - n - 1) * value for i, value in enumerate(values, start=1)) / ((n - 1) * sum(values))
     values = sorted(int(counts.get(item, 0)) for item in items["item_id"].unique())
     n = len(values)
     return sum((2 * i - n - 1) * value for i, value in enumerate(values, start=1)) / (n * sum(values))
@@ -66,8 +85,14 @@ def personalization(recommendations: pd.DataFrame, k: int) -> float:
 
 
 def _per_list_means(recommendations: pd.DataFrame, k: int | None, value_of) -> dict:
-    return {user: sum(value_of(item) for item in rows["item_id"]) / len(rows)
-            for user, rows in _top(recommendations, k).groupby("user_id")}
+    """Per list, the mean of the values of its top k items; an item whose value
+    is None is left out, and a list with none has no value."""
+    means = {}
+    for user, rows in _top(recommendations, k).groupby("user_id"):
+        values = [value for value in map(value_of, rows["item_id"]) if value is not None]
+        if values:
+            means[user] = sum(values) / len(values)
+    return means
 
 
 def _popularity(train: pd.DataFrame, by: str) -> tuple[pd.Series, int]:
@@ -76,11 +101,18 @@ def _popularity(train: pd.DataFrame, by: str) -> tuple[pd.Series, int]:
     return train["item_id"].value_counts(), len(train)
 
 
-def novelty(recommendations: pd.DataFrame, train: pd.DataFrame, k: int | None, by: str = "users") -> dict:
+def novelty(recommendations: pd.DataFrame, train: pd.DataFrame, k: int | None, by: str = "users",
+            unseen: str = "one") -> dict:
     """Per list: the mean over its top k of −log2(popularity), an item nobody
-    interacted with counted as one user (or interaction)."""
+    interacted with counted as one user (or interaction), or as 0, or left out."""
     counts, total = _popularity(train, by)
-    return _per_list_means(recommendations, k, lambda item: -math.log2(max(int(counts.get(item, 0)), 1) / total))
+
+    def value(item: str) -> float | None:
+        count = int(counts.get(item, 0))
+        if count == 0 and unseen != "one":
+            return 0.0 if unseen == "zero" else None
+        return -math.log2(max(count, 1) / total)
+    return _per_list_means(recommendations, k, value)
 
 
 def arp(recommendations: pd.DataFrame, train: pd.DataFrame, k: int | None, by: str = "users") -> dict:
@@ -206,6 +238,15 @@ def expected(recommendations: pd.DataFrame, interactions: pd.DataFrame, train: p
                 if per_list:  # @1 no list has a pair
                         rows.append((variant, fold, model, "intra_list_diversity", k,
                                  sum(per_list.values()) / len(per_list), len(per_list)))
+        for variant, options in POPULARITY_VARIANTS.items():
+            for k in K:
+                rows.append((variant, fold, model, "coverage", k,
+                             coverage(lists, items, k, options["coverage_of"], fold_train), n_lists))
+                if "gini_items" in options:
+                    rows.append((variant, fold, model, "gini", k, gini(lists, items, k, options["gini_items"]), n_lists))
+                per_list = novelty(lists, fold_train, k, options.get("novelty_popularity", "users"),
+                                   options["novelty_unseen"])
+                rows.append((variant, fold, model, "novelty", k, sum(per_list.values()) / len(per_list), len(per_list)))
         for metric in METRICS:
             for k in K:
                 if metric == "coverage":
