@@ -151,6 +151,26 @@ def test_evaluate_reads_the_catalog_and_the_train_interactions(files, tmp_path: 
     assert result.output == expected.to_string(index=False) + "\n"
 
 
+def test_evaluate_takes_the_item_features_of_intra_list_diversity(files, tmp_path: Path) -> None:
+    """--item-feature-cols repeats, as --group-by does; serendipity reads both inputs."""
+    items = pd.DataFrame({"item_id": ["x", "y", "z", "w"], "genre": ["a", "a", "b", "b"], "era": [1, 2, 1, 2]})
+    train = pd.DataFrame({"user_id": ["t1", "t1", "t2"], "item_id": ["x", "y", "x"]})
+    items.to_csv(tmp_path / "items.csv", index=False)
+    train.to_csv(tmp_path / "train.csv", index=False)
+    arguments = ["-m", "intra_list_diversity@2", "-m", "serendipity@2", "--group-by", "model", "--score-col", "score",
+                 "--relevance-col", "relevance", "--items", str(tmp_path / "items.csv"), "--train",
+                 str(tmp_path / "train.csv"), "--item-distance", "hamming", "--item-feature-cols", "genre",
+                 "--item-feature-cols", "era", "--diversity-denominator", "list_length"]
+    result = CliRunner().invoke(main, ["evaluate", *files, *arguments])
+    assert result.exit_code == 0, result.output
+    expected = rankwise.evaluate(*files, ["intra_list_diversity@2", "serendipity@2"], group_by="model",
+                                 score_col="score", relevance_col="relevance", items=items, train=train,
+                                 item_distance="hamming", item_feature_cols=["genre", "era"],
+                                 diversity_denominator="list_length")
+    assert result.output == expected.to_string(index=False) + "\n"
+    assert "intra_list_diversity" in result.output
+
+
 def test_a_metric_without_its_input_names_the_flag(files) -> None:
     result = CliRunner().invoke(main, ["evaluate", *files, "-m", "arp@2", "--score-col", "score", "--relevance-col",
                                        "relevance"])
