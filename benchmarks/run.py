@@ -45,7 +45,7 @@ SIZES = [10_000, 100_000, 1_000_000]
 DENSITY_TOLERANCE = 0.2
 METRICS = ["precision", "recall", "map", "mrr", "ndcg"]
 # Issue #18's beyond-accuracy metrics, measured on top of the accuracy suite.
-BEYOND_METRICS = ["coverage", "gini", "personalization", "novelty", "arp", "long_tail_share"]
+BEYOND_METRICS = ["coverage", "gini", "personalization", "novelty", "arp", "long_tail_share", "serendipity"]
 N_ITEMS = 50_000
 # rankwise metric@k -> trec_eval measure, for the agreement check
 TREC_EVAL = {"precision": "P_{k}", "recall": "recall_{k}", "map": "map_cut_{k}", "ndcg": "ndcg_cut_{k}"}
@@ -836,8 +836,6 @@ def _command(arguments: argparse.Namespace) -> str:
             command += " --compare " + " ".join(map(str, arguments.compare))
         if arguments.diversity:
             command += " --diversity " + " ".join(map(str, arguments.diversity))
-        for entry in arguments.peer_python:
-            command += f" --peer-python '{entry.partition('=')[0]}=PYTHON'"
         if arguments.timeout != TIMEOUT:
             command += f" --timeout {arguments.timeout:g}"
     else:
@@ -854,7 +852,8 @@ def _command(arguments: argparse.Namespace) -> str:
     if arguments.temp_directory:
         command += f" --temp-directory {arguments.temp_directory}"
     for entry in arguments.peer_python:
-        command += f" --peer-python {entry}"
+        tool, _, python = entry.partition("=")
+        command += f" --peer-python '{tool}={python}'"
     return command
 
 

@@ -5,9 +5,6 @@ give the numbers the Python wrapper gives on the same files."""
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,25 +15,16 @@ import pytest
 import yaml
 
 import rankwise
+from tests.demo_copy import demo_copy, run_dbt
 
 pytestmark = pytest.mark.dbt
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-
 
 def test_the_package_models_match_the_wrapper_with_items_and_train(tmp_path: Path) -> None:
-    project = tmp_path / "demo"
-    project.mkdir()
-    for name in ("dbt_project.yml", "profiles.yml", "generate_sample_data.py"):
-        shutil.copy(REPO_ROOT / "demo" / name, project / name)
-    (project / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(REPO_ROOT))}\n")
+    project = demo_copy(tmp_path, ("dbt_project.yml", "profiles.yml", "generate_sample_data.py"))
     subprocess.run([sys.executable, "generate_sample_data.py"], cwd=project, check=True, capture_output=True)
-    dbt = Path(sys.executable).with_name("dbt")
-    env = {**os.environ, "DBT_PROFILES_DIR": str(project), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
-    for command in (["deps", "--quiet"], ["build", "--quiet", "--select", "rankwise_metrics", "rankwise_user_metrics",
-                                                                         "resource_type:seed"]):
-        done = subprocess.run([str(dbt), *command], cwd=project, env=env, capture_output=True, text=True, check=False)
-        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    run_dbt(project, ["deps", "--quiet"],
+            ["build", "--quiet", "--select", "rankwise_metrics", "rankwise_user_metrics", "resource_type:seed"])
     variables = yaml.safe_load((project / "dbt_project.yml").read_text())["vars"]
     assert {"novelty", "coverage", "gini", "personalization"} <= set(variables["rankwise_metrics"])
     seeds = project / "seeds"

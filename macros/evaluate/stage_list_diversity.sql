@@ -88,15 +88,9 @@ rw_pair_cooccurrence as (
         select distinct {{ partitions }}rw_first_item, rw_second_item
         from rw_list_pairs
     ) as pairs
-    inner join (
-        select distinct {{ partitions }}{{ spec.user }} as rw_user, {{ spec.item }} as rw_item
-        from {{ spec.train_relation }}
-    ) as first_train
+    inner join rw_train_pairs as first_train
         on first_train.rw_item = pairs.rw_first_item{{ rankwise._partitions_match('first_train', 'pairs', spec) }}
-    inner join (
-        select distinct {{ partitions }}{{ spec.user }} as rw_user, {{ spec.item }} as rw_item
-        from {{ spec.train_relation }}
-    ) as second_train
+    inner join rw_train_pairs as second_train
         on second_train.rw_user = first_train.rw_user and second_train.rw_item = pairs.rw_second_item{{ rankwise._partitions_match('second_train', 'pairs', spec) }}
     group by {{ rankwise._group_columns(spec.partitions, 'pairs') }}pairs.rw_first_item, pairs.rw_second_item
 )
