@@ -91,8 +91,11 @@ rw_train_items as (
 {#- rw_list_values: per list, for each list-level metric and cutoff, its value
     (rw_value__p) and the items in the top k (rw_top__p). An item-value metric
     sums its items' values over the top k (rw_sum__p) and divides by their
-    number; intra_list_diversity divides its distance sum over the pairs by the
-    pairs, or by the items with diversity_denominator='list_length'. -#}
+    number, counted once per cutoff (rw_within__i) for every metric whose items
+    all have a value, and per metric for novelty with novelty_unseen='dropped',
+    whose unseen items have none; intra_list_diversity divides its distance
+    sum over the pairs by the pairs, or by the items with
+    diversity_denominator='list_length'. -#}
 {% macro _stage_list_values(interactions, spec) %}
     {%- set registry = rankwise._metric_registry() -%}
     {%- set columns = {
@@ -107,35 +110,45 @@ rw_train_items as (
         'relevant': 'coalesce(truth.rw_relevant, 0)',
     } -%}
     {%- set cutoffs = spec.list_metrics | map(attribute='k') | list -%}
+    {%- set distinct_cutoffs = cutoffs | unique | list -%}
+    {%- set items_within = {} -%}
+    {%- for entry in spec.list_metrics -%}
+        {%- if entry.name == 'novelty' and spec.novelty_unseen == 'dropped' -%}
+            {%- do items_within.update({entry.position: 'sums.rw_top__' ~ entry.position}) -%}
+        {%- else -%}
+            {%- do items_within.update({entry.position: 'sums.rw_within__' ~ (distinct_cutoffs.index(entry.k) + 1)}) -%}
+        {%- endif -%}
+    {%- endfor -%}
 rw_list_values as (
     select
         {{ rankwise._group_columns(spec.groups, 'sums') }}sums.rw_user
         {%- for entry in spec.list_metrics %},
-        sums.rw_top__{{ entry.position }},
+        {{ items_within[entry.position] }} as rw_top__{{ entry.position }},
         {%- if entry.name == 'intra_list_diversity' %}
         {%- if spec.diversity_denominator == 'list_length' %}
         {#- a list of one item has no pair: 0 over its one item -#}
-        {{ rankwise.safe_divide('coalesce(diversity.rw_distance_sum__' ~ entry.position ~ ', 0e0)', 'sums.rw_top__' ~ entry.position) }} as rw_value__{{ entry.position }}
+        {{ rankwise.safe_divide('coalesce(diversity.rw_distance_sum__' ~ entry.position ~ ', 0e0)', items_within[entry.position]) }} as rw_value__{{ entry.position }}
         {%- else %}
         {#- a list of one item has no pair, and no value -#}
         {{ rankwise.safe_divide('diversity.rw_distance_sum__' ~ entry.position, 'diversity.rw_pairs__' ~ entry.position) }} as rw_value__{{ entry.position }}
         {%- endif %}
         {%- else %}
-        {{ rankwise.safe_divide('sums.rw_sum__' ~ entry.position, 'sums.rw_top__' ~ entry.position) }} as rw_value__{{ entry.position }}
+        {{ rankwise.safe_divide('sums.rw_sum__' ~ entry.position, items_within[entry.position]) }} as rw_value__{{ entry.position }}
         {%- endif %}
         {%- endfor %}
     from (
         select
             {{ rankwise._group_columns(spec.groups, 'recommendation') }}recommendation.rw_user
-            {%- for entry in spec.list_metrics %}
-            {%- if entry.name == 'intra_list_diversity' %},
-            count(case when {{ rankwise._within_cutoff('recommendation.rw_rank', entry.k) }} then 1 end) as rw_top__{{ entry.position }}
-            {%- else %}
-            {#- an item without a value (novelty's unseen items, dropped) is not counted -#}
-            {%- set value = rankwise[registry[entry.name].formula](columns, entry.k, spec) %},
-            count(case when {{ rankwise._within_cutoff('recommendation.rw_rank', entry.k) }} then {{ value }} end) as rw_top__{{ entry.position }},
+            {%- for cutoff in distinct_cutoffs %},
+            count(case when {{ rankwise._within_cutoff('recommendation.rw_rank', cutoff) }} then 1 end) as rw_within__{{ loop.index }}
+            {%- endfor %}
+            {%- for entry in spec.item_value_metrics %}
+            {%- set value = rankwise[registry[entry.name].formula](columns, entry.k, spec) %}
+            {%- if items_within[entry.position].startswith('sums.rw_top__') %},
+            {#- an unseen item has no value, and is not counted -#}
+            count(case when {{ rankwise._within_cutoff('recommendation.rw_rank', entry.k) }} then {{ value }} end) as rw_top__{{ entry.position }}
+            {%- endif %},
             sum(case when {{ rankwise._within_cutoff('recommendation.rw_rank', entry.k) }} then {{ value }} end) as rw_sum__{{ entry.position }}
-            {%- endif %}
             {%- endfor %}
         from rw_recommendations as recommendation
         {%- if spec.item_value_metrics | length > 0 %}
