@@ -85,10 +85,11 @@
         {%- do stages.append(rankwise._stage_group_means(spec)) -%}
     {%- endif -%}
 {%- endif -%}
-{%- if spec.needs_items and (spec.needs_group_metrics or spec.needs_popularity_rank) -%}
+{%- if spec.needs_items and (spec.needs_group_metrics or spec.needs_serendipity) -%}
     {%- do stages.append(rankwise._stage_catalog(spec)) -%}
 {%- endif -%}
 {%- if spec.needs_group_metrics -%}
+    {%- if spec.needs_train_item_set %}{% do stages.append(rankwise._stage_train_item_set(spec)) %}{% endif -%}
     {%- do stages.extend([rankwise._stage_item_exposures(spec), rankwise._stage_item_shares(spec), rankwise._stage_group_metrics(spec)]) -%}
     {%- if spec.confidence is not none and spec.group_bootstrap is not none %}{% do stages.append(rankwise._stage_group_bootstrap(spec)) %}{% endif -%}
 {%- endif -%}

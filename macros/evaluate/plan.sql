@@ -258,9 +258,8 @@
         'needs_items': 'items' in inputs_read,
         'needs_train': 'train' in inputs_read,
         'needs_head': spec.list_metrics | selectattr('name', 'equalto', 'long_tail_share') | list | length > 0,
-        'needs_popularity_rank': 'serendipity' in list_metric_names,
+        'needs_serendipity': 'serendipity' in list_metric_names,
         'needs_train_item_set': spec.group_metrics | selectattr('name', 'equalto', 'coverage') | list | length > 0 and spec.coverage_of != 'catalog',
-        'needs_relevance_of_shown': 'serendipity' in list_metric_names,
         'diversity_metrics': spec.list_metrics | selectattr('name', 'equalto', 'intra_list_diversity') | list,
         'item_value_metrics': spec.list_metrics | rejectattr('name', 'equalto', 'intra_list_diversity') | list,
         'needs_train_items': list_metric_names | reject('equalto', 'intra_list_diversity') | list | length > 0

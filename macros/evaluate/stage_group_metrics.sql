@@ -35,6 +35,15 @@ rw_item_shares as (
 )
 {%- endmacro %}
 
+{#- rw_train_item_set: the distinct items of train, per partition: coverage's
+    catalog under coverage_of 'train_items' and 'train_item_count'. -#}
+{% macro _stage_train_item_set(spec) %}
+rw_train_item_set as (
+    select distinct {{ rankwise._partition_columns(spec) }}{{ spec.item }} as rw_item
+    from {{ spec.train_relation }}
+)
+{%- endmacro %}
+
 {#- rw_catalog: the number of items in the catalog (evaluate's `items`). -#}
 {% macro _stage_catalog(spec) %}
 rw_catalog as (
@@ -85,10 +94,7 @@ rw_group_metrics as (
             {%- endfor %}
         from rw_item_shares
         {%- if spec.needs_train_item_set %}
-        left join (
-            select distinct {{ rankwise._partition_columns(spec) }}{{ spec.item }} as rw_item
-            from {{ spec.train_relation }}
-        ) as train_item
+        left join rw_train_item_set as train_item
             on train_item.rw_item = rw_item_shares.rw_item{{ rankwise._partitions_match('train_item', 'rw_item_shares', spec) }}
         {%- endif %}
         {{ rankwise._group_by_groups(spec.groups, 'rw_item_shares') }}
@@ -104,8 +110,8 @@ rw_group_metrics as (
     {%- endif %}
     {%- if spec.needs_train_item_set %}
     left join (
-        select {{ rankwise._partition_columns(spec) }}count(distinct {{ spec.item }}) as rw_train_items
-        from {{ spec.train_relation }}
+        select {{ rankwise._partition_columns(spec) }}count(*) as rw_train_items
+        from rw_train_item_set
         {{ rankwise._group_by_groups(spec.partitions) }}
     ) as train_catalog
         on 1 = 1{{ rankwise._partitions_match('train_catalog', 'aggregates', spec) }}

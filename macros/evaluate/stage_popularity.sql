@@ -62,7 +62,7 @@ rw_train_items as (
         case when counts.rw_more_popular < {{ rankwise._number_literal('evaluate', 'head_share', spec.head_share) }} * totals.rw_train_interactions
              then 1 else 0 end as rw_in_head
         {%- endif %}
-        {%- if spec.needs_popularity_rank %},
+        {%- if spec.needs_serendipity %},
         counts.rw_popularity_rank
         {%- endif %}
     from (
@@ -76,7 +76,7 @@ rw_train_items as (
                 order by rw_item_interactions desc range between unbounded preceding and current row
             ) - rw_item_interactions * count(*) over (partition by {{ partitions }}rw_item_interactions) as rw_more_popular
             {%- endif %}
-            {%- if spec.needs_popularity_rank %},
+            {%- if spec.needs_serendipity %},
             dense_rank() over ({{ over_partition }} order by rw_item_interactions desc) as rw_popularity_rank
             {%- endif %}
         from rw_train_item_counts
@@ -111,13 +111,13 @@ rw_train_items as (
     } -%}
     {%- set cutoffs = spec.list_metrics | map(attribute='k') | list -%}
     {%- set distinct_cutoffs = cutoffs | unique | list -%}
+    {#- the metrics some of whose items have no value count their own -#}
+    {%- set counts_own_items = spec.list_metrics | selectattr('name', 'equalto', 'novelty') | map(attribute='position') | list
+                               if spec.novelty_unseen == 'dropped' else [] -%}
     {%- set items_within = {} -%}
     {%- for entry in spec.list_metrics -%}
-        {%- if entry.name == 'novelty' and spec.novelty_unseen == 'dropped' -%}
-            {%- do items_within.update({entry.position: 'sums.rw_top__' ~ entry.position}) -%}
-        {%- else -%}
-            {%- do items_within.update({entry.position: 'sums.rw_within__' ~ (distinct_cutoffs.index(entry.k) + 1)}) -%}
-        {%- endif -%}
+        {%- do items_within.update({entry.position: 'sums.rw_top__' ~ entry.position if entry.position in counts_own_items
+                                                    else 'sums.rw_within__' ~ (distinct_cutoffs.index(entry.k) + 1)}) -%}
     {%- endfor -%}
 rw_list_values as (
     select
@@ -144,7 +144,7 @@ rw_list_values as (
             {%- endfor %}
             {%- for entry in spec.item_value_metrics %}
             {%- set value = rankwise[registry[entry.name].formula](columns, entry.k, spec) %}
-            {%- if items_within[entry.position].startswith('sums.rw_top__') %},
+            {%- if entry.position in counts_own_items %},
             {#- an unseen item has no value, and is not counted -#}
             count(case when {{ rankwise._within_cutoff('recommendation.rw_rank', entry.k) }} then {{ value }} end) as rw_top__{{ entry.position }}
             {%- endif %},
@@ -157,7 +157,7 @@ rw_list_values as (
         left join rw_train_totals as totals
             on 1 = 1{{ rankwise._partitions_match('totals', 'recommendation', spec) }}
         {%- endif %}
-        {%- if spec.needs_relevance_of_shown %}
+        {%- if spec.needs_serendipity %}
         cross join rw_catalog as catalog
         {%- set relevant = 'case when ' ~ ('1 = 1' if spec.relevance is none else rankwise._is_relevant(spec.relevance, spec)) ~ ' then 1 else 0 end' %}
         left join (

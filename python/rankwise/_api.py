@@ -326,7 +326,7 @@ def _validate(connection: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedI
                   partition_by=partition_by, **columns)
     found = problems(connection, inputs["recommendations"], inputs["interactions"], group_by=_list_keys(arguments),
                      partition_by=partition_by,
-                     duplicate_interactions=arguments["duplicate_interactions"], gain=_resolved_gain(arguments),
+                     duplicate_interactions=arguments["duplicate_interactions"], gain=_resolved(arguments, "gain"),
                      **columns)
     if found:
         raise found[0].error()
@@ -367,11 +367,6 @@ def _resolved(arguments: Mapping[str, Any], option: str) -> Any:
     """An option's value in the evaluation: the one given, else the convention's."""
     given = arguments[option]
     return convention_options(arguments["convention"])[option] if given is None else given
-
-
-def _resolved_gain(arguments: dict[str, Any]) -> str:
-    """The gain the evaluation uses: the one given, else the convention's."""
-    return arguments["gain"] or convention_options(arguments["convention"])["gain"]
 
 
 def _detached(connection: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
@@ -515,7 +510,7 @@ def check(
             for found in problems(connection, inputs["recommendations"], inputs["interactions"],
                                   rank_col=arguments["rank_col"], group_by=list_keys, partition_by=partition_by,
                                   duplicate_interactions=arguments["duplicate_interactions"],
-                                  gain=_resolved_gain(arguments), **columns):
+                                  gain=_resolved(arguments, "gain"), **columns):
                 rows.append((found.table, "error", found.problem, found.column_name, found.n_rows, found.example,
                              str(found.error())))
             for error in overlap_errors(connection, inputs["recommendations"], inputs["interactions"],

@@ -153,12 +153,7 @@ def test_the_rectools_serendipity_and_diversity_ports_give_the_library_numbers(d
 def test_the_recommenders_diversity_port_gives_the_library_numbers(data: st.DataObject, k: int) -> None:
     from recommenders.evaluation import python_evaluation as library
 
-    case = data.draw(beyond_cases())
-    train = case.train.drop_duplicates()
-    top = case.recommendations[case.recommendations["rank"] <= k]
-    # the library refuses a recommended (user, item) that is in train
-    reco = top.merge(train, how="left", indicator=True).query("_merge == 'left_only'").drop(columns="_merge")
-    assume(len(reco) > 0)
+    train, reco = _recommenders_inputs(data.draw(beyond_cases()), k)
     expected = library.user_diversity(train, reco, col_user="user_id", col_item="item_id")
     actual = recommenders_port.user_diversity(train, reco)
     assert dict(zip(expected["user_id"], expected["user_diversity"])) == actual
@@ -172,18 +167,13 @@ def test_the_recommenders_diversity_port_gives_the_library_numbers(data: st.Data
 def test_the_evidently_diversity_port_gives_the_library_numbers(data: st.DataObject, k: int) -> None:
     import pandas as pd
     from evidently.legacy.metrics import DiversityMetric
-    from evidently.legacy.pipeline.column_mapping import ColumnMapping, RecomType
-    from evidently.legacy.report import Report
 
     case = data.draw(beyond_cases())
     rows = case.recommendations.merge(case.items, on="item_id")
     features = ["f1", "f2", "f3"]
-    report = Report(metrics=[DiversityMetric(k=k, item_features=features)])
-    report.run(reference_data=None, current_data=rows.assign(target=0),
-               column_mapping=ColumnMapping(recommendations_type=RecomType.RANK, user_id="user_id", item_id="item_id",
-                                            prediction="rank", target="target"),
-               additional_data={"current_train_data": pd.DataFrame(columns=["user_id", "item_id", *features])})
-    expected = report.as_dict()["metrics"][0]["result"]["current_value"]
+    [result] = _evidently_results([DiversityMetric(k=k, item_features=features)], rows,
+                                  pd.DataFrame(columns=["user_id", "item_id", *features]))
+    expected = result["current_value"]
     assert math.isclose(evidently_port.diversity(rows, features, k), expected, abs_tol=1e-12)
 
 
@@ -191,19 +181,12 @@ def test_the_evidently_diversity_port_gives_the_library_numbers(data: st.DataObj
 @given(data=st.data(), k=st.integers(1, 12))
 def test_the_evidently_novelty_and_popularity_bias_ports_give_the_library_numbers(data: st.DataObject, k: int) -> None:
     from evidently.legacy.metrics import NoveltyMetric, PopularityBias
-    from evidently.legacy.pipeline.column_mapping import ColumnMapping, RecomType
-    from evidently.legacy.report import Report
 
     case = data.draw(beyond_cases())
     reco, train = case.recommendations, case.train
     top = reco[reco["rank"] <= k]
     assume(top["item_id"].nunique() > 1 and top["item_id"].isin(train["item_id"]).any())
-    report = Report(metrics=[NoveltyMetric(k=k), PopularityBias(k=k)])
-    report.run(reference_data=None, current_data=reco.assign(target=0),
-               column_mapping=ColumnMapping(recommendations_type=RecomType.RANK, user_id="user_id", item_id="item_id",
-                                            prediction="rank", target="target"),
-               additional_data={"current_train_data": train})
-    novelty, bias = (metric["result"] for metric in report.as_dict()["metrics"])
+    novelty, bias = _evidently_results([NoveltyMetric(k=k), PopularityBias(k=k)], reco, train)
     assert math.isclose(evidently_port.novelty(reco, train, k), novelty["current_value"], abs_tol=1e-12)
     port = evidently_port.popularity_bias(reco, train, k)
     assert math.isclose(port["coverage"], bias["current_coverage"], abs_tol=1e-12)
@@ -215,12 +198,32 @@ def test_the_evidently_novelty_and_popularity_bias_ports_give_the_library_number
 def test_the_recommenders_coverage_and_novelty_ports_give_the_library_numbers(data: st.DataObject, k: int) -> None:
     from recommenders.evaluation import python_evaluation as library
 
-    case = data.draw(beyond_cases())
-    train = case.train.drop_duplicates()
-    top = case.recommendations[case.recommendations["rank"] <= k]
-    reco = top.merge(train, how="left", indicator=True).query("_merge == 'left_only'").drop(columns="_merge")
-    assume(len(reco) > 0)
+    train, reco = _recommenders_inputs(data.draw(beyond_cases()), k)
     columns = dict(col_user="user_id", col_item="item_id")
     assert math.isclose(recommenders_port.catalog_coverage(train, reco),
                         library.catalog_coverage(train, reco, **columns), abs_tol=1e-12)
     assert math.isclose(recommenders_port.novelty(train, reco), library.novelty(train, reco, **columns), abs_tol=1e-12)
+
+
+def _recommenders_inputs(case, k: int):
+    """The train table without repeated rows, as Recommenders assumes, and the
+    top k without the (user, item) pairs of train, which the library refuses."""
+    train = case.train.drop_duplicates()
+    top = case.recommendations[case.recommendations["rank"] <= k]
+    reco = top.merge(train, how="left", indicator=True).query("_merge == 'left_only'").drop(columns="_merge")
+    assume(len(reco) > 0)
+    return train, reco
+
+
+def _evidently_results(metrics: list, recommendations, train) -> list[dict]:
+    """Each metric's result in an Evidently report over ranked recommendations
+    (no target read) with their train interactions."""
+    from evidently.legacy.pipeline.column_mapping import ColumnMapping, RecomType
+    from evidently.legacy.report import Report
+
+    report = Report(metrics=metrics)
+    report.run(reference_data=None, current_data=recommendations.assign(target=0),
+               column_mapping=ColumnMapping(recommendations_type=RecomType.RANK, user_id="user_id", item_id="item_id",
+                                            prediction="rank", target="target"),
+               additional_data={"current_train_data": train})
+    return [metric["result"] for metric in report.as_dict()["metrics"]]
