@@ -125,7 +125,7 @@ select * from (
     {%- if spec.needs_user_metrics -%}
         {%- do stages.extend([rankwise._stage_cutoffs(spec), rankwise._stage_interactions(interactions, spec),
                               rankwise._stage_user_truth_counts(spec), rankwise._stage_judged(spec), rankwise._stage_judged_lists(spec)]) -%}
-        {%- if 'n_recommended' in spec.components %}{% do stages.append(rankwise._stage_list_lengths(spec)) %}{% endif -%}
+        {%- if spec.needs_list_lengths %}{% do stages.append(rankwise._stage_list_lengths(spec)) %}{% endif -%}
         {%- if spec.needs_ideal_order %}{% do stages.append(rankwise._stage_ideal_lists(spec)) %}{% endif -%}
         {%- if spec.needs_slot_idcg %}{% do stages.append(rankwise._stage_slot_idcg(spec)) %}{% endif -%}
         {%- if spec.needs_all_running -%}

@@ -65,8 +65,11 @@ rw_user_components as (
         {%- for component in spec.components_from.all_running %},
         coalesce(all_running.{{ rankwise._component_column(component) }}, {{ registry[component].without_list }}) as {{ rankwise._component_column(component) }}
         {%- endfor %}
-        {%- if 'n_recommended' in spec.components %},
+        {%- if spec.needs_list_lengths %},
         coalesce(lengths.rw_n_recommended, 0) as rw_n_recommended
+        {%- elif 'n_recommended' in spec.components %},
+        {#- only the whole list's row would have a length, and there is none #}
+        cast(0 as bigint) as rw_n_recommended
         {%- endif %}
         {%- if spec.needs_idcg %},
         {{ rankwise._idcg_value(keys ~ '.rw_limit', spec) }} as rw_idcg
@@ -77,7 +80,7 @@ rw_user_components as (
         on all_running.rw_user = {{ keys }}.rw_user
         and all_running.rw_limit = {{ keys }}.rw_limit{{ rankwise._groups_match('all_running', keys, spec.groups) }}
     {%- endif %}
-    {%- if 'n_recommended' in spec.components %}
+    {%- if spec.needs_list_lengths %}
     left join rw_list_lengths as lengths
         on lengths.rw_user = {{ keys }}.rw_user
         and lengths.rw_limit = {{ keys }}.rw_limit{{ rankwise._groups_match('lengths', keys, spec.groups) }}
