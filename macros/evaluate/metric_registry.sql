@@ -62,6 +62,23 @@
     {{ return(rankwise._metric_registry()[name].get('inputs', [])) }}
 {% endmacro %}
 
+{#- The metrics whose mean is above 0 only if some list holds one of its user's
+    relevant items: the user-level metrics with a component counted over the
+    lists' rows found in the interactions (a list without such a row has none
+    of it, and the formulas are 0 then). Such a mean proves that the two tables
+    share a user and an item, which the wrapper's overlap check would otherwise
+    have to ask. -#}
+{% macro _metrics_shown_by_a_hit() %}
+    {%- set registry = rankwise._component_registry() -%}
+    {%- set names = [] -%}
+    {%- for name, metric in rankwise._metric_registry().items() if metric.level == 'user' -%}
+        {%- set sources = [] -%}
+        {%- for component in metric.components %}{% do sources.append(registry[component].source) %}{% endfor -%}
+        {%- if 'judged' in sources or 'all_running' in sources %}{% do names.append(name) %}{% endif -%}
+    {%- endfor -%}
+    {{ return(names) }}
+{% endmacro %}
+
 {#- The SQL of one metric for one row of (list, cutoff), through its formula
     macro; the row's cutoff is the column rw_k (NULL for the whole list). -#}
 {% macro _metric_expression(name, spec) %}

@@ -230,8 +230,11 @@ def evaluate(
 
     with _evaluation_inputs("evaluate", con, memory_limit, temp_directory, output, recommendations, interactions,
                             arguments, optional) as (connection, inputs):
+        # The means tell whether the tables share ids (_shows_a_hit): the overlap
+        # check then runs after them, and only when they show no hit.
+        overlap_first = arguments["per_user"]
         if validate:
-            _validate(connection, inputs, arguments)
+            _validate(connection, inputs, arguments, overlap=overlap_first)
             check_optional_inputs(connection, inputs["recommendations"], {role: inputs[role] for role in optional},
                                   user_col=arguments["user_col"], item_col=arguments["item_col"],
                                   partition_by=arguments["partition_by"] or [],
@@ -257,6 +260,8 @@ def evaluate(
             return _detached(connection, relation)
         # Means are few rows: computed once, then read again for the warnings.
         computed = _detached(connection, relation)
+        if validate and not overlap_first and not _shows_a_hit(computed):
+            _refuse_without_overlap(connection, inputs, arguments)
         _warn_of_coverage(computed, arguments)
         return computed if output == "relation" else _convert(computed, output)
 
@@ -319,7 +324,10 @@ def _optional_sql(sql_of: Mapping[str, str]) -> tuple[str | None, str | None]:
     return sql_of.get("items"), sql_of.get("train")
 
 
-def _validate(connection: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], arguments: dict[str, Any]) -> None:
+def _validate(connection: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], arguments: dict[str, Any],
+              *, overlap: bool = True) -> None:
+    """Raises the first problem of the inputs; with `overlap`, also when the two
+    tables share no user or no item."""
     columns = {name: arguments[name] for name in ("user_col", "item_col", "rank_col", "score_col", "relevance_col")}
     partition_by = arguments["partition_by"] or []
     check_columns(connection, inputs["recommendations"], inputs["interactions"], group_by=arguments["group_by"] or [],
@@ -330,9 +338,25 @@ def _validate(connection: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedI
                      **columns)
     if found:
         raise found[0].error()
+    if overlap:
+        _refuse_without_overlap(connection, inputs, arguments)
+
+
+def _refuse_without_overlap(connection: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput],
+                            arguments: dict[str, Any]) -> None:
     for error in overlap_errors(connection, inputs["recommendations"], inputs["interactions"],
-                                user_col=arguments["user_col"], item_col=arguments["item_col"], partition_by=partition_by):
+                                user_col=arguments["user_col"], item_col=arguments["item_col"],
+                                partition_by=arguments["partition_by"] or []):
         raise error
+
+
+def _shows_a_hit(means: duckdb.DuckDBPyRelation) -> bool:
+    """Whether a mean proves that some list holds a relevant item of its user,
+    so that the tables share a user and an item: a mean above 0 of a metric the
+    macro _metrics_shown_by_a_hit names."""
+    names = [duckdb.ConstantExpression(name) for name in renderer().call("_metrics_shown_by_a_hit")]
+    positive = (duckdb.ColumnExpression("value") > duckdb.ConstantExpression(0)) & duckdb.ColumnExpression("metric").isin(*names)
+    return len(means.filter(positive).limit(1).fetchall()) > 0
 
 
 def _warn_of_coverage(means: duckdb.DuckDBPyRelation, arguments: dict[str, Any]) -> None:

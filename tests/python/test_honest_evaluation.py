@@ -135,6 +135,51 @@ def test_users_shared_only_across_partitions_are_no_overlap() -> None:
         rankwise.evaluate(recommendations, interactions, ["ndcg"], partition_by="week")
 
 
+def _counting_overlap_checks(monkeypatch) -> list[int]:
+    from rankwise import _api
+
+    calls = []
+    checked = _api.overlap_errors
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return checked(*args, **kwargs)
+
+    monkeypatch.setattr(_api, "overlap_errors", counted)
+    return calls
+
+
+def test_means_that_show_a_hit_spare_the_overlap_check(monkeypatch) -> None:
+    """A mean above 0 of a metric counted over the judged rows proves that the
+    tables share a user and an item, so the check's scan of both is not run;
+    means that show no hit (entropy alone, or all zero) still run it."""
+    calls = _counting_overlap_checks(monkeypatch)
+    recommendations = pd.DataFrame({"user_id": [1, 1, 2], "item_id": [10, 11, 10], "rank": [1, 2, 1]})
+    interactions = pd.DataFrame({"user_id": [1, 2], "item_id": [11, 12]})
+    assert _evaluate_quietly(recommendations, interactions, ["precision@2"]).value.tolist() == [0.25]
+    assert calls == []
+    _evaluate_quietly(recommendations, interactions, ["precision@1", "entropy@2"])
+    _evaluate_quietly(recommendations, interactions, ["entropy@2"])
+    assert calls == [1, 1]
+    _evaluate_quietly(recommendations, interactions, ["precision@2"], per_user=True)
+    assert calls == [1, 1, 1]
+
+
+def test_every_metric_named_as_shown_by_a_hit_is_zero_without_one() -> None:
+    """The claim behind sparing the overlap check: with users and items shared
+    but no recommended item relevant, every such metric's mean is 0 (idcg,
+    read off the truth alone, is not one of them)."""
+    from rankwise._render import renderer
+
+    names = renderer().call("_metrics_shown_by_a_hit")
+    assert "idcg" not in names and {"precision", "ndcg", "map", "mrr", "r_precision"} <= set(names)
+    recommendations = pd.DataFrame({"user_id": [1, 1, 2, 2], "item_id": [10, 11, 10, 12], "rank": [1, 2, 1, 2]})
+    interactions = pd.DataFrame({"user_id": [1, 1, 2], "item_id": [12, 10, 11], "relevance": [2, 0, 1]})
+    means = _evaluate_quietly(recommendations, interactions, names, relevance_col="relevance", gain="exponential")
+    assert set(means.metric) == set(names)
+    assert means.value.tolist() == [0.0] * len(means)
+
+
 @pytest.mark.parametrize(("truth_users", "truth_items", "expected"), [
     (["u1", "x"], ["x", "b"], (True, True)),
     (["x", "y"], ["a", "b"], (False, True)),

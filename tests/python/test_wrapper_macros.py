@@ -14,6 +14,7 @@ WRAPPER_MACROS = {
     "evaluate", "evaluation_notes", "recommendation_problems", "interaction_problems", "convention_options",
     "metric_names", "quote_identifier", "_string_literal", "id_overlap", "coverage_warnings", "_problem_message",
     "_missing_column_message", "compare", "_ids_shared", "_metric_inputs", "_catalog_problems", "_train_problems",
+    "_metrics_shown_by_a_hit",
 }
 
 
