@@ -13,6 +13,8 @@ reports.
 
     --completion            the 10M-users run under --memory-limit and --temp-directory
     --profile FILE          EXPLAIN ANALYZE of the floor and metric queries on one dataset
+    --pushdown FILE         every query rankwise runs, planned with and without DuckDB's
+                            partial aggregate pushdown, timed both ways where the plans differ
     --k-sweep [K_MAX]       scale check: three metrics at every k from 1 to 1000
     --many-groups U G       scale check: U users in G groups, users='interactions'
     --diversity U P         scale check: intra-list diversity at U users, the peers at U and P users
@@ -29,6 +31,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -256,7 +259,8 @@ def _work_cli(folder: Path) -> dict:
     return {}
 
 
-FLOOR_DISABLED_OPTIMIZERS = "partial_aggregate_pushdown"
+PUSHDOWN_OPTIMIZER = "partial_aggregate_pushdown"
+FLOOR_DISABLED_OPTIMIZERS = PUSHDOWN_OPTIMIZER
 FLOOR_QUERY = f"""select count(*) from (
     select r.user_id, count(i.item_id) as hits
     from {{recommendations}} as r
@@ -463,14 +467,18 @@ def _three_models(con: object, folder: Path) -> object:
     """The benchmark's lists as three models: as generated, each list in reverse
     order, and each list with its first half moved to the end (the same items,
     different hits by rank), one model column; a relation on `con`."""
+    return con.sql(_three_models_sql(folder))
+
+
+def _three_models_sql(folder: Path) -> str:
     recommendations = _read_parquet(folder, "recommendations")
-    return con.sql(f"""
+    return f"""
         select 'as_generated' as model, user_id, item_id, rank from {recommendations}
         union all
         select 'reversed', user_id, item_id, {LIST_LENGTH} + 1 - rank from {recommendations}
         union all
         select 'rotated', user_id, item_id, (rank + {LIST_LENGTH // 2} - 1) % {LIST_LENGTH} + 1 from {recommendations}
-    """)
+    """
 
 
 def _work_compare(folder: Path, tests: list[str]) -> dict:
@@ -710,6 +718,10 @@ def main() -> None:
     parser.add_argument("--profile", type=Path, metavar="FILE",
                         help="write EXPLAIN ANALYZE of the floor query and of rankwise's metric query to FILE, "
                              "at one --users and one --hit-density, and measure nothing else")
+    parser.add_argument("--pushdown", type=Path, metavar="FILE",
+                        help=f"write to FILE, for every query rankwise runs in evaluate (with its checks, per user, "
+                             f"beyond accuracy) and compare, whether DuckDB's {PUSHDOWN_OPTIMIZER} changes its plan, "
+                             "and both times where it does; at one --users and one --hit-density")
     parser.add_argument("--k-sweep", type=int, nargs="?", const=1000, metavar="K_MAX",
                         help=f"scale check: {', '.join(K_SWEEP_METRICS)} at every k from 1 to K_MAX (default 1000) "
                              f"on {K_SWEEP_USERS} users")
@@ -748,20 +760,22 @@ def main() -> None:
         arguments.users = [] if arguments.completion else SIZES
     if arguments.completion and not (arguments.memory_limit and arguments.temp_directory):
         parser.error("--completion needs --memory-limit and --temp-directory: the point is completing within them")
-    modes = [bool(arguments.profile), bool(arguments.k_sweep or arguments.many_groups or arguments.compare or arguments.diversity)]
+    modes = [bool(arguments.profile or arguments.pushdown), bool(arguments.k_sweep or arguments.many_groups or arguments.compare or arguments.diversity)]
     if all(modes):
         parser.error("--profile and the scale checks (--k-sweep, --many-groups) run separately")
-    if arguments.profile and (len(arguments.users) != 1 or len(arguments.hit_density) != 1):
-        parser.error("--profile reads one dataset: give one --users and one --hit-density")
+    if modes[0] and (len(arguments.users) != 1 or len(arguments.hit_density) != 1):
+        parser.error("--profile and --pushdown read one dataset: give one --users and one --hit-density")
     for name, value in zip(MEMORY_ENVIRONMENT, (arguments.memory_limit, arguments.temp_directory)):
         if value:
             os.environ[name] = value
 
     if arguments.profile:
         _profile(arguments.data_root, arguments.users[0], arguments.hit_density[0], arguments.profile)
-    elif modes[1]:
+    if arguments.pushdown:
+        _pushdown(arguments.data_root, arguments.users[0], arguments.hit_density[0], arguments.pushdown)
+    if modes[1]:
         _scale_checks(arguments)
-    else:
+    elif not modes[0]:
         _benchmark(arguments)
 
 
@@ -1124,6 +1138,101 @@ def _profile(data_root: Path, users: int, density: float, path: Path) -> None:
         sections.append("\n".join([f"== {title}", "", *settings, query.strip(), "", *heaviest, "", plan]))
     path.write_text("\n\n".join(sections).rstrip() + "\n")
     print(f"wrote {path}")
+
+
+def _queries_rankwise_runs(con: object, run: Callable[[], object]) -> list[str]:
+    """The statements `run` sends to `con` that read data, in order, each once:
+    from DuckDB's query log."""
+    con.execute("call truncate_duckdb_logs()")
+    con.execute("call enable_logging('QueryLog')")
+    try:
+        run()
+    finally:
+        con.execute("call disable_logging()")
+    logged = [message for (message,) in con.sql("select message from duckdb_logs where type = 'QueryLog'").fetchall()]
+    reading = [query for query in logged if query.lstrip().lower().startswith(("with", "select")) and " from " in query]
+    return list(dict.fromkeys(reading))
+
+
+def _plan(con: object, query: str, disabled: str) -> list[str]:
+    """The operators of `query`'s physical plan, depth first, each with its groups,
+    aggregates and join conditions; projections, which the optimizer moves
+    about without changing the work, are left out."""
+    con.execute(f"set disabled_optimizers = '{disabled}'")
+    operators, pending = [], list(reversed(json.loads(con.sql(f"explain (format json) {query}").fetchall()[0][1])))
+    while pending:
+        node = pending.pop()
+        pending += reversed(node.get("children", []))
+        if node["name"] != "PROJECTION":
+            details = {key: value for key, value in node.get("extra_info", {}).items()
+                       if key in ("Groups", "Aggregates", "Conditions", "Join Type")}
+            operators.append(f"{node['name']} {json.dumps(details, sort_keys=True)}")
+    return operators
+
+
+def _seconds(con: object, query: str, repeat: int = 5) -> tuple[float, float]:
+    """The median seconds of `query` with the pushdown and without it, the two
+    alternating so that a change in the machine's load falls on both."""
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(repeat):
+        for disabled, measured in zip(("", PUSHDOWN_OPTIMIZER), times):
+            con.execute(f"set disabled_optimizers = '{disabled}'")
+            started = time.perf_counter()
+            con.sql(query).fetchall()
+            measured.append(time.perf_counter() - started)
+    return statistics.median(times[0]), statistics.median(times[1])
+
+
+def _pushdown(data_root: Path, users: int, density: float, path: Path) -> None:
+    """Issue #19: DuckDB 2.0's partial aggregate pushdown made the floor query 5x
+    slower by grouping both inputs of its join first. Every query rankwise runs
+    in the benchmark's uses (evaluate with its checks, per user, beyond accuracy;
+    compare of three models) is planned with the optimizer and without it; where
+    the plans differ, both are timed (median of 3)."""
+    import duckdb
+
+    import rankwise
+
+    folder, facts = generate(data_root, users, density)
+    items, train = _beyond_inputs(folder)
+    con = duckdb.connect()
+    for table in ("recommendations", "interactions", "items", "train"):
+        con.execute(f"create view {table} as select * from {_read_parquet(folder, table)}")
+    con.execute(f"create view models as {_three_models_sql(folder)}")
+    common = {"k": CUTOFFS, "relevance_col": "relevance", "con": con}
+    uses = {
+        "evaluate, default suite with its checks": lambda: rankwise.evaluate(
+            "recommendations", "interactions", METRICS + ["entropy@10"], **common),
+        "evaluate, per user": lambda: rankwise.evaluate(
+            "recommendations", "interactions", METRICS, per_user=True, output="arrow", **common),
+        "evaluate, beyond accuracy with its checks": lambda: rankwise.evaluate(
+            "recommendations", "interactions", METRICS + ["entropy@10"] + BEYOND_METRICS, items="items", train="train",
+            **common),
+        "compare, three models, t test": lambda: rankwise.compare(
+            "models", "interactions", METRICS, baseline="as_generated", **common),
+    }
+    lines = [f"# DuckDB's {PUSHDOWN_OPTIMIZER} and rankwise's queries", "", _density_line(facts), _machine(), "",
+             "| use | query | plan with the optimizer | seconds with | seconds without |", "|---|---|---|---:|---:|"]
+    # the control: a join, then count(*) per user, the shape whose plan the optimizer
+    # was seen to change (both inputs grouped by (user, item) before the join)
+    control = ("select sum(n) from (select r.user_id, count(*) as n from recommendations as r "
+               "inner join interactions as i on i.user_id = r.user_id and i.item_id = r.item_id group by r.user_id)")
+    queries = {"the control: a join, then count(*) per user": lambda: con.sql(control).fetchall(), **uses}
+    for use, run in queries.items():
+        for number, query in enumerate(_queries_rankwise_runs(con, run), start=1):
+            first_stage = query.split("(", 1)[0].split()[1] if query.lstrip().lower().startswith("with") else "select"
+            try:
+                same = _plan(con, query, PUSHDOWN_OPTIMIZER) == _plan(con, query, "")
+            except duckdb.InvalidInputException:
+                # the coverage warnings read the means, an Arrow table gone with the call
+                continue
+            if same:
+                lines.append(f"| {use} | {number} ({first_stage}) | the same | | |")
+            else:
+                with_pushdown, without = _seconds(con, query)
+                lines.append(f"| {use} | {number} ({first_stage}) | **different** | {with_pushdown:.2f} | {without:.2f} |")
+            print(lines[-1], flush=True)
+    _write_report(path, lines)
 
 
 def _memory_gib() -> float:
