@@ -159,6 +159,21 @@ rw_judged_lists as (
 )
 {%- endmacro %}
 
+{#- A relation with a row per (list, ...) of the lists with a judged row within
+    the largest cutoff: rw_judged_lists (a row per cutoff), or on DuckDB with the
+    ranks as bits the lists' bit sets, the same lists once each. -#}
+{% macro _judged_list_rows(spec) %}
+    {{- return(adapter.dispatch('_judged_list_rows', 'rankwise')(spec)) -}}
+{% endmacro %}
+
+{% macro default___judged_list_rows(spec) %}
+    {{- return('rw_judged_lists') -}}
+{% endmacro %}
+
+{% macro duckdb___judged_list_rows(spec) %}
+    {{- return('rw_list_bits' if spec.ranks_as_bits else 'rw_judged_lists') -}}
+{% endmacro %}
+
 {#- The bit of rank `rank` (bit rank - 1), 0 outside ranks 1..62. -#}
 {% macro _rank_bit(rank) %}
     {{ return('(case when ' ~ rank ~ ' between 1 and 62 then cast(1 as bigint) << cast(' ~ rank ~ ' - 1 as integer) else 0 end)') }}
