@@ -260,7 +260,6 @@ def _work_cli(folder: Path) -> dict:
 
 
 PUSHDOWN_OPTIMIZER = "partial_aggregate_pushdown"
-FLOOR_DISABLED_OPTIMIZERS = PUSHDOWN_OPTIMIZER
 FLOOR_QUERY = f"""select count(*) from (
     select r.user_id, count(i.item_id) as hits
     from {{recommendations}} as r
@@ -284,7 +283,7 @@ def _work_floor(folder: Path) -> dict:
     con = duckdb.connect()
     # DuckDB 2.0 otherwise groups both inputs by (user, item) before the join,
     # which makes this query 5x slower at 1M users (docs/benchmarks.md).
-    con.execute(f"set disabled_optimizers = '{FLOOR_DISABLED_OPTIMIZERS}'")
+    con.execute(f"set disabled_optimizers = '{PUSHDOWN_OPTIMIZER}'")
     users = con.sql(FLOOR_QUERY.format(recommendations=_read_parquet(folder, "recommendations"),
                                        interactions=_read_parquet(folder, "interactions"))).fetchall()[0][0]
     return {"users": users}
@@ -568,14 +567,13 @@ def _work_rectools_diversity(folder: Path, users: int | None = None) -> dict:
     """RecTools' IntraListDiversity with PairwiseHammingDistanceCalculator over
     the 64 features (it has no cosine calculator)."""
     import pandas as pd
+    from rectools import Columns
     from rectools.metrics import IntraListDiversity
     from rectools.metrics.distances import PairwiseHammingDistanceCalculator
 
     _, features = _diversity_inputs(folder)
     calculator = PairwiseHammingDistanceCalculator(pd.read_parquet(features).set_index("item_id"))
     metric = IntraListDiversity(k=DIVERSITY_K, distance_calculator=calculator)
-    from rectools import Columns
-
     reco = _top_recommendations(folder, users)
     reco.columns = [Columns.User, Columns.Item, Columns.Rank]
     return {"intra_list_diversity": float(metric.calc(reco))}
@@ -762,7 +760,8 @@ def main() -> None:
         parser.error("--completion needs --memory-limit and --temp-directory: the point is completing within them")
     modes = [bool(arguments.profile or arguments.pushdown), bool(arguments.k_sweep or arguments.many_groups or arguments.compare or arguments.diversity)]
     if all(modes):
-        parser.error("--profile and the scale checks (--k-sweep, --many-groups) run separately")
+        parser.error("--profile and --pushdown run apart from the scale checks (--k-sweep, --many-groups, --compare, "
+                     "--diversity)")
     if modes[0] and (len(arguments.users) != 1 or len(arguments.hit_density) != 1):
         parser.error("--profile and --pushdown read one dataset: give one --users and one --hit-density")
     for name, value in zip(MEMORY_ENVIRONMENT, (arguments.memory_limit, arguments.temp_directory)):
@@ -891,7 +890,7 @@ def _benchmark_report(arguments: argparse.Namespace, results: list[Result], data
         "and conversion included), the median wall time of the repetitions and the largest peak RSS. "
         f"Every tool computes {', '.join(METRICS)} at k = {', '.join(map(str, CUTOFFS))} (rankwise also entropy@10); "
         f"the floor query only joins the recommendations up to rank {max(CUTOFFS)} to the relevant interactions and "
-        f"counts hits per user (with DuckDB's `{FLOOR_DISABLED_OPTIMIZERS}` disabled). "
+        f"counts hits per user (with DuckDB's `{PUSHDOWN_OPTIMIZER}` disabled). "
         "`rankwise` is `rankwise.evaluate` with its defaults, which check the input first (nulls, duplicate "
         "items and ranks in a list, duplicate interactions...); `validate=False` skips those checks.",
         "",
@@ -1122,8 +1121,8 @@ def _profile(data_root: Path, users: int, density: float, path: Path) -> None:
     floor_query = FLOOR_QUERY.format(recommendations="recommendations", interactions="interactions")
     sections = [f"EXPLAIN ANALYZE at {_density_line(facts)}.", _machine()]
     for title, query, settings in (
-        (f"floor query (with {FLOOR_DISABLED_OPTIMIZERS} disabled)", floor_query,
-         [f"set disabled_optimizers = '{FLOOR_DISABLED_OPTIMIZERS}'"]),
+        (f"floor query (with {PUSHDOWN_OPTIMIZER} disabled)", floor_query,
+         [f"set disabled_optimizers = '{PUSHDOWN_OPTIMIZER}'"]),
         (f"rankwise's metric query: {', '.join(METRICS)} at k = {', '.join(map(str, CUTOFFS))} and entropy@10",
          metric_query, []),
     ):
@@ -1140,7 +1139,7 @@ def _profile(data_root: Path, users: int, density: float, path: Path) -> None:
     print(f"wrote {path}")
 
 
-def _queries_rankwise_runs(con: object, run: Callable[[], object]) -> list[str]:
+def _logged_queries(con: object, run: Callable[[], object]) -> list[str]:
     """The statements `run` sends to `con` that read data, in order, each once:
     from DuckDB's query log."""
     con.execute("call truncate_duckdb_logs()")
@@ -1184,17 +1183,18 @@ def _seconds(con: object, query: str, repeat: int = 5) -> tuple[float, float]:
 
 
 def _pushdown(data_root: Path, users: int, density: float, path: Path) -> None:
-    """Issue #19: DuckDB 2.0's partial aggregate pushdown made the floor query 5x
-    slower by grouping both inputs of its join first. Every query rankwise runs
-    in the benchmark's uses (evaluate with its checks, per user, beyond accuracy;
-    compare of three models) is planned with the optimizer and without it; where
-    the plans differ, both are timed (median of 3)."""
+    """Issue #19: DuckDB 2.0's partial aggregate pushdown makes a join followed
+    by count(*) per user 4-5x slower by grouping both inputs of the join first.
+    Every query rankwise runs in the benchmark's uses (evaluate with its checks,
+    per user, beyond accuracy; compare of three models), and a control of that
+    shape, is planned with the optimizer and without it; where the plans
+    differ, both are timed (`_seconds`)."""
     import duckdb
 
     import rankwise
 
     folder, facts = generate(data_root, users, density)
-    items, train = _beyond_inputs(folder)
+    _beyond_inputs(folder)
     con = duckdb.connect()
     for table in ("recommendations", "interactions", "items", "train"):
         con.execute(f"create view {table} as select * from {_read_parquet(folder, table)}")
@@ -1219,7 +1219,7 @@ def _pushdown(data_root: Path, users: int, density: float, path: Path) -> None:
                "inner join interactions as i on i.user_id = r.user_id and i.item_id = r.item_id group by r.user_id)")
     queries = {"the control: a join, then count(*) per user": lambda: con.sql(control).fetchall(), **uses}
     for use, run in queries.items():
-        for number, query in enumerate(_queries_rankwise_runs(con, run), start=1):
+        for number, query in enumerate(_logged_queries(con, run), start=1):
             first_stage = query.split("(", 1)[0].split()[1] if query.lstrip().lower().startswith("with") else "select"
             try:
                 same = _plan(con, query, PUSHDOWN_OPTIMIZER) == _plan(con, query, "")

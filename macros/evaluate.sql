@@ -96,7 +96,7 @@
 {%- if spec.needs_list_metrics -%}
     {%- if spec.needs_train_items %}{% do stages.append(rankwise._stage_train_popularity(spec)) %}{% endif -%}
     {%- if spec.diversity_metrics | length > 0 %}{% do stages.extend(rankwise._stages_list_diversity(spec)) %}{% endif -%}
-    {%- do stages.append(rankwise._stage_list_values(interactions, spec)) -%}
+    {%- do stages.append(rankwise._stage_list_values(spec)) -%}
     {%- if not spec.per_user %}{% do stages.append(rankwise._stage_list_means(spec)) %}{% endif -%}
 {%- endif -%}
 {%- set outputs = [] -%}
@@ -122,9 +122,10 @@ select * from (
     which evaluate's means and compare's paired differences both read. -#}
 {% macro _user_metric_stages(recommendations, interactions, spec) %}
     {%- set stages = [rankwise._stage_recommendations(recommendations, spec), rankwise._stage_list_rows(spec)] -%}
+    {%- if spec.needs_interactions %}{% do stages.append(rankwise._stage_interactions(interactions, spec)) %}{% endif -%}
     {%- if spec.needs_user_metrics -%}
-        {%- do stages.extend([rankwise._stage_cutoffs(spec), rankwise._stage_interactions(interactions, spec),
-                              rankwise._stage_user_truth_counts(spec), rankwise._stage_judged(spec), rankwise._stage_judged_lists(spec)]) -%}
+        {%- do stages.extend([rankwise._stage_cutoffs(spec), rankwise._stage_user_truth_counts(spec),
+                              rankwise._stage_judged(spec), rankwise._stage_judged_lists(spec)]) -%}
         {%- if spec.needs_list_lengths %}{% do stages.append(rankwise._stage_list_lengths(spec)) %}{% endif -%}
         {%- if spec.needs_ideal_order %}{% do stages.append(rankwise._stage_ideal_lists(spec)) %}{% endif -%}
         {%- if spec.needs_slot_idcg %}{% do stages.append(rankwise._stage_slot_idcg(spec)) %}{% endif -%}

@@ -259,6 +259,7 @@
         'needs_train': 'train' in inputs_read,
         'needs_head': spec.list_metrics | selectattr('name', 'equalto', 'long_tail_share') | list | length > 0,
         'needs_serendipity': 'serendipity' in list_metric_names,
+        'needs_interactions': spec.user_metrics | length > 0 or 'serendipity' in list_metric_names,
         'needs_train_item_set': spec.group_metrics | selectattr('name', 'equalto', 'coverage') | list | length > 0 and spec.coverage_of != 'catalog',
         'diversity_metrics': spec.list_metrics | selectattr('name', 'equalto', 'intra_list_diversity') | list,
         'item_value_metrics': spec.list_metrics | rejectattr('name', 'equalto', 'intra_list_diversity') | list,

@@ -58,9 +58,10 @@ rw_catalog as (
     {%- set exposures = 'rw_exposures__' ~ entry.position -%}
     {%- if entry.name == 'entropy' -%}
         {{ return([('entropy', rankwise.entropy_at_k('rw_share__' ~ entry.position, spec.log_base))]) }}
+    {%- elif entry.name == 'coverage' and spec.coverage_of == 'train_items' -%}
+        {{ return([('n_train_items_exposed', 'count(case when ' ~ exposures ~ ' > 0 and train_item.rw_item is not null then 1 end)')]) }}
     {%- elif entry.name == 'coverage' -%}
-        {{ return([('n_items_exposed', 'count(case when ' ~ exposures ~ ' > 0 then 1 end)'),
-                   ('n_train_items_exposed', 'count(case when ' ~ exposures ~ ' > 0 and train_item.rw_item is not null then 1 end)' if spec.needs_train_item_set else 'cast(null as bigint)')]) }}
+        {{ return([('n_items_exposed', 'count(case when ' ~ exposures ~ ' > 0 then 1 end)')]) }}
     {%- elif entry.name == 'gini' -%}
         {{ return([('ascending_weighted_exposures', 'sum(rw_ascending__' ~ entry.position ~ ' * ' ~ exposures ~ ')'),
                    ('exposures', 'sum(' ~ exposures ~ ')'),

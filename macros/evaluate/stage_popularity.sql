@@ -95,8 +95,10 @@ rw_train_items as (
     all have a value, and per metric for novelty with novelty_unseen='dropped',
     whose unseen items have none; intra_list_diversity divides its distance
     sum over the pairs by the pairs, or by the items with
-    diversity_denominator='list_length'. -#}
-{% macro _stage_list_values(interactions, spec) %}
+    diversity_denominator='list_length'. Serendipity reads each shown item's
+    relevance off rw_interactions, the accuracy metrics' one row per (user,
+    item). -#}
+{% macro _stage_list_values(spec) %}
     {%- set registry = rankwise._metric_registry() -%}
     {%- set columns = {
         'item_users': 'train_item.rw_item_users',
@@ -107,7 +109,7 @@ rw_train_items as (
         'popularity_rank': 'train_item.rw_popularity_rank',
         'rank': 'recommendation.rw_rank',
         'catalog_size': 'catalog.rw_catalog_size',
-        'relevant': 'coalesce(truth.rw_relevant, 0)',
+        'relevant': 'case when ' ~ ('truth.rw_item is not null' if spec.relevance is none else rankwise._is_relevant('truth.rw_relevance', spec)) ~ ' then 1 else 0 end',
     } -%}
     {%- set cutoffs = spec.list_metrics | map(attribute='k') | list -%}
     {%- set distinct_cutoffs = cutoffs | unique | list -%}
@@ -159,25 +161,7 @@ rw_list_values as (
         {%- endif %}
         {%- if spec.needs_serendipity %}
         cross join rw_catalog as catalog
-        {%- set relevant = 'case when ' ~ ('1 = 1' if spec.relevance is none else rankwise._is_relevant(spec.relevance, spec)) ~ ' then 1 else 0 end' %}
-        left join (
-            {%- if spec.duplicate_interactions == 'max' %}
-            -- one row per (user, item): a duplicated interaction counts once
-            select
-                {{ rankwise._partition_columns(spec) }}{{ spec.user }} as rw_user,
-                {{ spec.item }} as rw_item,
-                max({{ relevant }}) as rw_relevant
-            from {{ interactions }}
-            group by {{ rankwise._partition_columns(spec) }}{{ spec.user }}, {{ spec.item }}
-            {%- else %}
-            -- one row per (user, item) already: duplicates are refused
-            select
-                {{ rankwise._partition_columns(spec) }}{{ spec.user }} as rw_user,
-                {{ spec.item }} as rw_item,
-                {{ relevant }} as rw_relevant
-            from {{ interactions }}
-            {%- endif %}
-        ) as truth
+        left join rw_interactions as truth
             on truth.rw_user = recommendation.rw_user and truth.rw_item = recommendation.rw_item{{ rankwise._partitions_match('truth', 'recommendation', spec) }}
         {%- endif %}
         {%- if none not in cutoffs %}

@@ -27,6 +27,7 @@ import pandas as pd
 import pytest
 
 import rankwise
+from rankwise._render import renderer
 from rankwise.errors import (
     ColumnTypeError,
     EmptyInputError,
@@ -52,12 +53,12 @@ FEATURES = ITEMS.assign(genre=list("xxyyzz"), era=[1, 2, 1, 2, 1, 2],
 
 
 def _values(metrics: list[str], **options) -> dict[str, float]:
-    names = {metric.split("@")[0] for metric in metrics}
-    of_train = options.get("coverage_of", rankwise.convention_options(options.get("convention", "rankwise"))["coverage_of"])
-    shown = options.get("gini_items", rankwise.convention_options(options.get("convention", "rankwise"))["gini_items"])
-    needs_items = ("coverage" in names and of_train == "catalog") or ("gini" in names and shown == "catalog")
-    inputs = {**({"train": TRAIN} if names & {"novelty", "arp", "long_tail_share"} or of_train != "catalog" else {}),
-              **({"items": ITEMS} if needs_items else {})}
+    """The means of `metrics`, given the inputs they read under `options` (the
+    registry's `_metric_inputs`, which the wrapper warns by)."""
+    preset = rankwise.convention_options(options.get("convention", "rankwise"))
+    resolved = {option: options.get(option, preset[option]) for option in ("item_distance", "coverage_of", "gini_items")}
+    read = {role for metric in metrics for role in renderer().call("_metric_inputs", metric.split("@")[0], resolved)}
+    inputs = {role: table for role, table in (("train", TRAIN), ("items", ITEMS)) if role in read}
     table = rankwise.evaluate(RECOMMENDATIONS, INTERACTIONS, metrics, **inputs, **options)
     return dict(zip(table["metric_label"], table["value"]))
 
@@ -127,6 +128,25 @@ def test_serendipity_scores_the_relevant_items_the_list_ranks_above_their_popula
                                    abs=TOLERANCE)
     means = rankwise.evaluate(recommendations, interactions, ["serendipity@3"], items=ITEMS, train=TRAIN)
     assert means["value"].item() == pytest.approx((1 / 9 + 5 / 12) / 2, abs=TOLERANCE)
+
+
+def test_serendipity_reads_one_relevance_per_shown_item_beside_the_accuracy_metrics() -> None:
+    """The same lists as above, graded: b is listed twice for u1, once irrelevant,
+    once relevant; under duplicate_interactions='max' it counts once, as relevant
+    (as in the table above, 1/9 for u1). c below the threshold of 2 is not
+    relevant, so u1's c at 1 scores nothing: (0 + 0 + 0) / 3."""
+    recommendations = pd.DataFrame({"user_id": ["u1"] * 3 + ["u2"] * 2, "item_id": ["c", "a", "b", "a", "f"],
+                                    "rank": [1, 2, 3, 1, 2]})
+    interactions = pd.DataFrame({"user_id": ["u1", "u1", "u1", "u2", "u2"], "item_id": ["c", "b", "b", "f", "a"],
+                                 "relevance": [1, 0, 3, 2, 2]})
+    options = dict(items=ITEMS, train=TRAIN, relevance_col="relevance", duplicate_interactions="max", per_user=True)
+    table = rankwise.evaluate(recommendations, interactions, ["serendipity@3", "precision@3"], **options)
+    values = {(row.user_id, row.metric): row.value for row in table.itertuples()}
+    assert values == pytest.approx({("u1", "serendipity"): 1 / 9, ("u2", "serendipity"): 5 / 12,
+                                    ("u1", "precision"): 2 / 3, ("u2", "precision"): 2 / 3}, abs=TOLERANCE)
+    above_one = rankwise.evaluate(recommendations, interactions, ["serendipity@3"], relevance_threshold=2, **options)
+    assert dict(zip(above_one["user_id"], above_one["value"])) == pytest.approx({"u1": 0.0, "u2": 5 / 12},
+                                                                                 abs=TOLERANCE)
 
 
 def _diversity(k: int, **options) -> dict[str, float]:
