@@ -1,10 +1,12 @@
-"""Runs dbt on the integration test project in a subprocess, on one engine, with
-the engine's state and dbt's artefacts in a scratch folder."""
+"""Runs dbt on a copy of the integration test project in a subprocess, on one
+engine, with the copy, the engine's state and dbt's artefacts in a scratch
+folder: runs on several pytest-xdist workers never share dbt_packages/."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -25,17 +27,36 @@ class DbtRun:
     scratch: Path
 
     @property
+    def project(self) -> Path:
+        """The copy of integration_tests/ dbt ran in."""
+        return _project_in(self.scratch)
+
+    @property
     def database(self) -> Path:
         """The DuckDB file (DuckDB runs only)."""
         assert self.engine == "duckdb", self.engine
         return self.scratch / "integration_tests.duckdb"
 
 
-def _environment(engine_environment: dict[str, str]) -> dict[str, str]:
+def _project_in(scratch: Path) -> Path:
+    return scratch / "integration_tests"
+
+
+def _copy_project(scratch: Path) -> Path:
+    """integration_tests/ as in the working tree (without dbt's artefacts), whose
+    package is this checkout."""
+    project = _project_in(scratch)
+    shutil.copytree(INTEGRATION_PROJECT, project,
+                    ignore=shutil.ignore_patterns("target", "logs", "dbt_packages", "package-lock.yml"))
+    (project / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(REPO_ROOT))}\n")
+    return project
+
+
+def _environment(project: Path, engine_environment: dict[str, str]) -> dict[str, str]:
     return {
         **os.environ,
         **engine_environment,
-        "DBT_PROFILES_DIR": str(INTEGRATION_PROJECT),
+        "DBT_PROFILES_DIR": str(project),
         "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
     }
 
@@ -53,11 +74,12 @@ def run_dbt_commands(commands: list[list[str]], scratch: Path, engine: str = "du
     from .commands_in_one_process import MARKER
 
     paths = ["--target-path", str(scratch / "target"), "--log-path", str(scratch / "logs")]
+    project = _copy_project(scratch)
     with ENGINES[engine](scratch) as engine_environment:
         completed = subprocess.run(
             [sys.executable, "-c", Path(__file__).with_name("commands_in_one_process.py").read_text(),
              json.dumps([["deps", "--quiet"], *[[*command, *paths] for command in commands]])],
-            cwd=INTEGRATION_PROJECT, env=_environment(engine_environment), capture_output=True, text=True, check=False,
+            cwd=project, env=_environment(project, engine_environment), capture_output=True, text=True, check=False,
         )
     outputs: list[CommandOutput] = []
     lines: list[str] = []
@@ -84,12 +106,13 @@ def run_dbt(command: list[str], scratch: Path, engine: str = "duckdb") -> DbtRun
     dbt = Path(sys.executable).with_name("dbt")
     paths = ["--target-path", str(scratch / "target"), "--log-path", str(scratch / "logs")]
     output = []
+    project = _copy_project(scratch)
     with ENGINES[engine](scratch) as engine_environment:
-        env = _environment(engine_environment)
+        env = _environment(project, engine_environment)
         for args in (["deps", "--quiet"], [*command, *paths]):
             completed = subprocess.run(
                 [str(dbt), *args],
-                cwd=INTEGRATION_PROJECT,
+                cwd=project,
                 env=env,
                 capture_output=True,
                 text=True,
