@@ -33,15 +33,18 @@ demo: $(DEMO_STAMP)
 	cd demo && $(BIN)/python show_metrics.py
 
 PYTEST := PATH=$(BIN):$$PATH $(BIN)/python -m pytest
+# One pytest-xdist worker per core; each test file runs whole on one worker, so
+# a file's module fixtures (a dbt build, a started engine) are built once.
+PARALLEL := -n auto --dist loadfile
 
 ## make test: the whole suite (pytest, including dbt build of integration_tests/ on DuckDB, PostgreSQL and Spark)
 test: $(TEST_STAMP)
-	$(PYTEST)
+	$(PYTEST) $(PARALLEL)
 
 ## make test-fast: every test that needs neither dbt, another engine, a wheel build, nor more than
 ## a couple of seconds (the pytest markers in pyproject.toml); under a minute
 test-fast: $(TEST_STAMP)
-	$(PYTEST) -m "not dbt and not engines and not slow and not packaging"
+	$(PYTEST) $(PARALLEL) -m "not dbt and not engines and not slow and not packaging"
 
 ## make test-<engine>: dbt build of integration_tests/ on one engine, which the tests start and stop
 test-duckdb: $(TEST_STAMP)
