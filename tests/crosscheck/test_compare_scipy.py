@@ -92,6 +92,17 @@ def _expected(recommendations: pd.DataFrame, interactions: pd.DataFrame, baselin
     return expected
 
 
+def _refusal(recommendations: pd.DataFrame, baseline: str | None) -> str:
+    """Why compare finds no pair to compare, as its message says: the baseline
+    drew no list at all, one model did, or no pair has a user in its population."""
+    models = set(recommendations["model"])
+    if baseline is not None and baseline not in models:
+        return f"the baseline '{baseline}' is not a value of the model column"
+    if len(models) < 2:
+        return f"holds {len(models)} model"
+    return "no pair of models .* has a user both are scored on"
+
+
 def _assert_close(actual: float, expected: float, tolerance: float, what: str) -> None:
     if expected is None or (isinstance(expected, float) and math.isnan(expected)):
         assert actual is None or pd.isna(actual), f"{what}: expected no value, got {actual}"
@@ -103,8 +114,8 @@ def _check(recommendations: pd.DataFrame, interactions: pd.DataFrame, baseline: 
            correction: str, confidence: float) -> None:
     expected = _expected(recommendations, interactions, baseline, users, correction, confidence)
     if expected.empty:
-        # no user in any pair's population: refused, not an empty table
-        with pytest.raises(InvalidArgumentError, match="no pair of models .* has a user both are scored on"):
+        # no pair to compare: refused, not an empty table
+        with pytest.raises(InvalidArgumentError, match=_refusal(recommendations, baseline)):
             rankwise.compare(recommendations, interactions, METRICS, baseline=baseline, users=users,
                              relevance_col="relevance", correction=correction, confidence=confidence)
         return
