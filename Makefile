@@ -34,7 +34,8 @@ demo: $(DEMO_STAMP)
 
 PYTEST := PATH=$(BIN):$$PATH $(BIN)/python -m pytest
 # One pytest-xdist worker per core; each test file runs whole on one worker, so
-# a file's module fixtures (a dbt build, a started engine) are built once.
+# a file's module fixtures (a dbt build, a started engine) are built once, and a
+# session fixture once per worker that uses it.
 PARALLEL := -n auto --dist loadfile
 
 ## make test: the whole suite (pytest, including dbt build of integration_tests/ on DuckDB, PostgreSQL and Spark)
