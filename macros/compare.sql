@@ -9,45 +9,17 @@
 
     `model_col` names the column of the recommendations that tells the models
     apart; `baseline` is one of its values (each other model is compared with it),
-    or none to compare every pair once. The evaluate options (columns and
-    conventions) mean what they mean there. -#}
+    or none to compare every pair once. The options (columns and conventions,
+    keyword arguments) mean what they mean in evaluate. -#}
 {% macro compare(recommendations, interactions, metrics=none, k=none, model_col='model', baseline=none, group_by=none,
-                 partition_by=none, confidence=0.95, tests=['t'], n_resamples=1000, seed=0, correction='holm', alpha=0.05,
-                 user_col='user_id', item_col='item_id', rank_col='rank', score_col=none, relevance_col=none,
-                 convention='rankwise', ap_denominator=none, precision_denominator=none, gain=none, gain_items=none,
-                 idcg=none, relevance_threshold=none, users=none, ties=none, log_base=none,
-                 duplicate_interactions='error', novelty_popularity=none, arp_popularity=none, head_share=none,
-                 item_distance=none, diversity_denominator=none, item_vector_col=none, item_feature_cols=none,
-                 coverage_of=none, gini_items=none, novelty_unseen=none) %}
-    {%- set options = {
-        'ap_denominator': ap_denominator,
-        'precision_denominator': precision_denominator,
-        'gain': gain,
-        'gain_items': gain_items,
-        'idcg': idcg,
-        'relevance_threshold': relevance_threshold,
-        'users': users,
-        'ties': ties,
-        'log_base': log_base,
-        'novelty_popularity': novelty_popularity,
-        'arp_popularity': arp_popularity,
-        'head_share': head_share,
-        'item_distance': item_distance,
-        'diversity_denominator': diversity_denominator,
-        'coverage_of': coverage_of,
-        'gini_items': gini_items,
-        'novelty_unseen': novelty_unseen,
-    } -%}
-    {#- referencing kwargs lets a misspelt argument reach the check with a suggestion -#}
-    {%- do rankwise._check_no_unknown_arguments('compare', kwargs, rankwise._compare_arguments()) -%}
+                 partition_by=none, confidence=0.95, tests=['t'], n_resamples=1000, seed=0, correction='holm', alpha=0.05) %}
+    {%- set options = rankwise._given_options('compare', kwargs, rankwise._compare_arguments()) -%}
     {%- set groups = rankwise._compared_groups(model_col, group_by, partition_by) -%}
-    {%- set spec = rankwise._evaluate_spec(metrics, k, groups + [model_col], false, user_col, item_col, rank_col, score_col,
-                                           relevance_col, convention, options, duplicate_interactions, partition_by) -%}
+    {%- set spec = rankwise._evaluate_spec(metrics, k, groups + [model_col], false, options, partition_by) -%}
     {%- do spec.update(rankwise._comparison_plan(spec, model_col, baseline, confidence, tests, n_resamples, seed, correction, alpha)) -%}
     {#- compare takes per-user metrics only; none of them reads item features -#}
-    {%- do rankwise._item_feature_columns(spec, item_col, item_vector_col, item_feature_cols) -%}
-    {%- do rankwise._check_relation_columns(recommendations, interactions, rankwise._columns_read(
-        user_col, item_col, rank_col, score_col, relevance_col, groups + [model_col], partition_by)) -%}
+    {%- do rankwise._item_feature_columns(spec, options.item_col, options.item_vector_col, options.item_feature_cols) -%}
+    {%- do rankwise._check_relation_columns(recommendations, interactions, rankwise._columns_read(options, groups + [model_col], partition_by)) -%}
     {{- return(adapter.dispatch('compare', 'rankwise')(recommendations, interactions, spec)) -}}
 {% endmacro %}
 
@@ -76,14 +48,10 @@ with
 {{ rankwise._output_comparison(spec) }}
 {%- endmacro %}
 
-{#- The arguments compare takes besides the two inputs. -#}
+{#- The arguments compare takes besides the two inputs and the options. -#}
 {% macro _compare_arguments() %}
     {{ return(['metrics', 'k', 'model_col', 'baseline', 'group_by', 'partition_by', 'confidence', 'tests', 'n_resamples',
-               'seed', 'correction', 'alpha', 'user_col', 'item_col', 'rank_col', 'score_col', 'relevance_col',
-               'convention', 'ap_denominator', 'precision_denominator', 'gain', 'gain_items', 'idcg',
-               'relevance_threshold', 'users', 'ties', 'log_base', 'duplicate_interactions', 'novelty_popularity',
-               'arp_popularity', 'head_share', 'item_distance', 'diversity_denominator', 'item_vector_col',
-               'item_feature_cols', 'coverage_of', 'gini_items', 'novelty_unseen']) }}
+               'seed', 'correction', 'alpha']) }}
 {% endmacro %}
 
 {#- The output columns of compare besides the group columns, which no group

@@ -135,7 +135,7 @@ rw_comparison_p as (
 {% macro _output_comparison(spec) %}
     {%- set float = rankwise.type_float64() -%}
     {%- set positions = {} -%}
-    {%- for entry in spec.plan if entry.name not in positions -%}
+    {%- for entry in spec.requested if entry.name not in positions -%}
         {%- do positions.update({entry.name: positions | length + 1}) -%}
     {%- endfor -%}
     {%- set order = [] -%}

@@ -1,3 +1,58 @@
+{#- The options of rankwise.evaluate and rankwise.compare, declared once, and the
+    conventions that set them. An option's entry says:
+      kind      how its value is checked: column (a column name), optional_column,
+                optional_columns (a name or a list), choice (one of `choices`),
+                convention (a key of the presets), number (finite), share (above
+                0, at most 1), log_base ('e' or a finite number > 0 other than
+                1), user_set (one of `choices`, or a mapping from per-user metric
+                names to one)
+      preset    true when a convention sets it: left out (none), it takes the
+                convention's value; `default` is then trec_eval's
+      default   its value when not given
+      read_by   the metrics or stages that read it
+      help      one or two sentences: the Python docstrings, the command line's
+                help and docs/metrics.md's table of options are made from it
+    Everything else reads this: the planner's checks (plan.sql), the Python
+    wrapper's TypedDict (tested equal), its defaults and the CLI's flags.
+    Adding an option: one entry here, the stage or formula that reads it. -#}
+{% macro _option_registry() %}
+    {{ return({
+        'user_col': {'kind': "column", 'default': "user_id", 'read_by': ["every stage"], 'help': "The user id column of both inputs."},
+        'item_col': {'kind': "column", 'default': "item_id", 'read_by': ["every stage"], 'help': "The item id column of both inputs."},
+        'rank_col': {'kind': "column", 'default': "rank", 'read_by': ["the lists, without score_col"], 'help': "The rank column of the recommendations (1 = best), read when score_col is not given (None with score_col)."},
+        'score_col': {'kind': "optional_column", 'default': none, 'read_by': ["the lists (ranks derived)"], 'help': "A score column of the recommendations (higher = better); ranks are then derived, ties broken as `ties` says."},
+        'relevance_col': {'kind': "optional_column", 'default': none, 'read_by': ["the interactions"], 'help': "The relevance column of the interactions; without it every interaction has relevance 1."},
+        'convention': {'kind': "convention", 'default': "rankwise", 'read_by': ["the planner"], 'help': "The library whose numbers to reproduce; it sets every convention below that is not given (docs/metrics.md, \"Presets\")."},
+        'ap_denominator': {'kind': "choice", 'preset': true, 'default': "relevant", 'choices': ["relevant", "min_relevant_k", "hits", "k"], 'read_by': ["map"], 'help': "What average precision divides by: the relevant items R, min(R, k), the hits, or k."},
+        'precision_denominator': {'kind': "choice", 'preset': true, 'default': "k", 'choices': ["k", "list_length"], 'read_by': ["precision", "f1"], 'help': "What precision divides by: k, or the list length when shorter than k."},
+        'gain': {'kind': "choice", 'preset': true, 'default': "linear", 'choices': ["linear", "exponential", "binary"], 'read_by': ["dcg", "idcg", "ndcg"], 'help': "The gain of a relevant item in DCG: its relevance, 2^relevance - 1, or 1."},
+        'gain_items': {'kind': "choice", 'preset': true, 'default': "positive", 'choices': ["positive", "relevant"], 'read_by': ["dcg", "idcg", "ndcg"], 'help': "Which items earn a DCG gain: every item of positive relevance, or only the relevant ones (relevance >= relevance_threshold)."},
+        'idcg': {'kind': "choice", 'preset': true, 'default': "truth", 'choices': ["truth", "k_positions"], 'read_by': ["idcg", "ndcg"], 'help': "The ideal DCG: of the user's truth, or of k relevant positions (RecTools; needs gain='binary')."},
+        'relevance_threshold': {'kind': "number", 'preset': true, 'default': 1, 'read_by': ["every per-user metric", "serendipity"], 'help': "An item is relevant when its relevance is at least this finite number."},
+        'users': {'kind': "user_set", 'preset': true, 'default': "both", 'choices': ["both", "interactions", "relevant"], 'read_by': ["every per-user metric"], 'help': "Which users a mean covers: those in both tables, every user of the interactions (a missing list scores 0), or those with a relevant item; or a mapping from metric names to these sets."},
+        'ties': {'kind': "choice", 'preset': true, 'default': "item_desc", 'choices': ["item_desc", "item_asc", "shared"], 'read_by': ["the lists, with score_col"], 'help': "How tied scores are ordered: by item id descending (trec_eval) or ascending, or sharing one rank."},
+        'log_base': {'kind': "log_base", 'preset': true, 'default': "e", 'choices': ["e"], 'read_by': ["entropy"], 'help': "The base of entropy's logarithm: 'e' (nats) or a finite number > 0 other than 1."},
+        'duplicate_interactions': {'kind': "choice", 'default': "error", 'choices': ["error", "max"], 'read_by': ["the interactions"], 'help': "A (user, item) listed twice in the interactions: an error, or keep its highest relevance ('max')."},
+        'novelty_popularity': {'kind': "choice", 'preset': true, 'default': "users", 'choices': ["users", "interactions"], 'read_by': ["novelty"], 'help': "An item's popularity in novelty: the share of train users who interacted with it (RecTools), or its share of the train interactions."},
+        'arp_popularity': {'kind': "choice", 'preset': true, 'default': "users", 'choices': ["users", "interactions"], 'read_by': ["arp"], 'help': "An item's popularity in arp: the share of train users who interacted with it, or its share of the train interactions (RecTools' AvgRecPopularity(normalize=True))."},
+        'head_share': {'kind': "share", 'preset': true, 'default': 0.8, 'read_by': ["long_tail_share"], 'help': "long_tail_share's head: the most popular train items that together hold this share of the train interactions (above 0, at most 1)."},
+        'item_distance': {'kind': "choice", 'preset': true, 'default': "cosine", 'choices': ["cosine", "hamming", "cooccurrence"], 'read_by': ["intra_list_diversity"], 'help': "intra_list_diversity's distance of two items: 1 - the cosine of their vectors (item_vector_col or item_feature_cols), the number of item_feature_cols they differ in ('hamming', RecTools), or 1 - their train users in common / sqrt of the product of their train users ('cooccurrence', Recommenders)."},
+        'diversity_denominator': {'kind': "choice", 'preset': true, 'default': "pairs", 'choices': ["pairs", "list_length"], 'read_by': ["intra_list_diversity"], 'help': "What intra_list_diversity divides the sum of a list's pairwise distances by: its pairs, or its items ('list_length', Evidently)."},
+        'item_vector_col': {'kind': "optional_column", 'default': none, 'read_by': ["intra_list_diversity"], 'help': "A column of the catalog (items) holding each item's vector, an array of numbers, for item_distance='cosine'."},
+        'item_feature_cols': {'kind': "optional_columns", 'default': none, 'read_by': ["intra_list_diversity"], 'help': "Columns of the catalog (items) holding each item's features: for item_distance='hamming', or numeric ones forming the vector of 'cosine'."},
+        'coverage_of': {'kind': "choice", 'preset': true, 'default': "catalog", 'choices': ["catalog", "train_items", "train_item_count"], 'read_by': ["coverage"], 'help': "coverage: the share of the catalog shown, the share of the train items shown ('train_items', Evidently), or the items shown over the train items ('train_item_count', Recommenders)."},
+        'gini_items': {'kind': "choice", 'preset': true, 'default': "catalog", 'choices': ["catalog", "shown"], 'read_by': ["gini"], 'help': "gini over the catalog, the items never shown counting 0, or over the items shown within k only, divided by n - 1 ('shown', Evidently)."},
+        'novelty_unseen': {'kind': "choice", 'preset': true, 'default': "one", 'choices': ["one", "dropped", "zero"], 'read_by': ["novelty"], 'help': "novelty of an item nobody interacted with in train: as one user ('one', RecTools), left out of the list's mean ('dropped', Evidently), or 0 ('zero', Recommenders)."}
+    }) }}
+{% endmacro %}
+
+{#- The names of the options a convention sets. -#}
+{% macro _preset_option_names() %}
+    {%- set names = [] -%}
+    {%- for name, option in rankwise._option_registry().items() if option.get('preset') %}{% do names.append(name) %}{% endfor -%}
+    {{ return(names) }}
+{% endmacro %}
+
 {#- The option values that reproduce each peer library's numbers (docs/metrics.md,
     "Presets"). `rankwise.evaluate(..., convention=...)` starts from these; any
     option given explicitly wins. `users` may map metric names to a user set where
@@ -12,26 +67,11 @@
     {{ return(rankwise._convention_presets()[convention]) }}
 {% endmacro %}
 
+{#- Each convention's values of the preset options: trec_eval's are the
+    options' defaults; every other convention states what it changes. -#}
 {% macro _convention_presets() %}
-    {%- set trec_eval = {
-        'ap_denominator': 'relevant',
-        'precision_denominator': 'k',
-        'gain': 'linear',
-        'gain_items': 'positive',
-        'idcg': 'truth',
-        'relevance_threshold': 1,
-        'users': 'both',
-        'ties': 'item_desc',
-        'log_base': 'e',
-        'novelty_popularity': 'users',
-        'arp_popularity': 'users',
-        'head_share': 0.8,
-        'item_distance': 'cosine',
-        'diversity_denominator': 'pairs',
-        'coverage_of': 'catalog',
-        'gini_items': 'catalog',
-        'novelty_unseen': 'one',
-    } -%}
+    {%- set trec_eval = {} -%}
+    {%- for name in rankwise._preset_option_names() %}{% do trec_eval.update({name: rankwise._option_registry()[name].default}) %}{% endfor -%}
     {#- rankwise's default: trec_eval with -c, every user with ground truth counts and a
         user without a list scores 0, so that a model cannot win by recommending to
         fewer (easier) users; plain trec_eval scores only the users of both tables. -#}

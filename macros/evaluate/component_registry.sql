@@ -11,18 +11,20 @@
                     truth        the interactions of a user (IDCG)
                     list_rows    every recommended row (the list length)
       aggregate   the macro writing its aggregate: aggregate(spec)
-      without_list  its value for a list with no judged row within the cutoff -#}
+      without_list  its value for a list with no judged row within the cutoff
+      from_rank_bits  whether the rank_bits strategy reads it off a list's bit
+                  sets of ranks (strategies/rank_bits.sql) -#}
 {% macro _component_registry() %}
     {{ return({
-        'hits':                         {'source': 'judged',      'aggregate': '_aggregate_hits', 'without_list': '0'},
-        'precision_sum':                {'source': 'judged',      'aggregate': '_aggregate_precision_sum', 'without_list': '0'},
-        'first_relevant_rank':          {'source': 'judged',      'aggregate': '_aggregate_first_relevant_rank', 'without_list': 'null'},
-        'dcg':                          {'source': 'judged',      'aggregate': '_aggregate_dcg', 'without_list': '0'},
-        'hits_within_n_relevant':       {'source': 'judged',      'aggregate': '_aggregate_hits_within_n_relevant', 'without_list': '0'},
-        'precision_sum_to_full_recall': {'source': 'all_running', 'aggregate': '_aggregate_precision_sum_to_full_recall', 'without_list': '0'},
-        'ranks_to_full_recall':         {'source': 'all_running', 'aggregate': '_aggregate_ranks_to_full_recall', 'without_list': '0'},
-        'n_recommended':                {'source': 'list_rows',   'aggregate': none, 'without_list': none},
-        'idcg':                         {'source': 'truth',       'aggregate': none, 'without_list': none},
+        'hits':                         {'source': 'judged',      'aggregate': '_aggregate_hits', 'without_list': '0', 'from_rank_bits': true},
+        'precision_sum':                {'source': 'judged',      'aggregate': '_aggregate_precision_sum', 'without_list': '0', 'from_rank_bits': true},
+        'first_relevant_rank':          {'source': 'judged',      'aggregate': '_aggregate_first_relevant_rank', 'without_list': 'null', 'from_rank_bits': true},
+        'dcg':                          {'source': 'judged',      'aggregate': '_aggregate_dcg', 'without_list': '0', 'from_rank_bits': true},
+        'hits_within_n_relevant':       {'source': 'judged',      'aggregate': '_aggregate_hits_within_n_relevant', 'without_list': '0', 'from_rank_bits': false},
+        'precision_sum_to_full_recall': {'source': 'all_running', 'aggregate': '_aggregate_precision_sum_to_full_recall', 'without_list': '0', 'from_rank_bits': false},
+        'ranks_to_full_recall':         {'source': 'all_running', 'aggregate': '_aggregate_ranks_to_full_recall', 'without_list': '0', 'from_rank_bits': false},
+        'n_recommended':                {'source': 'list_rows',   'aggregate': none, 'without_list': none, 'from_rank_bits': false},
+        'idcg':                         {'source': 'truth',       'aggregate': none, 'without_list': none, 'from_rank_bits': false},
     }) }}
 {% endmacro %}
 

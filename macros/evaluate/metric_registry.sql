@@ -1,65 +1,105 @@
-{#- Every metric rankwise.evaluate knows, as data. An entry says:
+{#- Every metric rankwise.evaluate knows, as data: the planner and the stages
+    read these entries and name no metric. An entry says:
       cutoff          whether the metric takes @k
       level           'user' (one value per user with truth, averaged: the
                       accuracy metrics), 'list' (one value per list, averaged
                       over the lists: novelty, popularity) or 'group' (one value
                       per group, such as entropy)
-      inputs          the optional inputs it reads besides the recommendations
-                      ('items': the catalog; 'train': the training interactions);
-                      for intra_list_diversity they depend on item_distance
-                      (_metric_inputs)
       components      the per-list components its formula reads (see
                       _component_registry)
-      formula         the macro that writes its SQL from the component columns:
-                      formula(columns, k, spec), `columns` mapping each component
-                      to its column and `k` the column of the row's cutoff; for
-                      a list-level metric, the value of one recommended item
-                      from its train popularity (the list's value is their mean
-                      over the top k), or for intra_list_diversity the distance
-                      of one pair of the list's items; for a group-level one,
-                      the value from the group's aggregates of item exposures
+      formula         the macro that writes its SQL: formula(columns, k, spec),
+                      `columns` mapping each value it reads to its column and `k`
+                      the row's cutoff. A user-level metric reads its components;
+                      a list-level one writes the value of one recommended item
+                      (the list's value is their mean over the top k), or, with
+                      `pairs`, the distance of one pair of the list's items; a
+                      group-level one the value from its `aggregates`
+      aggregates      group level: the macro writing the aggregates over the
+                      group's items its formula reads: aggregates(items, spec),
+                      `items` naming each item's top-k slots (exposures), their
+                      share of the group's (share) and the item's place by slots
+                      (ascending)
+      pairs           list level: the macro writing the list's value from the
+                      sum of its pairs' distances: pairs(columns, spec)
       zero_without_list  true when a user with truth but no list scores 0 (every
-                      metric but idcg, which is the user's ideal DCG either way)
-    Adding a metric: one entry here, its formula macro, docs/metrics.md, tests. -#}
+                      metric but idcg, a property of the user's truth)
+      reads           what it reads besides the lists: the optional inputs
+                      ('items': the catalog; 'train': the training interactions)
+                      and the stages it needs (see _plan_stages)
+      reads_when      the reads instead of `reads` under some option values: a
+                      list of {'when': {option: value or [values]}, 'reads': [...]}
+                      whose first match wins
+      needs_cutoff    {'when': {option: value}, 'why': ...}: the whole list is
+                      refused (when every condition holds)
+      largest_cutoff  {'when': ..., 'k': ..., 'why': ...}: the largest cutoff
+      bootstrap       group level: whether bootstrap_resamples gives it an
+                      interval
+    Adding a metric: one entry here, its formula macro (from a building block in
+    macros/metrics/, macros/diversity/ or macros/beyond_accuracy/), docs/metrics.md,
+    tests. -#}
 {% macro _metric_registry() %}
     {{ return({
         'precision':          {'cutoff': true,  'level': 'user',  'components': ['hits', 'n_recommended'], 'formula': '_formula_precision', 'zero_without_list': true},
         'recall':             {'cutoff': true,  'level': 'user',  'components': ['hits'], 'formula': '_formula_recall', 'zero_without_list': true},
         'f1':                 {'cutoff': true,  'level': 'user',  'components': ['hits', 'n_recommended'], 'formula': '_formula_f1', 'zero_without_list': true},
         'hit_rate':           {'cutoff': true,  'level': 'user',  'components': ['hits'], 'formula': '_formula_hit_rate', 'zero_without_list': true},
-        'map':                {'cutoff': true,  'level': 'user',  'components': ['precision_sum', 'hits'], 'formula': '_formula_map', 'zero_without_list': true},
+        'map':                {'cutoff': true,  'level': 'user',  'components': ['precision_sum', 'hits'], 'formula': '_formula_map', 'zero_without_list': true,
+                               'needs_cutoff': {'when': {'ap_denominator': 'k'}, 'why': "with ap_denominator='k'"}},
         'mrr':                {'cutoff': true,  'level': 'user',  'components': ['first_relevant_rank'], 'formula': '_formula_mrr', 'zero_without_list': true},
         'dcg':                {'cutoff': true,  'level': 'user',  'components': ['dcg'], 'formula': '_formula_dcg', 'zero_without_list': true},
-        'idcg':               {'cutoff': true,  'level': 'user',  'components': ['idcg'], 'formula': '_formula_idcg', 'zero_without_list': false},
-        'ndcg':               {'cutoff': true,  'level': 'user',  'components': ['dcg', 'idcg'], 'formula': '_formula_ndcg', 'zero_without_list': true},
+        'idcg':               {'cutoff': true,  'level': 'user',  'components': ['idcg'], 'formula': '_formula_idcg', 'zero_without_list': false,
+                               'needs_cutoff': {'when': {'idcg': 'k_positions'}, 'why': "with idcg='k_positions'"},
+                               'largest_cutoff': {'when': {'idcg': 'k_positions'}, 'k': 10000000, 'why': "with idcg='k_positions' sums the discount of every one of the k slots"}},
+        'ndcg':               {'cutoff': true,  'level': 'user',  'components': ['dcg', 'idcg'], 'formula': '_formula_ndcg', 'zero_without_list': true,
+                               'needs_cutoff': {'when': {'idcg': 'k_positions'}, 'why': "with idcg='k_positions'"},
+                               'largest_cutoff': {'when': {'idcg': 'k_positions'}, 'k': 10000000, 'why': "with idcg='k_positions' sums the discount of every one of the k slots"}},
         'r_precision':        {'cutoff': false, 'level': 'user',  'components': ['hits_within_n_relevant'], 'formula': '_formula_r_precision', 'zero_without_list': true},
         'map_to_full_recall': {'cutoff': true,  'level': 'user',  'components': ['precision_sum_to_full_recall', 'ranks_to_full_recall'], 'formula': '_formula_map_to_full_recall', 'zero_without_list': true},
-        'entropy':            {'cutoff': true,  'level': 'group', 'components': [], 'formula': '_formula_entropy', 'zero_without_list': true},
-        'coverage':           {'cutoff': true,  'level': 'group', 'components': [], 'formula': '_formula_coverage', 'zero_without_list': true, 'inputs': ['items']},
-        'gini':               {'cutoff': true,  'level': 'group', 'components': [], 'formula': '_formula_gini', 'zero_without_list': true, 'inputs': ['items']},
-        'personalization':    {'cutoff': true,  'level': 'group', 'components': [], 'formula': '_formula_personalization', 'zero_without_list': true},
-        'novelty':            {'cutoff': true,  'level': 'list',  'components': [], 'formula': '_formula_novelty', 'zero_without_list': true, 'inputs': ['train']},
-        'arp':                {'cutoff': true,  'level': 'list',  'components': [], 'formula': '_formula_arp', 'zero_without_list': true, 'inputs': ['train']},
-        'long_tail_share':    {'cutoff': true,  'level': 'list',  'components': [], 'formula': '_formula_long_tail_share', 'zero_without_list': true, 'inputs': ['train']},
-        'serendipity':        {'cutoff': true,  'level': 'list',  'components': [], 'formula': '_formula_serendipity', 'zero_without_list': true, 'inputs': ['items', 'train']},
-        'intra_list_diversity': {'cutoff': true, 'level': 'list', 'components': [], 'formula': '_formula_item_distance', 'zero_without_list': true, 'inputs': ['items']},
+        'entropy':            {'cutoff': true,  'level': 'group', 'formula': '_formula_entropy', 'aggregates': '_aggregates_entropy', 'bootstrap': true},
+        'coverage':           {'cutoff': true,  'level': 'group', 'formula': '_formula_coverage', 'aggregates': '_aggregates_coverage',
+                               'reads': ['items', 'catalog_size'],
+                               'reads_when': [{'when': {'coverage_of': ['train_items', 'train_item_count']}, 'reads': ['train', 'train_item_set']}]},
+        'gini':               {'cutoff': true,  'level': 'group', 'formula': '_formula_gini', 'aggregates': '_aggregates_gini',
+                               'reads': ['items', 'catalog_size', 'item_order'],
+                               'reads_when': [{'when': {'gini_items': 'shown'}, 'reads': ['item_order']}]},
+        'personalization':    {'cutoff': true,  'level': 'group', 'formula': '_formula_personalization', 'aggregates': '_aggregates_personalization',
+                               'needs_cutoff': {'when': {}, 'why': "(the share of k slots two lists have in common)"}},
+        'novelty':            {'cutoff': true,  'level': 'list',  'formula': '_formula_novelty', 'reads': ['train', 'train_popularity'],
+                               'reads_when': [{'when': {'novelty_unseen': 'dropped'}, 'reads': ['train', 'train_popularity', 'own_item_count']}]},
+        'arp':                {'cutoff': true,  'level': 'list',  'formula': '_formula_arp', 'reads': ['train', 'train_popularity']},
+        'long_tail_share':    {'cutoff': true,  'level': 'list',  'formula': '_formula_long_tail_share', 'reads': ['train', 'train_popularity', 'head']},
+        'serendipity':        {'cutoff': true,  'level': 'list',  'formula': '_formula_serendipity',
+                               'reads': ['items', 'train', 'catalog_size', 'train_popularity', 'popularity_rank', 'shown_relevance']},
+        'intra_list_diversity': {'cutoff': true, 'level': 'list', 'formula': '_formula_item_distance', 'pairs': '_pairs_intra_list_diversity',
+                               'reads': ['items', 'item_features'],
+                               'reads_when': [{'when': {'item_distance': 'cooccurrence'}, 'reads': ['train', 'train_popularity']}]},
     }) }}
 {% endmacro %}
 
-{#- The optional inputs one metric reads under the options of `options` (the
-    plan): the registry's, except that intra_list_diversity reads the train
-    interactions instead of the catalog when its distance is item
-    co-occurrence, coverage the train items instead of the catalog unless
-    coverage_of='catalog', and gini no catalog over the items shown. -#}
+{#- What one metric reads besides the lists under the options of `options`:
+    its `reads`, or those of the first `reads_when` whose conditions hold. -#}
+{% macro _metric_reads(name, options) %}
+    {%- set metric = rankwise._metric_registry()[name] -%}
+    {%- for case in metric.get('reads_when', []) if rankwise._options_match(case.when, options) -%}
+        {{ return(case.reads) }}
+    {%- endfor -%}
+    {{ return(metric.get('reads', [])) }}
+{% endmacro %}
+
+{#- The optional inputs (items, train) one metric reads under `options`. -#}
 {% macro _metric_inputs(name, options) %}
-    {%- if name == 'intra_list_diversity' and options.item_distance == 'cooccurrence' -%}
-        {{ return(['train']) }}
-    {%- elif name == 'coverage' and options.coverage_of != 'catalog' -%}
-        {{ return(['train']) }}
-    {%- elif name == 'gini' and options.gini_items == 'shown' -%}
-        {{ return([]) }}
-    {%- endif -%}
-    {{ return(rankwise._metric_registry()[name].get('inputs', [])) }}
+    {{ return(rankwise._metric_reads(name, options) | select('in', ['items', 'train']) | list) }}
+{% endmacro %}
+
+{#- Whether every condition of `when` ({option: value or [values]}) holds in
+    `options`. -#}
+{% macro _options_match(when, options) %}
+    {%- for option, value in when.items() -%}
+        {%- if options[option] not in (value if value is iterable and value is not string else [value]) -%}
+            {{ return(false) }}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(true) }}
 {% endmacro %}
 
 {#- The metrics whose mean is above 0 only if some list holds one of its user's
@@ -137,11 +177,26 @@
     {{ return(rankwise.map_to_full_recall_at_k(columns.precision_sum_to_full_recall, columns.ranks_to_full_recall)) }}
 {% endmacro %}
 
-{#- A group-level formula reads the group's aggregates of its items' top-k
-    exposures (stage_group_metrics.sql): entropy the sum of its terms over the
-    items' shares. -#}
+{#- A group-level formula reads the aggregates over the group's items that its
+    `aggregates` macro writes (stage_group_metrics.sql), from each item's top-k
+    slots (`items.exposures`), their share of the group's (`items.share`) and
+    the item's place when the group's items are numbered in ascending order of
+    their slots (`items.ascending`, for the metrics that read item_order). -#}
+
+{#- entropy: the sum of its terms over the items' shares. -#}
+{% macro _aggregates_entropy(items, spec) %}
+    {{ return([('entropy', rankwise.entropy_at_k(items.share, spec.log_base))]) }}
+{% endmacro %}
+
 {% macro _formula_entropy(columns, k, spec) %}
     {{ return(columns.entropy) }}
+{% endmacro %}
+
+{% macro _aggregates_coverage(items, spec) %}
+    {%- if spec.coverage_of == 'train_items' -%}
+        {{ return([('n_train_items_exposed', 'count(case when ' ~ items.exposures ~ ' > 0 and ' ~ items.in_train ~ ' then 1 end)')]) }}
+    {%- endif -%}
+    {{ return([('n_items_exposed', 'count(case when ' ~ items.exposures ~ ' > 0 then 1 end)')]) }}
 {% endmacro %}
 
 {#- coverage_of: the catalog shown; the train items shown, of the train items
@@ -163,6 +218,16 @@
                                       columns.n_items_exposed, '(' ~ columns.n_items_exposed ~ ' - 1)')) }}
     {%- endif -%}
     {{ return(rankwise.gini_index(columns.ascending_weighted_exposures, columns.exposures, columns.n_items, columns.catalog_size)) }}
+{% endmacro %}
+
+{% macro _aggregates_gini(items, spec) %}
+    {{ return([('ascending_weighted_exposures', 'sum(' ~ items.ascending ~ ' * ' ~ items.exposures ~ ')'),
+               ('exposures', 'sum(' ~ items.exposures ~ ')'),
+               ('n_items_exposed', 'count(case when ' ~ items.exposures ~ ' > 0 then 1 end)')]) }}
+{% endmacro %}
+
+{% macro _aggregates_personalization(items, spec) %}
+    {{ return([('exposure_pairs', 'sum(' ~ items.exposures ~ ' * (' ~ items.exposures ~ ' - 1))')]) }}
 {% endmacro %}
 
 {% macro _formula_personalization(columns, k, spec) %}
@@ -192,7 +257,18 @@
     {{ return(rankwise.item_serendipity(columns.rank, columns.popularity_rank, columns.catalog_size, columns.relevant)) }}
 {% endmacro %}
 
-{#- The distance of one pair of a list's items (stage_list_diversity.sql). -#}
+{#- The distance of one pair of a list's items (stage_list_diversity.sql), and
+    the list's value from their sum: over its pairs, or over its items with
+    diversity_denominator='list_length'. -#}
+{% macro _pairs_intra_list_diversity(columns, spec) %}
+    {%- if spec.diversity_denominator == 'list_length' -%}
+        {#- a list of one item has no pair: 0 over its one item -#}
+        {{ return(rankwise.safe_divide('coalesce(' ~ columns.distance_sum ~ ', 0e0)', columns.n_items)) }}
+    {%- endif -%}
+    {#- a list of one item has no pair, and no value -#}
+    {{ return(rankwise.safe_divide(columns.distance_sum, columns.pairs)) }}
+{% endmacro %}
+
 {% macro _formula_item_distance(columns, k, spec) %}
     {%- if spec.item_distance == 'cooccurrence' -%}
         {{ return(rankwise.cooccurrence_distance(columns.users_of_both, columns.users_of_first, columns.users_of_second)) }}

@@ -1,110 +1,113 @@
-{#- The planner of rankwise.evaluate: checks every argument and resolves them into
-    one plan, so that the stages read decisions instead of re-deriving them: which
-    metric at which cutoff, which per-list components each source must compute,
-    which CTEs the query needs, and the quoted column names. `options` holds the
-    convention options as given (none = take the convention's value). -#}
-{% macro _evaluate_spec(metrics, k, group_by, per_user, user_col, item_col, rank_col, score_col, relevance_col,
-                        convention, options, duplicate_interactions, partition_by) %}
-    {%- set resolved = rankwise._resolved_options(convention, options, duplicate_interactions, per_user) -%}
-    {%- set log_base = resolved.log_base -%}
-    {%- set relevance_threshold = resolved.relevance_threshold -%}
-    {%- set quoted_partitions = rankwise._checked_columns(user_col, item_col, rank_col, score_col, relevance_col, partition_by, 'partition_by') -%}
-    {%- set quoted_groups = rankwise._checked_columns(user_col, item_col, rank_col, score_col, relevance_col, group_by, 'group_by') -%}
+{#- The planner of rankwise.evaluate and rankwise.compare: checks every argument
+    and resolves them into one plan, so that the stages read decisions instead
+    of re-deriving them: which metric at which cutoff, which per-list components
+    each source must compute, which stages and strategies the query needs, and
+    the quoted column names. `options` holds every option of the registry
+    (conventions.sql's _option_registry) as given (a preset option left out is
+    none: take the convention's value). The Python wrapper reads the same plan
+    (_evaluation_plan) and re-derives none of it. -#}
+{% macro _evaluate_spec(metrics, k, group_by, per_user, options, partition_by) %}
+    {%- set resolved = rankwise._resolved_options(options, per_user) -%}
+    {%- set quoted_partitions = rankwise._checked_columns(resolved, partition_by, 'partition_by') -%}
+    {%- set quoted_groups = rankwise._checked_columns(resolved, group_by, 'group_by') -%}
     {%- for column in quoted_groups if column in quoted_partitions -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: column " ~ column ~ " is in both `partition_by` and `group_by`; a partition is already a group of the output, so list it in `partition_by` only.") }}
     {%- endfor -%}
     {%- set planned = rankwise._planned_metrics(metrics, k, per_user, resolved) -%}
-    {%- set plan, user_metrics, group_metrics, components, cutoffs = planned.plan, planned.user_metrics, planned.group_metrics, planned.components, planned.cutoffs -%}
-    {%- set list_metrics = planned.list_metrics -%}
     {#- the cutoffs of `k`, shared by every metric given without @k -#}
     {%- set default_cutoffs = [none] if k is none else ([k] if k is integer else k | list) -%}
     {%- set spec = {
-        'plan': plan,
+        'requested': planned.requested,
         'default_cutoffs': default_cutoffs,
-        'user_metrics': user_metrics,
-        'group_metrics': group_metrics,
-        'list_metrics': list_metrics,
-        'components': components,
-        'cutoffs': cutoffs,
-        'user_sets': user_metrics | map(attribute='users') | unique | list,
+        'user_metrics': planned.user_metrics,
+        'group_metrics': planned.group_metrics,
+        'list_metrics': planned.list_metrics,
+        'components': planned.components,
+        'cutoffs': planned.cutoffs,
+        'user_sets': planned.user_metrics | map(attribute='users') | unique | list,
         'partitions': quoted_partitions,
         'groups': quoted_partitions + quoted_groups,
         'per_user': per_user,
-        'user': rankwise.quote_identifier(user_col),
-        'item': rankwise.quote_identifier(item_col),
-        'rank': rankwise.quote_identifier(rank_col),
-        'score': none if score_col is none else rankwise.quote_identifier(score_col),
-        'relevance': none if relevance_col is none else rankwise.quote_identifier(relevance_col),
-        'ap_denominator': resolved.ap_denominator,
-        'precision_denominator': resolved.precision_denominator,
-        'gain': resolved.gain,
-        'gain_items': resolved.gain_items,
-        'min_gain_relevance': none if resolved.gain_items == 'positive' else relevance_threshold,
-        'idcg': resolved.idcg,
-        'relevance_threshold': relevance_threshold,
-        'ties': resolved.ties,
-        'log_base': log_base,
-        'duplicate_interactions': duplicate_interactions,
-        'novelty_popularity': resolved.novelty_popularity,
-        'arp_popularity': resolved.arp_popularity,
-        'head_share': resolved.head_share,
-        'item_distance': resolved.item_distance,
-        'diversity_denominator': resolved.diversity_denominator,
-        'coverage_of': resolved.coverage_of,
-        'gini_items': resolved.gini_items,
-        'novelty_unseen': resolved.novelty_unseen,
+        'options': resolved,
+        'user': rankwise.quote_identifier(resolved.user_col),
+        'item': rankwise.quote_identifier(resolved.item_col),
+        'rank': rankwise.quote_identifier(resolved.rank_col),
+        'score': none if resolved.score_col is none else rankwise.quote_identifier(resolved.score_col),
+        'relevance': none if resolved.relevance_col is none else rankwise.quote_identifier(resolved.relevance_col),
+        'min_gain_relevance': none if resolved.gain_items == 'positive' else resolved.relevance_threshold,
     } -%}
+    {#- the stages read the options that are not columns by name: spec.gain -#}
+    {%- for name, option in rankwise._option_registry().items() if not option.kind.endswith('column') and not option.kind.endswith('columns') -%}
+        {%- do spec.update({name: resolved[name]}) -%}
+    {%- endfor -%}
     {%- do spec.update(rankwise._plan_stages(spec)) -%}
     {{ return(spec) }}
 {% endmacro %}
 
-{#- The convention's option values, overridden by those given, each checked. -#}
-{% macro _resolved_options(convention, options, duplicate_interactions, per_user) %}
-    {%- do rankwise._check_choice('evaluate', 'convention', convention, rankwise._convention_presets().keys() | list) -%}
+{#- Every option of the registry: the convention's value for a preset option
+    not given, the option's default for any other, and each checked as its
+    kind says. A `users` mapping given adds to the convention's sets. -#}
+{% macro _resolved_options(options, per_user) %}
+    {%- set registry = rankwise._option_registry() -%}
+    {%- set presets = rankwise._convention_presets() -%}
+    {%- set convention = options.get('convention', registry.convention.default) -%}
+    {%- do rankwise._check_choice('evaluate', 'convention', convention, presets.keys() | list) -%}
     {%- set resolved = rankwise._updated(rankwise.convention_options(convention), {}) -%}
-    {%- for name, value in options.items() if value is not none -%}
-        {%- if name == 'users' and value is mapping and resolved.users is mapping -%}
-            {%- do resolved.update({'users': rankwise._updated(resolved.users, value)}) -%}
-        {%- elif name == 'users' and value is mapping -%}
-            {%- do resolved.update({'users': rankwise._updated({'default': resolved.users}, value)}) -%}
+    {%- for name, option in registry.items() -%}
+        {%- set value = options.get(name) -%}
+        {%- if not option.get('preset') -%}
+            {%- do resolved.update({name: option.default if name not in options else value}) -%}
+        {%- elif value is none -%}
+        {%- elif option.kind == 'user_set' and value is mapping -%}
+            {%- do resolved.update({name: rankwise._updated(resolved[name] if resolved[name] is mapping else {'default': resolved[name]}, value)}) -%}
         {%- else -%}
             {%- do resolved.update({name: value}) -%}
         {%- endif -%}
     {%- endfor -%}
-    {%- do rankwise._check_choice('evaluate', 'ap_denominator', resolved.ap_denominator, ['relevant', 'min_relevant_k', 'hits', 'k']) -%}
-    {%- do rankwise._check_choice('evaluate', 'precision_denominator', resolved.precision_denominator, ['k', 'list_length']) -%}
-    {%- do rankwise._check_choice('evaluate', 'gain', resolved.gain, ['linear', 'exponential', 'binary']) -%}
-    {%- do rankwise._check_choice('evaluate', 'gain_items', resolved.gain_items, ['positive', 'relevant']) -%}
-    {%- do rankwise._check_choice('evaluate', 'idcg', resolved.idcg, ['truth', 'k_positions']) -%}
-    {%- do rankwise._check_choice('evaluate', 'ties', resolved.ties, ['item_desc', 'item_asc', 'shared']) -%}
-    {%- do rankwise._check_choice('evaluate', 'duplicate_interactions', duplicate_interactions, ['error', 'max']) -%}
-    {%- do rankwise._check_choice('evaluate', 'novelty_popularity', resolved.novelty_popularity, ['users', 'interactions']) -%}
-    {%- do rankwise._check_choice('evaluate', 'arp_popularity', resolved.arp_popularity, ['users', 'interactions']) -%}
-    {%- do rankwise._check_choice('evaluate', 'item_distance', resolved.item_distance, ['cosine', 'hamming', 'cooccurrence']) -%}
-    {%- do rankwise._check_choice('evaluate', 'diversity_denominator', resolved.diversity_denominator, ['pairs', 'list_length']) -%}
-    {%- do rankwise._check_choice('evaluate', 'coverage_of', resolved.coverage_of, ['catalog', 'train_items', 'train_item_count']) -%}
-    {%- do rankwise._check_choice('evaluate', 'gini_items', resolved.gini_items, ['catalog', 'shown']) -%}
-    {%- do rankwise._check_choice('evaluate', 'novelty_unseen', resolved.novelty_unseen, ['one', 'dropped', 'zero']) -%}
-    {%- if not (resolved.head_share is number and resolved.head_share is not boolean and resolved.head_share > 0 and resolved.head_share <= 1) -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `head_share` must be a number above 0 and at most 1 (the share of train interactions the head's items hold, such as 0.8); got " ~ rankwise._describe(resolved.head_share) ~ ".") }}
-    {%- endif -%}
+    {%- for name, option in registry.items() -%}
+        {%- if option.kind == 'choice' -%}
+            {%- do rankwise._check_choice('evaluate', name, resolved[name], option.choices) -%}
+        {%- elif option.kind == 'number' -%}
+            {%- do rankwise._number_literal('evaluate', name, resolved[name]) -%}
+        {%- elif option.kind == 'share' and not (resolved[name] is number and resolved[name] is not boolean and resolved[name] > 0 and resolved[name] <= 1) -%}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `" ~ name ~ "` must be a number above 0 and at most 1 (" ~ option.help ~ "); got " ~ rankwise._describe(resolved[name]) ~ ".") }}
+        {%- elif option.kind == 'log_base' -%}
+            {#- 'e' is the natural log: none in the plan -#}
+            {%- do resolved.update({name: none if resolved[name] == 'e' else resolved[name]}) -%}
+            {%- do rankwise._check_log_base('evaluate', resolved[name]) -%}
+        {%- endif -%}
+    {%- endfor -%}
     {%- if per_user is not boolean -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `per_user` must be true or false; got " ~ rankwise._describe(per_user) ~ ".") }}
     {%- endif -%}
-    {%- set log_base = none if resolved.log_base == 'e' else resolved.log_base -%}
-    {%- do rankwise._check_log_base('evaluate', log_base) -%}
-    {%- do rankwise._number_literal('evaluate', 'relevance_threshold', resolved.relevance_threshold) -%}
-    {%- set relevance_threshold = resolved.relevance_threshold -%}
     {%- if resolved.idcg == 'k_positions' and resolved.gain != 'binary' -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: idcg='k_positions' counts every one of the k slots as a relevant item of gain 1, so it needs gain='binary'; got gain=" ~ rankwise._describe(resolved.gain) ~ ".") }}
     {%- endif -%}
-    {%- do resolved.update({'log_base': log_base, 'relevance_threshold': relevance_threshold}) -%}
     {{ return(resolved) }}
+{% endmacro %}
+
+{#- The options of a mapping given (the package models' var rankwise_options),
+    resolved as evaluate resolves them. -#}
+{% macro _options_resolved(given) %}
+    {{ return(rankwise._resolved_options(rankwise._given_options('evaluate', given, []), false)) }}
+{% endmacro %}
+
+{#- The options given to a macro (its `kwargs`), each checked by name: every
+    option of the registry, none (or its default) when not given. -#}
+{% macro _given_options(macro_name, given, arguments) %}
+    {%- set registry = rankwise._option_registry() -%}
+    {%- do rankwise._check_no_unknown_arguments(macro_name, given, arguments + (registry.keys() | list)) -%}
+    {%- set options = {} -%}
+    {%- for name, option in registry.items() -%}
+        {%- do options.update({name: given[name] if name in given else (none if option.get('preset') else option.default)}) -%}
+    {%- endfor -%}
+    {{ return(options) }}
 {% endmacro %}
 
 {#- The column arguments checked, and the group columns quoted. Engines match
     names case-insensitively, so clashes are checked in lower case. -#}
-{% macro _checked_columns(user_col, item_col, rank_col, score_col, relevance_col, group_by, argument='group_by') %}
+{% macro _checked_columns(options, group_by, argument='group_by') %}
+    {%- set user_col, item_col, rank_col, score_col, relevance_col = options.user_col, options.item_col, options.rank_col, options.score_col, options.relevance_col -%}
     {%- for argument, value in [('user_col', user_col), ('item_col', item_col), ('rank_col', rank_col)] -%}
         {%- if value is not string or value | length == 0 -%}
             {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `" ~ argument ~ "` must be a non-empty column name; got " ~ rankwise._describe(value) ~ ".") }}
@@ -141,39 +144,33 @@
     {{ return(quoted_groups) }}
 {% endmacro %}
 
-{#- The metrics asked, in order, split into per-user and per-group ones, with the
-    components and cutoffs the per-user ones need. -#}
+{#- The metrics asked, in order, split by level, each with what it reads under
+    the options (`reads`), with the components and cutoffs the per-user ones
+    need. -#}
 {% macro _planned_metrics(metrics, k, per_user, resolved) %}
-    {%- set catalog = rankwise._metric_registry() -%}
-    {%- set plan = rankwise._parse_metrics(metrics, k) -%}
-    {%- set user_metrics = [] -%}
-    {%- set group_metrics = [] -%}
-    {%- set list_metrics = [] -%}
+    {%- set registry = rankwise._metric_registry() -%}
+    {%- set requested = rankwise._parse_metrics(metrics, k) -%}
+    {%- set by_level = {'user': [], 'list': [], 'group': []} -%}
     {%- set components = [] -%}
     {%- set cutoffs = [] -%}
     {%- set cutoff_seen = {} -%}
-    {%- set user_sets = rankwise._user_sets(resolved.users, catalog) -%}
-    {%- for entry in plan -%}
-        {%- do entry.update({'position': loop.index, 'users': user_sets.get(entry.name, user_sets.default)}) -%}
-        {%- if entry.k is none and ((entry.name == 'map' and resolved.ap_denominator == 'k') or (entry.name in ['idcg', 'ndcg'] and resolved.idcg == 'k_positions')) -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ entry.name ~ " needs a cutoff with " ~ ("ap_denominator='k'" if entry.name == 'map' else "idcg='k_positions'") ~ "; ask for '" ~ entry.name ~ "@10', say, not the whole list.") }}
+    {%- set user_sets = rankwise._user_sets(resolved.users, registry) -%}
+    {%- for entry in requested -%}
+        {%- set metric = registry[entry.name] -%}
+        {%- do entry.update({'position': loop.index, 'users': user_sets.get(entry.name, user_sets.default),
+                             'level': metric.level, 'reads': rankwise._metric_reads(entry.name, resolved)}) -%}
+        {%- if entry.k is none and metric.needs_cutoff is defined and rankwise._options_match(metric.needs_cutoff.when, resolved) -%}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ entry.name ~ " needs a cutoff " ~ metric.needs_cutoff.why ~ "; ask for '" ~ entry.name ~ "@10', say, not the whole list.") }}
         {%- endif -%}
-        {%- if entry.name in ['idcg', 'ndcg'] and resolved.idcg == 'k_positions' and entry.k is not none and entry.k > 10000000 -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ entry.name ~ "@" ~ entry.k ~ " with idcg='k_positions' sums the discount of every one of the k slots; k may be at most 10000000 there.") }}
+        {%- if entry.k is not none and metric.largest_cutoff is defined and rankwise._options_match(metric.largest_cutoff.when, resolved) and entry.k > metric.largest_cutoff.k -%}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ entry.name ~ "@" ~ entry.k ~ " " ~ metric.largest_cutoff.why ~ "; k may be at most " ~ metric.largest_cutoff.k ~ " there.") }}
         {%- endif -%}
-        {%- if entry.name == 'personalization' and entry.k is none -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: personalization needs a cutoff (the share of k slots two lists have in common); ask for 'personalization@10', say, not the whole list.") }}
-        {%- endif -%}
-        {%- if catalog[entry.name].level == 'user' -%}
-            {%- do user_metrics.append(entry) -%}
-            {%- for component in catalog[entry.name].components -%}
+        {%- do by_level[metric.level].append(entry) -%}
+        {%- if metric.level == 'user' -%}
+            {%- for component in metric.components -%}
                 {%- if component not in components %}{% do components.append(component) %}{% endif -%}
             {%- endfor -%}
             {%- if entry.k not in cutoff_seen %}{% do cutoffs.append(entry.k) %}{% do cutoff_seen.update({entry.k: true}) %}{% endif -%}
-        {%- elif catalog[entry.name].level == 'list' -%}
-            {%- do list_metrics.append(entry) -%}
-        {%- else -%}
-            {%- do group_metrics.append(entry) -%}
         {%- endif -%}
     {%- endfor -%}
     {#- per-user rows carry hits, list length, DCG and IDCG for drill-down -#}
@@ -181,19 +178,19 @@
     {%- for component in drill_down -%}
         {%- if component not in components %}{% do components.append(component) %}{% endif -%}
     {%- endfor -%}
-    {%- if per_user and group_metrics | length > 0 -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ (group_metrics | map(attribute='name') | join(', ')) ~ " has one value per group, not per user; drop it from `metrics` when per_user is true.") }}
+    {%- if per_user and by_level.group | length > 0 -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ (by_level.group | map(attribute='name') | join(', ')) ~ " has one value per group, not per user; drop it from `metrics` when per_user is true.") }}
     {%- endif -%}
-    {{ return({'plan': plan, 'user_metrics': user_metrics, 'group_metrics': group_metrics, 'list_metrics': list_metrics,
+    {{ return({'requested': requested, 'user_metrics': by_level.user, 'group_metrics': by_level.group, 'list_metrics': by_level.list,
                'components': components, 'cutoffs': cutoffs}) }}
 {% endmacro %}
 
 {#- `users` as {'default': set, metric: set...}, checked. -#}
-{% macro _user_sets(users, catalog) %}
+{% macro _user_sets(users, registry) %}
     {%- set choices = ['both', 'interactions', 'relevant'] -%}
     {%- set sets = users if users is mapping else {'default': users} -%}
     {%- for name, value in sets.items() -%}
-        {%- if name != 'default' and (name not in catalog or catalog[name].level != 'user') -%}
+        {%- if name != 'default' and (name not in registry or registry[name].level != 'user') -%}
             {{ exceptions.raise_compiler_error("rankwise.evaluate: `users` maps '" ~ name ~ "', which is not a per-user metric; use metric names without @k (" ~ (rankwise._metric_names_of_level('user') | join(', ')) ~ ") or 'default'.") }}
         {%- endif -%}
         {%- do rankwise._check_choice('evaluate', 'users' if name == 'default' else 'users.' ~ name, value, choices) -%}
@@ -232,48 +229,53 @@
                                          'at_default_cutoffs': at_default_cutoffs}) -%}
     {%- endfor -%}
     {%- set every_truth_user = 'interactions' in spec.user_sets -%}
-    {%- set list_metric_names = spec.list_metrics | map(attribute='name') | list -%}
-    {#- the optional inputs the metrics read (the registry's `inputs`) -#}
-    {%- set inputs_read = [] -%}
-    {%- for entry in spec.plan -%}
-        {%- for input in rankwise._metric_inputs(entry.name, spec) if input not in inputs_read %}{% do inputs_read.append(input) %}{% endfor -%}
+    {#- what the metrics read besides the lists (their registry `reads` under the
+        options), in all and per level; the optional inputs among them -#}
+    {%- set reads = [] -%}
+    {%- set reads_of_level = {'user': [], 'list': [], 'group': []} -%}
+    {%- for entry in spec.requested -%}
+        {%- for read in entry.reads -%}
+            {%- if read not in reads %}{% do reads.append(read) %}{% endif -%}
+            {%- if read not in reads_of_level[entry.level] %}{% do reads_of_level[entry.level].append(read) %}{% endif -%}
+        {%- endfor -%}
     {%- endfor -%}
-    {#- the judged components as bit sets of ranks (DuckDB): every cutoff finite
-        and within the 62 bits, ranks that are positions (a shared rank of tied
-        scores would set one bit for two items), only components read off them -#}
-    {%- set finite_cutoffs = spec.cutoffs | reject('none') | list -%}
-    {%- set ranks_as_bits = finite_cutoffs | length == spec.cutoffs | length and finite_cutoffs | length > 0
-                            and finite_cutoffs | max <= 62
-                            and not (spec.score is not none and spec.ties == 'shared')
-                            and components_from.judged | reject('in', ['hits', 'precision_sum', 'first_relevant_rank', 'dcg']) | list | length == 0 -%}
+    {%- set pair_metrics = [] -%}
+    {%- for entry in spec.list_metrics if metrics[entry.name].pairs is defined %}{% do pair_metrics.append(entry) %}{% endfor -%}
+    {%- set item_value_metrics = spec.list_metrics | reject('in', pair_metrics) | list -%}
+    {%- set item_value_reads = [] -%}
+    {%- for entry in item_value_metrics %}{% do item_value_reads.extend(entry.reads) %}{% endfor -%}
     {%- set whole_list_cutoff = none in spec.cutoffs -%}
     {%- set exact_lengths = 'n_recommended' in spec.components and (spec.per_user or spec.precision_denominator == 'list_length') -%}
+    {#- the metrics a user without a list does not score 0 on read their
+        components of every user of the truth -#}
+    {%- set truth_properties = user_metric_names | rejectattr('zero_without_list') | list | length > 0 -%}
     {{ return({
-        'inputs_read': inputs_read,
+        'inputs_read': reads | select('in', ['items', 'train']) | list,
+        'reads': reads,
+        'list_reads': reads_of_level.list,
         'components_from': components_from,
         'user_metric_names': user_metric_names,
         'needs_user_metrics': spec.user_metrics | length > 0,
         'needs_group_metrics': spec.group_metrics | length > 0,
         'needs_list_metrics': spec.list_metrics | length > 0,
-        'needs_items': 'items' in inputs_read,
-        'needs_train': 'train' in inputs_read,
-        'needs_head': spec.list_metrics | selectattr('name', 'equalto', 'long_tail_share') | list | length > 0,
-        'needs_serendipity': 'serendipity' in list_metric_names,
-        'needs_interactions': spec.user_metrics | length > 0 or 'serendipity' in list_metric_names,
-        'needs_train_item_set': spec.group_metrics | selectattr('name', 'equalto', 'coverage') | list | length > 0 and spec.coverage_of != 'catalog',
-        'diversity_metrics': spec.list_metrics | selectattr('name', 'equalto', 'intra_list_diversity') | list,
-        'item_value_metrics': spec.list_metrics | rejectattr('name', 'equalto', 'intra_list_diversity') | list,
-        'needs_train_items': list_metric_names | reject('equalto', 'intra_list_diversity') | list | length > 0
-                             or ('intra_list_diversity' in list_metric_names and spec.item_distance == 'cooccurrence'),
+        'needs_items': 'items' in reads,
+        'needs_catalog_size': 'catalog_size' in reads,
+        'needs_head': 'head' in reads,
+        'needs_popularity_rank': 'popularity_rank' in reads,
+        'needs_interactions': spec.user_metrics | length > 0 or 'shown_relevance' in reads,
+        'needs_train_item_set': 'train_item_set' in reads,
+        'needs_train_popularity': 'train_popularity' in reads,
+        'pair_metrics': pair_metrics,
+        'item_value_metrics': item_value_metrics,
+        'item_values_read_popularity': 'train_popularity' in item_value_reads,
         'needs_running_hits': 'precision_sum' in components_from.judged,
-        'ranks_as_bits': ranks_as_bits,
+        'judged_strategy': rankwise._judged_strategy(spec, components_from.judged),
+        'ideal_strategy': rankwise._ideal_strategy(spec, components_from.truth),
         'needs_n_relevant_on_rows': 'hits_within_n_relevant' in components_from.judged,
         'needs_all_running': components_from.all_running | length > 0,
         'needs_idcg': 'idcg' in components_from.truth,
-        'needs_ideal_order': 'idcg' in components_from.truth and spec.idcg == 'truth',
-        'needs_slot_idcg': 'idcg' in components_from.truth and spec.idcg == 'k_positions',
-        'every_idcg': spec.per_user or 'idcg' in names,
-        'needs_present_idcg': 'idcg' in names and not spec.per_user,
+        'every_idcg': spec.per_user or truth_properties,
+        'needs_present_idcg': truth_properties and not spec.per_user,
         'exact_lengths': exact_lengths,
         'needs_list_lengths': 'n_recommended' in spec.components and (exact_lengths or whole_list_cutoff),
         'materialise_missing_users': every_truth_user and spec.per_user,
@@ -281,6 +283,39 @@
         'whole_list': '9223372036854775807',
         'inlined_recommendations': spec.score is none,
     }) }}
+{% endmacro %}
+
+{#- How the judged components are computed (macros/evaluate/strategies/):
+    'rank_bits' (two bit sets of ranks per list, on an engine that has them)
+    when every cutoff is finite and within the 62 bits, ranks are positions (a
+    shared rank of tied scores would set one bit for two items), and every
+    judged component can be read off the bits; else 'running_hits' (a window of
+    running hits and a GROUP BY per (list, cutoff)). -#}
+{% macro _judged_strategy(spec, judged_components) %}
+    {%- set registry = rankwise._component_registry() -%}
+    {%- set finite_cutoffs = spec.cutoffs | reject('none') | list -%}
+    {%- set off_bits = [] -%}
+    {%- for component in judged_components if not registry[component].from_rank_bits %}{% do off_bits.append(component) %}{% endfor -%}
+    {%- if rankwise._engine_has_rank_bits() and finite_cutoffs | length == spec.cutoffs | length and finite_cutoffs | length > 0
+          and finite_cutoffs | max <= 62 and not (spec.score is not none and spec.ties == 'shared') and off_bits | length == 0 -%}
+        {{ return('rank_bits') }}
+    {%- endif -%}
+    {{ return('running_hits') }}
+{% endmacro %}
+
+{#- How IDCG is computed (macros/evaluate/strategies/): 'k_slots' (idcg='k_positions':
+    every one of the k slots relevant), 'top_k_gains' (each user's top
+    relevances from one aggregate, on an engine with arrays) or 'ideal_ranks'
+    (a window numbering each user's truth by relevance); none without IDCG. -#}
+{% macro _ideal_strategy(spec, truth_components) %}
+    {%- if 'idcg' not in truth_components -%}
+        {{ return(none) }}
+    {%- elif spec.idcg == 'k_positions' -%}
+        {{ return('k_slots') }}
+    {%- elif rankwise._engine_has_top_k_lists() -%}
+        {{ return('top_k_gains') }}
+    {%- endif -%}
+    {{ return('ideal_ranks') }}
 {% endmacro %}
 
 {#- The condition that keeps a user in a metric's user set, over rows that carry
@@ -300,4 +335,165 @@
     {%- set names = [] -%}
     {%- for name, metric in rankwise._metric_registry().items() if metric.level == level %}{% do names.append(name) %}{% endfor -%}
     {{ return(names) }}
+{% endmacro %}
+
+{#- The plan of one rankwise.evaluate: _evaluate_spec's, with evaluate's own
+    arguments checked (confidence, bootstrap_resamples, seed), the optional
+    inputs (refused when a metric needs one that is missing), the item feature
+    columns and the columns read from each input. `given` holds the options
+    passed (evaluate's kwargs). -#}
+{% macro _evaluation_spec(metrics, k, group_by, per_user, partition_by, confidence, bootstrap_resamples, seed, items, train, given) %}
+    {%- set options = rankwise._given_options('evaluate', given, rankwise._evaluate_arguments()) -%}
+    {%- set spec = rankwise._evaluate_spec(metrics, k, group_by, per_user, options, partition_by) -%}
+    {%- if confidence is not none and not (confidence is number and confidence is not boolean and confidence > 0 and confidence < 1) -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `confidence` must be a number strictly between 0 and 1, such as 0.95, or none for no interval; got " ~ rankwise._describe(confidence) ~ ".") }}
+    {%- endif -%}
+    {%- if bootstrap_resamples is not none and not (bootstrap_resamples is integer and bootstrap_resamples is not boolean and bootstrap_resamples >= 1 and bootstrap_resamples <= 1000000) -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `bootstrap_resamples` must be an integer from 1 to 1000000 (the resamples of the bootstrap interval of group-level metrics such as entropy), or none; got " ~ rankwise._describe(bootstrap_resamples) ~ ".") }}
+    {%- endif -%}
+    {%- if bootstrap_resamples is not none and confidence is none -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: `bootstrap_resamples` gives group-level metrics an interval at level `confidence`, which is none; give a confidence such as 0.95.") }}
+    {%- endif -%}
+    {%- do rankwise._check_integer('evaluate', 'seed', seed) -%}
+    {%- if bootstrap_resamples is not none -%}
+        {%- set with_interval = rankwise._metric_names_where('bootstrap') -%}
+        {%- for entry in spec.group_metrics if entry.name not in with_interval -%}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: `bootstrap_resamples` gives " ~ with_interval | join(', ') ~ " a bootstrap interval; " ~ entry.name ~ " has none yet. Evaluate it in a call without bootstrap_resamples.") }}
+        {%- endfor -%}
+    {%- endif -%}
+    {%- do spec.update(rankwise._optional_inputs(spec, items, train)) -%}
+    {%- do spec.update(rankwise._item_feature_columns(spec, options.item_col, options.item_vector_col, options.item_feature_cols)) -%}
+    {#- per-user rows have no interval -#}
+    {%- do spec.update({'confidence': none if per_user else confidence, 'group_bootstrap': bootstrap_resamples, 'seed': seed}) -%}
+    {%- set columns_read = rankwise._columns_read(options, group_by, partition_by) -%}
+    {%- do columns_read.update({'items': [(options.item_col, 'item id')] + spec.item_columns_read,
+                                'train': [(options.user_col, 'user id'), (options.item_col, 'item id')] + columns_read.interactions[3:]}) -%}
+    {%- do spec.update({'columns_read': columns_read}) -%}
+    {{ return(spec) }}
+{% endmacro %}
+
+{#- The arguments evaluate takes besides the two inputs and the options. -#}
+{% macro _evaluate_arguments() %}
+    {{ return(['metrics', 'k', 'group_by', 'per_user', 'partition_by', 'confidence', 'bootstrap_resamples', 'seed', 'items', 'train']) }}
+{% endmacro %}
+
+{#- What the Python wrapper needs to know of an evaluation, from the planner
+    alone (it re-derives none of it): the options resolved, the metrics asked
+    by level, the optional inputs read, the warning for each optional input
+    given that no metric reads, and the columns that tell lists apart. The
+    arguments are evaluate's; `items` and `train` are true when given. -#}
+{% macro _evaluation_plan(metrics=none, k=none, group_by=none, per_user=false, partition_by=none, confidence=0.95,
+                          bootstrap_resamples=none, seed=0, items=false, train=false) %}
+    {%- set spec = rankwise._evaluation_spec(metrics, k, group_by, per_user, partition_by, confidence, bootstrap_resamples,
+                                             seed, 'items' if items else none, 'train' if train else none, kwargs) -%}
+    {%- set options = rankwise._updated(spec.options, {}) -%}
+    {%- set unread = [] -%}
+    {%- for input, given in [('items', items), ('train', train)] if given and input not in spec.inputs_read -%}
+        {%- do unread.append({'input': input, 'message': "rankwise.evaluate: `" ~ input ~ "` is given but none of the metrics asked reads it ("
+                              ~ rankwise._readers_of(input) | join(', ') ~ " do); it is not read or checked."}) -%}
+    {%- endfor -%}
+    {%- set metrics_asked = [] -%}
+    {%- for entry in spec.requested -%}
+        {%- do metrics_asked.append({'name': entry.name, 'k': entry.k, 'level': entry.level, 'reads': entry.reads}) -%}
+    {%- endfor -%}
+    {{ return({
+        'options': options,
+        'metrics': metrics_asked,
+        'inputs_read': spec.inputs_read,
+        'unread_inputs': unread,
+        'metrics_shown_by_a_hit': rankwise._metrics_shown_by_a_hit(),
+    }) }}
+{% endmacro %}
+
+{#- The names of the metrics whose registry entry has `flag` true. -#}
+{% macro _metric_names_where(flag) %}
+    {%- set names = [] -%}
+    {%- for name, metric in rankwise._metric_registry().items() if metric.get(flag) %}{% do names.append(name) %}{% endfor -%}
+    {{ return(names) }}
+{% endmacro %}
+
+{#- The metrics that read `read` (an optional input or a stage) under some
+    option values, in registry order. -#}
+{% macro _readers_of(read) %}
+    {%- set names = [] -%}
+    {%- for name, metric in rankwise._metric_registry().items() -%}
+        {%- set cases = [metric.get('reads', [])] -%}
+        {%- for case in metric.get('reads_when', []) %}{% do cases.append(case.reads) %}{% endfor -%}
+        {%- for reads in cases if read in reads and name not in names %}{% do names.append(name) %}{% endfor -%}
+    {%- endfor -%}
+    {{ return(names) }}
+{% endmacro %}
+
+{#- Per input, the (column, purpose) pairs evaluate reads, as the Python wrapper
+    names them in its messages. -#}
+{% macro _columns_read(options, group_by, partition_by) %}
+    {%- set user_col, item_col, rank_col, score_col, relevance_col = options.user_col, options.item_col, options.rank_col, options.score_col, options.relevance_col -%}
+    {%- set groups = [] if group_by is none else ([group_by] if group_by is string else group_by) -%}
+    {%- set partitions = [] if partition_by is none else ([partition_by] if partition_by is string else partition_by) -%}
+    {%- set recommendations = [(user_col, 'user id'), (item_col, 'item id'), (score_col, 'score') if score_col is not none else (rank_col, 'rank')] -%}
+    {%- for column in groups %}{% do recommendations.append((column, 'group_by column')) %}{% endfor -%}
+    {%- set interactions = [(user_col, 'user id'), (item_col, 'item id'), (relevance_col, 'relevance')] -%}
+    {%- for column in partitions -%}
+        {%- do recommendations.append((column, 'partition_by column')) -%}
+        {%- do interactions.append((column, 'partition_by column')) -%}
+    {%- endfor -%}
+    {{ return({'recommendations': recommendations, 'interactions': interactions}) }}
+{% endmacro %}
+
+{#- The optional inputs (`items`, `train`) the metrics asked read, each refused
+    with the metrics that need it when missing; given but unread, left out. -#}
+{% macro _optional_inputs(spec, items, train) %}
+    {%- for input, relation in [('items', items), ('train', train)] if input in spec.inputs_read and relation is none -%}
+        {%- set needing = [] -%}
+        {%- for entry in spec.requested if input in entry.reads and entry.name not in needing %}{% do needing.append(entry.name) %}{% endfor -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ needing | join(', ') ~ " " ~ ("needs" if needing | length == 1 else "need") ~ " the `" ~ input ~ "` input ("
+            ~ ("the catalog: one row per item that could be recommended" if input == 'items' else "the interactions the model was trained on, for the items' popularity") ~ ").") }}
+    {%- endfor -%}
+    {{ return({'items_relation': items, 'train_relation': train}) }}
+{% endmacro %}
+
+{#- The columns of the catalog a pair metric's distance reads, checked
+    against item_distance: a vector column (an array of doubles) or feature
+    columns for 'cosine', feature columns for 'hamming', none for
+    'cooccurrence'. A column given that no metric reads is refused, not
+    ignored. -#}
+{% macro _item_feature_columns(spec, item_col, item_vector_col, item_feature_cols) %}
+    {%- set diversity = spec.pair_metrics | length > 0 -%}
+    {%- if item_vector_col is not none and (item_vector_col is not string or item_vector_col | length == 0) -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `item_vector_col` must be a non-empty column name or none; got " ~ rankwise._describe(item_vector_col) ~ ".") }}
+    {%- endif -%}
+    {%- set features = [] if item_feature_cols is none else ([item_feature_cols] if item_feature_cols is string else item_feature_cols) -%}
+    {%- if features is mapping or features is not iterable or (item_feature_cols is not none and features | length == 0) -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `item_feature_cols` must be a column name or a non-empty list of them, or none; got " ~ rankwise._describe(item_feature_cols) ~ ".") }}
+    {%- endif -%}
+    {%- for column in features -%}
+        {%- if column is not string or column | length == 0 -%}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: every entry of `item_feature_cols` must be a non-empty column name; got " ~ rankwise._describe(column) ~ ".") }}
+        {%- endif -%}
+        {%- if column | lower == item_col | lower or column | lower in (features[:loop.index0] | map('lower') | list) -%}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: `item_feature_cols` lists column '" ~ column ~ "' twice, or the item column; list each feature column once.") }}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- set given = (['item_vector_col'] if item_vector_col is not none else []) + (['item_feature_cols'] if features | length > 0 else []) -%}
+    {%- if not diversity and given | length > 0 -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: `" ~ given | join('` and `') ~ "` " ~ ("is" if given | length == 1 else "are") ~ " given, but only " ~ rankwise._readers_of('item_features') | join(', ') ~ " reads the items' features and it is not asked; add it to `metrics` or leave the argument out.") }}
+    {%- endif -%}
+    {%- if diversity -%}
+        {%- if spec.item_distance == 'cooccurrence' and given | length > 0 -%}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: item_distance='cooccurrence' compares items by their users in `train` and reads no feature; leave out `" ~ given | join('` and `') ~ "`, or pick item_distance='cosine' or 'hamming'.") }}
+        {%- elif spec.item_distance == 'hamming' and (item_vector_col is not none or features | length == 0) -%}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: item_distance='hamming' counts the features two items differ in; give the catalog's feature columns as `item_feature_cols` (and no `item_vector_col`).") }}
+        {%- elif spec.item_distance == 'cosine' and given | length != 1 -%}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: item_distance='cosine' compares the items' vectors; give either `item_vector_col` (a column of the catalog holding an array of numbers) or `item_feature_cols` (numeric columns that form the vector), " ~ ("not both." if given | length == 2 else "or pick item_distance='cooccurrence' to compare items by their users in `train`.")) }}
+        {%- endif -%}
+    {%- endif -%}
+    {%- set quoted = [] -%}
+    {%- set read = [] -%}
+    {%- for column in features -%}
+        {%- do quoted.append(rankwise.quote_identifier(column)) -%}
+        {%- do read.append((column, 'item feature')) -%}
+    {%- endfor -%}
+    {%- if item_vector_col is not none %}{% do read.append((item_vector_col, 'item vector')) %}{% endif -%}
+    {{ return({'item_vector': none if item_vector_col is none else rankwise.quote_identifier(item_vector_col),
+               'item_features': quoted, 'item_columns_read': read}) }}
 {% endmacro %}

@@ -1,7 +1,7 @@
-{#- Stages of the group-level metrics (entropy, coverage, gini,
-    personalization): how often each item fills a top-k slot in its group, its
-    share of those slots, and the metrics per group from aggregates over the
-    group's items: one GROUP BY of the recommendations, none per metric. -#}
+{#- Stages of the group-level metrics: how often each item fills a top-k slot in
+    its group, its share of those slots, and the metrics per group from
+    aggregates over the group's items (each metric's `aggregates` in the
+    registry): one GROUP BY of the recommendations, none per metric. -#}
 
 {#- rw_item_exposures: per (group, item), its top-k slots at every cutoff at once. -#}
 {% macro _stage_item_exposures(spec) %}
@@ -17,8 +17,8 @@ rw_item_exposures as (
 {%- endmacro %}
 
 {#- rw_item_shares: per (group, item), its top-k slots and their share of the
-    group's; for gini, the item's place when the group's items are numbered in
-    ascending order of their slots. -#}
+    group's; for the metrics that read item_order, the item's place when the
+    group's items are numbered in ascending order of their slots. -#}
 {% macro _stage_item_shares(spec) %}
     {%- set over_group = 'over (' ~ ('partition by ' ~ spec.groups | join(', ') if spec.groups | length > 0 else '') ~ ')' -%}
 rw_item_shares as (
@@ -27,7 +27,7 @@ rw_item_shares as (
         {%- for entry in spec.group_metrics %},
         rw_exposures__{{ entry.position }},
         {{ rankwise.safe_divide('rw_exposures__' ~ entry.position, 'sum(rw_exposures__' ~ entry.position ~ ') ' ~ over_group) }} as rw_share__{{ entry.position }}
-        {%- if entry.name == 'gini' %},
+        {%- if 'item_order' in entry.reads %},
         row_number() over ({{ 'partition by ' ~ spec.groups | join(', ') if spec.groups | length > 0 else '' }} order by rw_exposures__{{ entry.position }} asc) as rw_ascending__{{ entry.position }}
         {%- endif %}
         {%- endfor %}
@@ -53,23 +53,12 @@ rw_catalog as (
 {%- endmacro %}
 
 {#- The aggregates of one group-level metric over its group's items, as
-    (column, SQL) pairs; its formula reads them by name. -#}
-{% macro _group_aggregates(entry, spec) %}
-    {%- set exposures = 'rw_exposures__' ~ entry.position -%}
-    {%- if entry.name == 'entropy' -%}
-        {{ return([('entropy', rankwise.entropy_at_k('rw_share__' ~ entry.position, spec.log_base))]) }}
-    {%- elif entry.name == 'coverage' and spec.coverage_of == 'train_items' -%}
-        {{ return([('n_train_items_exposed', 'count(case when ' ~ exposures ~ ' > 0 and train_item.rw_item is not null then 1 end)')]) }}
-    {%- elif entry.name == 'coverage' -%}
-        {{ return([('n_items_exposed', 'count(case when ' ~ exposures ~ ' > 0 then 1 end)')]) }}
-    {%- elif entry.name == 'gini' -%}
-        {{ return([('ascending_weighted_exposures', 'sum(rw_ascending__' ~ entry.position ~ ' * ' ~ exposures ~ ')'),
-                   ('exposures', 'sum(' ~ exposures ~ ')'),
-                   ('n_items_exposed', 'count(case when ' ~ exposures ~ ' > 0 then 1 end)')]) }}
-    {%- elif entry.name == 'personalization' -%}
-        {{ return([('exposure_pairs', 'sum(' ~ exposures ~ ' * (' ~ exposures ~ ' - 1))')]) }}
-    {%- endif -%}
-    {{ exceptions.raise_compiler_error("rankwise.evaluate: internal error, no aggregates for group-level metric " ~ entry.name ~ ".") }}
+    (column, SQL) pairs (its registry entry's `aggregates`); its formula reads
+    them by name. `share` names the column of each item's share of the slots. -#}
+{% macro _group_aggregates(entry, spec, share='rw_share__' ~ entry.position) %}
+    {%- set items = {'exposures': 'rw_exposures__' ~ entry.position, 'share': share,
+                     'ascending': 'rw_ascending__' ~ entry.position, 'in_train': 'train_item.rw_item is not null'} -%}
+    {{ return(rankwise[rankwise._metric_registry()[entry.name].aggregates](items, spec)) }}
 {% endmacro %}
 
 {#- rw_group_metrics: per group, each group-level metric from its aggregates over
@@ -106,7 +95,7 @@ rw_group_metrics as (
         {{ rankwise._group_by_groups(spec.groups) }}
     ) as lists
         on 1 = 1{{ rankwise._groups_match('aggregates', 'lists', spec.groups) }}
-    {%- if spec.needs_items %}
+    {%- if spec.needs_catalog_size %}
     cross join rw_catalog as catalog
     {%- endif %}
     {%- if spec.needs_train_item_set %}
@@ -169,8 +158,10 @@ rw_group_intervals as (
     from (
         select
             {{ rankwise._group_columns(spec.groups, 'shares') }}shares.rw_resample
-            {%- for entry in spec.group_metrics %},
-            cast({{ rankwise.entropy_at_k('shares.rw_share__' ~ entry.position, spec.log_base) }} as {{ rankwise.type_float64() }}) as rw_value__{{ entry.position }}
+            {%- for entry in spec.group_metrics %}
+            {%- set columns = {} %}
+            {%- for name, sql in rankwise._group_aggregates(entry, spec, 'shares.rw_share__' ~ entry.position) %}{% do columns.update({name: sql}) %}{% endfor %},
+            cast({{ rankwise[registry[entry.name].formula](columns, entry.k, spec) }} as {{ rankwise.type_float64() }}) as rw_value__{{ entry.position }}
             {%- endfor %}
         from (
             select

@@ -1,4 +1,4 @@
-{#- Stages of intra_list_diversity: every unordered pair of items within the
+{#- Stages of the pair metrics (intra_list_diversity): every unordered pair of items within the
     largest cutoff of each list (one self-join of the top-k rows), each pair's
     distance, and per list the distances summed over the pairs within each
     cutoff. A pair is within k when both its items are, so the pair's cutoff is
@@ -19,7 +19,7 @@
 {#- rw_list_pairs: per list, each unordered pair of its items (the smaller id
     first) and the larger of their ranks. -#}
 {% macro _stage_list_pairs(spec) %}
-    {%- set cutoffs = spec.diversity_metrics | map(attribute='k') | list -%}
+    {%- set cutoffs = spec.pair_metrics | map(attribute='k') | list -%}
 rw_list_pairs as (
     select
         {{ rankwise._group_columns(spec.groups, 'first_item') }}first_item.rw_user,
@@ -96,7 +96,7 @@ rw_pair_cooccurrence as (
 )
 {%- endmacro %}
 
-{#- rw_list_diversity: per list, for each cutoff of intra_list_diversity, the
+{#- rw_list_diversity: per list, for each pair metric and cutoff, the
     pairs within it and the sum of their distances. -#}
 {% macro _stage_list_diversity(spec) %}
     {%- set first, second = 'first_features', 'second_features' -%}
@@ -115,11 +115,12 @@ rw_pair_cooccurrence as (
                       else rankwise._feature_dot_product(spec, first, second) -%}
         {%- set columns = {'dot_product': dot, 'first_norm': first ~ '.rw_norm', 'second_norm': second ~ '.rw_norm'} -%}
     {%- endif -%}
-    {%- set distance = rankwise._formula_item_distance(columns, none, spec) -%}
+    {%- set registry = rankwise._metric_registry() -%}
 rw_list_diversity as (
     select
         {{ rankwise._group_columns(spec.groups, 'pairs') }}pairs.rw_user
-        {%- for entry in spec.diversity_metrics %},
+        {%- for entry in spec.pair_metrics %}
+        {%- set distance = rankwise[registry[entry.name].formula](columns, entry.k, spec) %},
         count(case when {{ rankwise._within_cutoff('pairs.rw_pair_rank', entry.k) }} then 1 end) as rw_pairs__{{ entry.position }},
         sum(case when {{ rankwise._within_cutoff('pairs.rw_pair_rank', entry.k) }} then {{ distance }} end) as rw_distance_sum__{{ entry.position }}
         {%- endfor %}

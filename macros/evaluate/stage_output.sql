@@ -149,7 +149,7 @@ left join rw_group_intervals as intervals
     list last), each direction and null order spelled out. -#}
 {% macro _output_order(spec) %}
     {%- set positions = {} -%}
-    {%- for entry in spec.plan if entry.name not in positions -%}
+    {%- for entry in spec.requested if entry.name not in positions -%}
         {%- do positions.update({entry.name: positions | length + 1}) -%}
     {%- endfor -%}
     {%- set keys = [] -%}

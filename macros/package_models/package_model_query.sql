@@ -17,10 +17,10 @@
     {%- endfor -%}
     {%- set metrics = var('rankwise_metrics', ['precision', 'recall', 'f1', 'hit_rate', 'map', 'mrr', 'ndcg', 'entropy']) -%}
     {%- if per_user -%}
-        {%- set catalog = rankwise._metric_registry() -%}
+        {%- set registry = rankwise._metric_registry() -%}
         {%- set user_level = [] -%}
         {%- for metric in ([metrics] if metrics is string else metrics) -%}
-            {%- if catalog.get(metric.split('@')[0], {}).get('level') != 'group' %}{% do user_level.append(metric) %}{% endif -%}
+            {%- if registry.get(metric.split('@')[0], {}).get('level') != 'group' %}{% do user_level.append(metric) %}{% endif -%}
         {%- endfor -%}
         {%- set metrics = user_level -%}
     {%- endif -%}
@@ -63,16 +63,7 @@
     the table just built, as log lines (dbt has no warnings of a model's data). -#}
 {% macro _log_coverage_warnings(relation) %}
     {%- if execute -%}
-        {%- set options = var('rankwise_options', {}) -%}
-        {%- set preset = rankwise.convention_options(options.get('convention', 'rankwise')).users -%}
-        {%- set given = options.get('users') -%}
-        {%- if given is none -%}
-            {%- set users = preset -%}
-        {%- elif given is mapping -%}
-            {%- set users = rankwise._updated(preset if preset is mapping else {'default': preset}, given) -%}
-        {%- else -%}
-            {%- set users = given -%}
-        {%- endif -%}
+        {%- set users = rankwise._options_resolved(var('rankwise_options', {})).users -%}
         {%- set found = run_query(rankwise.coverage_warnings(relation, var('rankwise_group_by', []), var('rankwise_partition_by', []), users)) -%}
         {%- for row in found.rows -%}
             {%- do log('Warning: ' ~ row[1], info=true) -%}
@@ -88,25 +79,24 @@
 {% macro _refuse_bad_input(recommendations, interactions, options, group_by, partition_by, items=none, train=none) %}
     {%- if not execute -%}{{ return(none) }}{%- endif -%}
     {%- set groups = ([group_by] if group_by is string else group_by) + ([partition_by] if partition_by is string else partition_by) -%}
-    {%- set convention = rankwise.convention_options(options.get('convention', 'rankwise')) -%}
+    {%- set resolved = rankwise._options_resolved(options) -%}
     {%- set queries = [
-        ('recommendations (' ~ recommendations ~ ')', rankwise.recommendation_problems(recommendations, options.get('user_col', 'user_id'),
-            options.get('item_col', 'item_id'), options.get('rank_col', 'rank') or 'rank', options.get('score_col'), groups)),
-        ('interactions (' ~ interactions ~ ')', rankwise.interaction_problems(interactions, options.get('user_col', 'user_id'),
-            options.get('item_col', 'item_id'), options.get('relevance_col'), options.get('gain', convention.gain), partition_by)),
+        ('recommendations (' ~ recommendations ~ ')', rankwise.recommendation_problems(recommendations, resolved.user_col,
+            resolved.item_col, resolved.rank_col or 'rank', resolved.score_col, groups)),
+        ('interactions (' ~ interactions ~ ')', rankwise.interaction_problems(interactions, resolved.user_col,
+            resolved.item_col, resolved.relevance_col, resolved.gain, partition_by)),
     ] -%}
     {%- if items is not none -%}
-        {%- set features = options.get('item_feature_cols') or [] -%}
-        {%- do queries.append(('items (' ~ items ~ ')', rankwise._catalog_problems(recommendations, items, options.get('item_col', 'item_id'),
-            options.get('item_vector_col'), [features] if features is string else features,
-            (options.get('item_distance') or convention.item_distance) == 'cosine'))) -%}
+        {%- set features = resolved.item_feature_cols or [] -%}
+        {%- do queries.append(('items (' ~ items ~ ')', rankwise._catalog_problems(recommendations, items, resolved.item_col,
+            resolved.item_vector_col, [features] if features is string else features, resolved.item_distance == 'cosine'))) -%}
     {%- endif -%}
     {%- if train is not none -%}
-        {%- do queries.append(('train (' ~ train ~ ')', rankwise._train_problems(train, options.get('user_col', 'user_id'), options.get('item_col', 'item_id')))) -%}
+        {%- do queries.append(('train (' ~ train ~ ')', rankwise._train_problems(train, resolved.user_col, resolved.item_col))) -%}
     {%- endif -%}
     {%- for table, query in queries -%}
         {%- for row in run_query(query).rows if row[2] > 0 -%}
-            {%- if not (row[0] == 'duplicate_interaction' and options.get('duplicate_interactions') == 'max') -%}
+            {%- if not (row[0] == 'duplicate_interaction' and resolved.duplicate_interactions == 'max') -%}
                 {%- set problem_table = 'recommendations (' ~ recommendations ~ ')' if row[0] == 'item_not_in_catalog' else table -%}
                 {{ exceptions.raise_compiler_error(rankwise._problem_message(problem_table, row[0], row[1], row[2], row[3]) ~ " (The package models check their inputs first; set the var rankwise_validate: false to skip it.)") }}
             {%- endif -%}
@@ -130,11 +120,11 @@
     {%- set allowed = ['recommendations', 'interactions', 'model_col', 'baseline', 'confidence', 'tests', 'n_resamples', 'seed', 'correction', 'alpha'] -%}
     {%- do rankwise._check_no_unknown_arguments('compare', comparison, allowed) -%}
     {%- set options = var('rankwise_options', {}) -%}
-    {%- set catalog = rankwise._metric_registry() -%}
+    {%- set registry = rankwise._metric_registry() -%}
     {%- set metrics = var('rankwise_metrics', ['precision', 'recall', 'f1', 'hit_rate', 'map', 'mrr', 'ndcg', 'entropy']) -%}
     {%- set paired = [] -%}
     {%- for metric in ([metrics] if metrics is string else metrics) -%}
-        {%- set entry = catalog.get(metric.split('@')[0], {}) -%}
+        {%- set entry = registry.get(metric.split('@')[0], {}) -%}
         {%- if entry.get('level') == 'user' and entry.get('zero_without_list', true) %}{% do paired.append(metric) %}{% endif -%}
     {%- endfor -%}
     {%- set recommendations_relation = rankwise._root_ref(comparison.get('recommendations', var('rankwise_recommendations'))) -%}

@@ -31,3 +31,21 @@
     {%- set meaning, fix = rankwise._problem_descriptions()[problem] -%}
     {{ return("rankwise: " ~ n_rows ~ " rows of the " ~ table ~ " have " ~ meaning ~ " in column '" ~ column_name ~ "' (for example " ~ example ~ "): " ~ fix ~ ".") }}
 {% endmacro %}
+
+{#- What each note of evaluation_notes means: facts that are not errors but
+    change what a mean covers, as rankwise.check words them. -#}
+{% macro _note_message(problem, n_rows, example) %}
+    {%- set messages = {
+        'users_only_in_recommendations': "users have recommendations but no interactions (e.g. {example}): they are left out of every mean.",
+        'users_only_in_interactions': "users have interactions but no recommendations (e.g. {example}): they score 0 in every mean (the default, users='interactions'), or are left out with users='both'.",
+        'users_without_relevant_item': "users have no relevant item (e.g. {example}): they score 0 where a ratio would divide by zero; users='relevant' leaves them out.",
+        'lists_shorter_than_k': "lists are shorter than k (e.g. {example}): missing positions count as misses, or see precision_denominator='list_length'.",
+        'tied_scores': "lists have tied scores (e.g. {example}): ties are ordered by item id, see the `ties` option.",
+    } -%}
+    {{ return(n_rows ~ " " ~ messages[problem].replace('{example}', example | string)) }}
+{% endmacro %}
+
+{#- The table a note of evaluation_notes is about. -#}
+{% macro _note_table(problem) %}
+    {{ return('interactions' if problem in ['users_only_in_interactions', 'users_without_relevant_item'] else 'recommendations') }}
+{% endmacro %}

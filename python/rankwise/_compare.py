@@ -9,10 +9,11 @@ from typing import Any, Literal, Unpack
 
 import duckdb
 
-from . import _api
+from . import _checks
 from ._options import EvaluateOptions, documented, plain
+from ._plan import evaluation_plan, macro_arguments
 from ._render import renderer
-from ._validate import _require, _schema
+from .engines import duckdb as duckdb_engine
 from .errors import InvalidArgumentError
 
 Test = Literal["t", "randomization", "bootstrap"]
@@ -24,7 +25,7 @@ def _compare_arguments(metrics: Any, k: Any, model_col: Any, baseline: Any, grou
                        statistics: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
     """The macro's keyword arguments, every option resolved as evaluate resolves
     it, numpy scalars made Python values."""
-    arguments = _api._macro_arguments("compare", metrics, k, group_by, False, options, partition_by)
+    arguments = macro_arguments("compare", metrics, k, group_by, False, options, partition_by)
     for evaluate_only in ("per_user", "bootstrap_resamples", "seed", "confidence"):
         del arguments[evaluate_only]
     tests = plain(statistics["tests"])
@@ -62,7 +63,7 @@ def compare(
     validate: bool = True,
     memory_limit: str | None = None,
     temp_directory: str | os.PathLike[str] | None = None,
-    output: _api.Output = "pandas",
+    output: duckdb_engine.Output = "pandas",
     **options: Unpack[EvaluateOptions],
 ) -> Any:
     """Compares models on paired per-user values: is one really better?
@@ -120,29 +121,30 @@ def compare(
             baseline is not a model of the recommendations.
         rankwise.errors.InputError: as for :func:`evaluate`.
     """
-    if output not in _api.OUTPUTS:
-        raise InvalidArgumentError(
-            f"rankwise.compare: argument `output` must be one of {', '.join(map(repr, _api.OUTPUTS))}; got {output!r}.")
+    duckdb_engine.check_output("compare", output)
     statistics = {"confidence": confidence, "tests": tests, "n_resamples": n_resamples, "seed": seed,
                   "correction": correction, "alpha": alpha}
     arguments = _compare_arguments(metrics, k, model_col, baseline, group_by, partition_by, statistics, options)
     # Render first: an invalid argument fails before anything touches a connection.
     _render_compare("recommendations", "interactions", arguments)
-    # The model column is one more group column to evaluate's checks.
-    as_evaluated = {**arguments, "group_by": [*(arguments["group_by"] or []), arguments["model_col"]]}
-    with _api._evaluation_inputs("compare", con, memory_limit, temp_directory, output, recommendations, interactions,
-                                 as_evaluated) as (connection, inputs):
+    # The checks see the model column as one more group column.
+    as_evaluated = macro_arguments("compare", arguments["metrics"], arguments["k"],
+                                   [*(arguments["group_by"] or []), arguments["model_col"]], False, options,
+                                   arguments["partition_by"])
+    plan = evaluation_plan(as_evaluated)
+    with duckdb_engine.evaluation_inputs("compare", con, memory_limit, temp_directory, output,
+                                         {"recommendations": recommendations, "interactions": interactions},
+                                         _checks.text_keys(plan)) as (connection, inputs):
         # Named as the model column, not as one more group column; read even
         # without validate, as it costs no pass over the data.
-        _require(_schema(connection, inputs["recommendations"]), inputs["recommendations"].label, "model column",
-                 arguments["model_col"])
+        _checks.require_column(connection, inputs["recommendations"], "model column", arguments["model_col"])
         if validate:
-            _api._validate(connection, inputs, as_evaluated)
+            _checks.refuse_bad_input(connection, inputs, plan)
         relation = connection.sql(_render_compare(inputs["recommendations"].sql, inputs["interactions"].sql, arguments))
-        computed = _api._detached(connection, relation)
+        computed = duckdb_engine.detached(connection, relation)
         if computed.shape[0] == 0:
             _refuse_an_empty_comparison(connection, inputs["recommendations"].sql, arguments)
-        return computed if output == "relation" else _api._convert(computed, output)
+        return computed if output == "relation" else duckdb_engine.converted(computed, output)
 
 
 def _refuse_an_empty_comparison(connection: duckdb.DuckDBPyConnection, recommendations_sql: str,

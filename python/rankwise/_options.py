@@ -1,11 +1,14 @@
-"""The options of an evaluation, declared once.
+"""The options of an evaluation, as the macros declare them.
 
-:func:`rankwise.evaluate`, :func:`rankwise.sql` and :func:`rankwise.check` take
-them as ``**options: Unpack[EvaluateOptions]`` (as sqlglot's entry points take
-``**opts: Unpack[GeneratorArgs]``), and the command line builds its flags from the
-same declaration: the choices from the ``Literal`` types, the flag names from the
-option names, the help from :data:`DOCS`. A test holds every choice list equal to
-what the macros accept.
+The macros' option registry (``_option_registry`` in
+macros/conventions/convention_options.sql) declares each option once: its kind,
+choices, default and help. :data:`DEFAULTS` and :data:`DOCS` are read from it;
+:class:`EvaluateOptions` restates the choices as ``Literal`` types so that type
+checkers see them, and a test holds the two equal. :func:`rankwise.evaluate`,
+:func:`rankwise.sql` and :func:`rankwise.check` take the options as
+``**options: Unpack[EvaluateOptions]`` (as sqlglot's entry points take
+``**opts: Unpack[GeneratorArgs]``), and the command line builds its flags from
+the same declaration.
 """
 
 from __future__ import annotations
@@ -70,86 +73,27 @@ class EvaluateOptions(TypedDict, total=False):
     novelty_unseen: NoveltyUnseen | None
 
 
-DEFAULTS: dict[str, Any] = {
-    "user_col": "user_id",
-    "item_col": "item_id",
-    "rank_col": "rank",
-    "score_col": None,
-    "relevance_col": None,
-    "convention": "rankwise",
-    "ap_denominator": None,
-    "precision_denominator": None,
-    "gain": None,
-    "gain_items": None,
-    "idcg": None,
-    "relevance_threshold": None,
-    "users": None,
-    "ties": None,
-    "log_base": None,
-    "duplicate_interactions": "error",
-    "novelty_popularity": None,
-    "arp_popularity": None,
-    "head_share": None,
-    "item_distance": None,
-    "diversity_denominator": None,
-    "item_vector_col": None,
-    "item_feature_cols": None,
-    "coverage_of": None,
-    "gini_items": None,
-    "novelty_unseen": None,
-}
+def _declared() -> dict[str, dict[str, Any]]:
+    """The option registry of the macros (``_option_registry`` in
+    macros/conventions/convention_options.sql): kind, default, help."""
+    from ._render import renderer
 
-# One sentence or two per option: the docstrings of evaluate, sql and check and the
-# help of the command line's flags. docs/metrics.md has the formulas.
-DOCS: dict[str, str] = {
-    "user_col": "The user id column of both inputs.",
-    "item_col": "The item id column of both inputs.",
-    "rank_col": "The rank column of the recommendations (1 = best), read when score_col is not given (None "
-                "with score_col).",
-    "score_col": "A score column of the recommendations (higher = better); ranks are then derived, ties "
-                 "broken as `ties` says.",
-    "relevance_col": "The relevance column of the interactions; without it every interaction has relevance 1.",
-    "convention": "The library whose numbers to reproduce; it sets every convention below that is not given "
-                  "(docs/metrics.md, \"Presets\").",
-    "ap_denominator": "What average precision divides by: the relevant items R, min(R, k), the hits, or k.",
-    "precision_denominator": "What precision divides by: k, or the list length when shorter than k.",
-    "gain": "The gain of a relevant item in DCG: its relevance, 2^relevance - 1, or 1.",
-    "gain_items": "Which items earn a DCG gain: every item of positive relevance, or only the relevant ones "
-                  "(relevance >= relevance_threshold).",
-    "idcg": "The ideal DCG: of the user's truth, or of k relevant positions (RecTools; needs gain='binary').",
-    "relevance_threshold": "An item is relevant when its relevance is at least this finite number.",
-    "users": "Which users a mean covers: those in both tables, every user of the interactions (a missing "
-             "list scores 0), or those with a relevant item; or a mapping from metric names to these sets.",
-    "ties": "How tied scores are ordered: by item id descending (trec_eval) or ascending, or sharing one rank.",
-    "log_base": "The base of entropy's logarithm: 'e' (nats) or a finite number > 0 other than 1.",
-    "duplicate_interactions": "A (user, item) listed twice in the interactions: an error, or keep its highest "
-                              "relevance ('max').",
-    "novelty_popularity": "An item's popularity in novelty: the share of train users who interacted with it "
-                          "(RecTools), or its share of the train interactions.",
-    "arp_popularity": "An item's popularity in arp: the share of train users who interacted with it, or its "
-                      "share of the train interactions (RecTools' AvgRecPopularity(normalize=True)).",
-    "head_share": "long_tail_share's head: the most popular train items that together hold this share of the "
-                  "train interactions (above 0, at most 1).",
-    "item_distance": "intra_list_diversity's distance of two items: 1 - the cosine of their vectors (item_vector_col "
-                     "or item_feature_cols), the number of item_feature_cols they differ in ('hamming', RecTools), or "
-                     "1 - their train users in common / sqrt of the product of their train users ('cooccurrence', "
-                     "Recommenders).",
-    "diversity_denominator": "What intra_list_diversity divides the sum of a list's pairwise distances by: its pairs, "
-                             "or its items ('list_length', Evidently).",
-    "item_vector_col": "A column of the catalog (items) holding each item's vector, an array of numbers, for "
-                       "item_distance='cosine'.",
-    "item_feature_cols": "Columns of the catalog (items) holding each item's features: for item_distance='hamming', "
-                         "or numeric ones forming the vector of 'cosine'.",
-    "coverage_of": "coverage: the share of the catalog shown, the share of the train items shown ('train_items', "
-                   "Evidently), or the items shown over the train items ('train_item_count', Recommenders).",
-    "gini_items": "gini over the catalog, the items never shown counting 0, or over the items shown within k "
-                  "only, divided by n - 1 ('shown', Evidently).",
-    "novelty_unseen": "novelty of an item nobody interacted with in train: as one user ('one', RecTools), left out "
-                      "of the list's mean ('dropped', Evidently), or 0 ('zero', Recommenders).",
-}
+    return {name: dict(option) for name, option in renderer().call("_option_registry").items()}
 
-if DOCS.keys() != EvaluateOptions.__annotations__.keys() or DEFAULTS.keys() != DOCS.keys():
-    raise RuntimeError("rankwise: EvaluateOptions, DEFAULTS and DOCS must name the same options")
+
+_DECLARED = _declared()
+
+# Left out (None), an option a convention sets takes the convention's value.
+DEFAULTS: dict[str, Any] = {name: None if option.get("preset") else option["default"]
+                            for name, option in _DECLARED.items()}
+
+# One sentence or two per option, from the registry: the docstrings of evaluate,
+# sql and check and the help of the command line's flags. docs/metrics.md has
+# the formulas.
+DOCS: dict[str, str] = {name: option["help"] for name, option in _DECLARED.items()}
+
+if list(DOCS) != list(EvaluateOptions.__annotations__):
+    raise RuntimeError("rankwise: EvaluateOptions must name the options of the macros' _option_registry, in order")
 
 
 def option_types() -> dict[str, Any]:
@@ -224,3 +168,25 @@ def documented(function: _Function) -> _Function:
             function.__doc__ = "\n".join(lines)
             return function
     raise RuntimeError(f"rankwise: the docstring of {function.__name__} has no **options: line")
+
+
+def options_table() -> str:
+    """The options as a Markdown table, from the registry: docs/metrics.md
+    holds it between the markers `<!-- options: begin -->` and `<!-- options:
+    end -->`, and a test holds the two equal."""
+    lines = ["| option | values | default | what it decides |", "|---|---|---|---|"]
+    for name, option in _DECLARED.items():
+        values = {"column": "a column name", "optional_column": "a column name, or None",
+                  "optional_columns": "column names, or None", "number": "a finite number",
+                  "share": "a number above 0, at most 1", "convention": "a convention (below)"}.get(option["kind"])
+        if values is None:
+            values = ", ".join(f"`{choice}`" for choice in option["choices"])
+            if option["kind"] == "log_base":
+                values += " or a number > 0 other than 1"
+            if option["kind"] == "user_set":
+                values += ", or a mapping from metric names to one"
+        default = "the convention's" if option.get("preset") else f"`{option['default']!r}`"
+        if option.get("preset"):
+            default += f" (trec_eval: `{option['default']!r}`)"
+        lines.append(f"| `{name}` | {values} | {default} | {option['help'].replace('|', '/')} |")
+    return "\n".join(lines)

@@ -21,9 +21,10 @@ from . import __version__
 from ._api import DIALECT_ADAPTERS, check, evaluate, sql
 from ._compare import comparison_table, compare
 from ._cli_report import report_command
-from ._connection import apply_settings
+from .engines.duckdb import apply_settings
 from ._options import DEFAULTS, DOCS, choices, option_types
 from ._progress import stages
+from ._render import renderer
 from .errors import RankwiseError, RankwiseWarning
 
 _OUTPUT_FORMATS = {".parquet": "parquet", ".csv": "csv", ".json": "json"}
@@ -104,6 +105,11 @@ _PARTITION_HELP = ("A column both inputs have (fold, week...), each of whose val
                    "interactions (repeatable).")
 
 
+def _readers(input_name: str) -> str:
+    """The metrics that read an optional input, as the metric registry says."""
+    return ", ".join(renderer().call("_readers_of", input_name))
+
+
 def _common_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The arguments `evaluate` and `sql` share."""
     options = [
@@ -117,11 +123,10 @@ def _common_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--partition-by", multiple=True, help=_PARTITION_HELP),
         click.option("--per-user", is_flag=True, help="One row per user instead of means."),
         click.option("--items", default=None,
-                     help="The catalog (one row per item that could be recommended, with the item features "
-                          "intra_list_diversity reads), read by coverage, gini and serendipity."),
+                     help="The catalog (one row per item that could be recommended, with the features a distance "
+                          f"reads), read by {_readers('items')}."),
         click.option("--train", default=None,
-                     help="The interactions the model was trained on, read by novelty, arp, long_tail_share, "
-                          "serendipity and intra_list_diversity by co-occurrence."),
+                     help=f"The interactions the model was trained on, read by {_readers('train')}."),
         _options,
     ]
     for option in reversed(options):

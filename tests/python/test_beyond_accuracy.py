@@ -27,7 +27,7 @@ import pandas as pd
 import pytest
 
 import rankwise
-from rankwise._render import renderer
+from rankwise._plan import evaluation_plan, macro_arguments
 from rankwise.errors import (
     ColumnTypeError,
     EmptyInputError,
@@ -53,11 +53,10 @@ FEATURES = ITEMS.assign(genre=list("xxyyzz"), era=[1, 2, 1, 2, 1, 2],
 
 
 def _values(metrics: list[str], **options) -> dict[str, float]:
-    """The means of `metrics`, given the inputs they read under `options` (the
-    registry's `_metric_inputs`, which the wrapper warns by)."""
-    preset = rankwise.convention_options(options.get("convention", "rankwise"))
-    resolved = {option: options.get(option, preset[option]) for option in ("item_distance", "coverage_of", "gini_items")}
-    read = {role for metric in metrics for role in renderer().call("_metric_inputs", metric.split("@")[0], resolved)}
+    """The means of `metrics`, given the inputs they read under `options` (as
+    the plan says, which the wrapper warns by)."""
+    arguments = macro_arguments("evaluate", metrics, None, None, False, options)
+    read = set(evaluation_plan(arguments, items=True, train=True).inputs_read)
     inputs = {role: table for role, table in (("train", TRAIN), ("items", ITEMS)) if role in read}
     table = rankwise.evaluate(RECOMMENDATIONS, INTERACTIONS, metrics, **inputs, **options)
     return dict(zip(table["metric_label"], table["value"]))

@@ -116,3 +116,12 @@ def test_a_cutoff_can_be_a_column_with_null_for_the_whole_list(table):
                      "order by user_name asc").fetchall()
     # min(R, k): u1 min(4, 3) = 3; u2 the whole list: R = 2; u3 R = 0: 0
     _close([row[0] for row in rows], [(1 / 1 + 2 / 3) / 3, 0.0, 0.0])
+
+
+def test_dcg_term_is_the_gain_at_a_rank_over_its_discount(table):
+    # my_hits read as a relevance, my_len as a rank: u1 relevance 2 at rank 3,
+    # u2 relevance 0 at rank 2, u3 relevance 1 at rank 3.
+    _close(_values(table, "dcg_term", "my_len", "my_hits"), [2 / math.log2(4), 0.0, 1 / math.log2(4)])
+    _close(_values(table, "dcg_term", "my_len", "my_hits", "exponential"), [3 / math.log2(4), 0.0, 1 / math.log2(4)])
+    # only items with relevance >= 2 earn a gain
+    _close(_values(table, "dcg_term", "my_len", "my_hits", "binary", 2), [1 / math.log2(4), 0.0, 0.0])

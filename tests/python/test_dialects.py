@@ -179,6 +179,7 @@ EXPRESSION_CASES: dict[str, tuple[str, tuple[Any, ...], dict[str, Any]]] = {
         for gain in ("linear", "exponential", "binary")
     },
     "dcg_at_k_min_relevance": ("dcg_at_k", ("rank", "relevance"), dict(min_relevance=2)),
+    "dcg_term": ("dcg_term", ("rank", "relevance"), dict(gain="exponential")),
     **{
         f"idcg_at_k_{gain}": ("idcg_at_k", ("ideal_rank", "relevance"), dict(k=10, gain=gain))
         for gain in ("linear", "exponential", "binary")

@@ -136,16 +136,16 @@ def test_users_shared_only_across_partitions_are_no_overlap() -> None:
 
 
 def _counting_overlap_checks(monkeypatch) -> list[int]:
-    from rankwise import _api
+    from rankwise import _checks
 
     calls = []
-    checked = _api.overlap_errors
+    checked = _checks.overlap_errors
 
     def counted(*args, **kwargs):
         calls.append(1)
         return checked(*args, **kwargs)
 
-    monkeypatch.setattr(_api, "overlap_errors", counted)
+    monkeypatch.setattr(_checks, "overlap_errors", counted)
     return calls
 
 

@@ -13,13 +13,13 @@ PYTHON = Path(__file__).resolve().parents[2] / "python" / "rankwise"
 WRAPPER_MACROS = {
     "evaluate", "evaluation_notes", "recommendation_problems", "interaction_problems", "convention_options",
     "metric_names", "quote_identifier", "_string_literal", "id_overlap", "coverage_warnings", "_problem_message",
-    "_missing_column_message", "compare", "_ids_shared", "_metric_inputs", "_catalog_problems", "_train_problems",
-    "_metrics_shown_by_a_hit",
+    "_missing_column_message", "compare", "_ids_shared", "_catalog_problems", "_train_problems",
+    "_evaluation_plan", "_option_registry", "_note_message", "_note_table", "_readers_of",
 }
 
 
 def test_the_wrapper_calls_only_the_named_macros():
-    called = {match.group(1) for path in PYTHON.glob("*.py")
+    called = {match.group(1) for path in PYTHON.rglob("*.py")
               for match in re.finditer(r"\.call\(\s*\"(\w+)\"", path.read_text())}
     assert called == WRAPPER_MACROS
 

@@ -1,6 +1,9 @@
-"""Turns the inputs a user passes (DataFrames, Arrow tables, DuckDB relations,
-table names, Parquet/CSV paths) into relations the rendered SQL can read, without
-leaving anything behind on the connection."""
+"""The DuckDB engine: the connection rankwise opens for itself (with its
+settings) or the caller's (left as it is), the inputs a user passes (DataFrames,
+Arrow tables, DuckDB relations, table names, Parquet/CSV paths) turned into
+relations the rendered SQL can read without leaving anything behind on the
+connection, running that SQL, and the result converted to the output asked.
+"""
 
 from __future__ import annotations
 
@@ -10,15 +13,18 @@ import importlib.util
 import os
 import re
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 import duckdb
 
-from ._render import renderer
-from .errors import InputError
+from .._render import renderer
+from ..errors import InputError, InvalidArgumentError
+
+Output = Literal["pandas", "arrow", "polars", "relation"]
+OUTPUTS = get_args(Output)
 
 _FILE_READERS = {
     ".parquet": "read_parquet",
@@ -135,3 +141,90 @@ def _resolve(con: duckdb.DuckDBPyConnection, role: str, value: Any, registered: 
         raise InputError(f"rankwise: cannot read the {role} ({kind}).{hint}", table=role) from error
     registered.append(name)
     return ResolvedInput(quote_table_name(name), f"{role} ({type(value).__name__})", registered=True)
+
+
+def apply_settings(connection: duckdb.DuckDBPyConnection, **settings: Any) -> None:
+    """Sets each DuckDB setting given (None leaves DuckDB's default), as a bound
+    parameter; a value DuckDB refuses is an InvalidArgumentError naming it."""
+    for name, value in settings.items():
+        if value is None:
+            continue
+        try:
+            connection.execute(f"set {name} = ?", [str(value)])
+        except duckdb.Error as error:
+            first_line = str(error).strip().splitlines()[0]
+            raise InvalidArgumentError(
+                f"rankwise.evaluate: argument `{name}` {str(value)!r} is not accepted by DuckDB: {first_line}") from None
+
+
+def refuse_a_text_collation(connection: duckdb.DuckDBPyConnection, caller: str, text_columns: list[str]) -> None:
+    """A caller's connection whose default_collation is set compares text ids under
+    it ('B' = 'b' under nocase), which would quietly merge users or items. rankwise
+    changes no setting of a connection it is given, so it refuses instead."""
+    if not text_columns:
+        return
+    [(collation,)] = connection.execute("select current_setting('default_collation')").fetchall()
+    if collation:
+        raise InvalidArgumentError(
+            f"rankwise.{caller}: the connection's default_collation is {collation!r}, under which text ids such "
+            f"as 'B' and 'b' compare equal (columns: {', '.join(text_columns)}). rankwise leaves your settings as "
+            "they are: run RESET default_collation on this connection, or pass no `con`.")
+
+
+def check_output(caller: str, output: Any) -> None:
+    if output not in OUTPUTS:
+        raise InvalidArgumentError(
+            f"rankwise.{caller}: argument `output` must be one of {', '.join(map(repr, OUTPUTS))}; got {output!r}.")
+
+
+@contextlib.contextmanager
+def evaluation_inputs(
+    caller: str,
+    con: duckdb.DuckDBPyConnection | None,
+    memory_limit: str | None,
+    temp_directory: str | os.PathLike[str] | None,
+    output: Output,
+    inputs: Mapping[str, Any],
+    text_key_columns: Callable[[duckdb.DuckDBPyConnection, dict[str, ResolvedInput]], list[str]],
+) -> Iterator[tuple[duckdb.DuckDBPyConnection, dict[str, ResolvedInput]]]:
+    """The connection and the inputs of one evaluate or compare: rankwise's own
+    connection with the memory settings (closed on leaving, unless the result is
+    a relation on it), or the caller's, left as it is but refused under a text
+    collation that would change which ids match (`text_key_columns` names the
+    key columns holding text)."""
+    if con is not None and (memory_limit is not None or temp_directory is not None):
+        raise InvalidArgumentError(
+            f"rankwise.{caller}: `memory_limit` and `temp_directory` apply to rankwise's own connection; "
+            "on a connection you pass as `con`, set them yourself (SET memory_limit = '8GB'), as rankwise "
+            "leaves your connection's settings as they are.")
+    private = con is None
+    connection = duckdb.connect() if private else con
+    try:
+        if private:
+            apply_settings(connection, memory_limit=memory_limit, temp_directory=temp_directory)
+        with resolved_inputs(connection, **inputs) as resolved:
+            if not private:
+                refuse_a_text_collation(connection, caller, text_key_columns(connection, resolved))
+            yield connection, resolved
+    finally:
+        if private and output != "relation":
+            connection.close()
+
+
+def detached(connection: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
+    """The relation's rows computed now, as a relation over the computed data:
+    it outlives the inputs registered for the query."""
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return connection.from_df(relation.df())
+    return connection.from_arrow(relation.to_arrow_table())
+
+
+def converted(relation: duckdb.DuckDBPyRelation, output: Output) -> Any:
+    """The relation as the output asked (not "relation")."""
+    if output == "arrow":
+        return relation.to_arrow_table()
+    if output == "polars":
+        return relation.pl()
+    return relation.df()

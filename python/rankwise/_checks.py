@@ -1,20 +1,26 @@
 """Checks of the inputs, run before any metric SQL so that bad input gets a clear
 rankwise error, not a DuckDB error or a silently wrong number. The value checks
-are the SQL of the macros recommendation_problems and interaction_problems."""
+are the SQL of the macros recommendation_problems and interaction_problems; the
+options they depend on come from the plan (rankwise._plan). Here too: the
+warnings read off the means (coverage_warnings) and the report of
+:func:`rankwise.check`."""
 
 from __future__ import annotations
 
 import difflib
 import re
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from ._inputs import ResolvedInput
+from ._plan import Plan
 from ._render import renderer
+from .engines.duckdb import ResolvedInput
 from .errors import (
+    RankwiseWarning,
     ColumnTypeError,
     InputError,
     DuplicateRowsError,
@@ -80,6 +86,12 @@ def _require(schema: dict[str, DuckDBPyType], table: str, role: str, column: str
     # the wording of the dbt macros' check of a relation's columns
     message = renderer().call("_missing_column_message", column, role, table, list(schema), close[0] if close else None)
     raise MissingColumnError(message, table=table, column=column)
+
+
+def require_column(con: duckdb.DuckDBPyConnection, resolved: ResolvedInput, role: str, column: str) -> None:
+    """Raises MissingColumnError unless the input has `column` (its `role` in
+    the message, such as "model column")."""
+    _require(_schema(con, resolved), resolved.label, role, column)
 
 
 def _numeric(kind: DuckDBPyType) -> bool:
@@ -346,3 +358,130 @@ def unread_relevance_column(con: duckdb.DuckDBPyConnection, interactions: Resolv
         if column not in key_columns and _numeric(kind) and words & _RELEVANCE_WORDS:
             return column
     return None
+
+
+UNREAD_RELEVANCE = ("rankwise: the {table} have a column '{column}' that looks like a relevance, but relevance_col "
+                    "is not given, so every interaction counts as relevant (relevance 1) and '{column}' is not read "
+                    "or checked. Pass relevance_col='{column}' to use it.")
+
+
+def _columns(plan: Plan, *names: str) -> dict[str, Any]:
+    return {name: plan.options[name] for name in names}
+
+
+def text_keys(plan: Plan) -> Any:
+    """The text key columns of the inputs, for the engine's collation check."""
+    def of(con: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput]) -> list[str]:
+        return text_key_columns(con, inputs, user_col=plan.options["user_col"], item_col=plan.options["item_col"],
+                                group_by=plan.list_keys)
+    return of
+
+
+def refuse_bad_input(con: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], plan: Plan, *,
+                     overlap: bool = True) -> None:
+    """Raises the first problem of the inputs; with `overlap`, also when the two
+    tables share no user or no item."""
+    columns = _columns(plan, "user_col", "item_col", "rank_col", "score_col", "relevance_col")
+    partition_by = plan.arguments["partition_by"] or []
+    check_columns(con, inputs["recommendations"], inputs["interactions"], group_by=plan.arguments["group_by"] or [],
+                  partition_by=partition_by, **columns)
+    found = problems(con, inputs["recommendations"], inputs["interactions"], group_by=plan.list_keys,
+                     partition_by=partition_by, duplicate_interactions=plan.options["duplicate_interactions"],
+                     gain=plan.options["gain"], **columns)
+    if found:
+        raise found[0].error()
+    if overlap:
+        refuse_without_overlap(con, inputs, plan)
+
+
+def refuse_without_overlap(con: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], plan: Plan) -> None:
+    for error in overlap_errors(con, inputs["recommendations"], inputs["interactions"],
+                                user_col=plan.options["user_col"], item_col=plan.options["item_col"],
+                                partition_by=plan.arguments["partition_by"] or []):
+        raise error
+
+
+def refuse_bad_optional_inputs(con: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], plan: Plan,
+                               given: Sequence[str]) -> None:
+    """The problems of the catalog and the train interactions given."""
+    features = plan.options["item_feature_cols"]
+    check_optional_inputs(con, inputs["recommendations"], {role: inputs[role] for role in given},
+                          user_col=plan.options["user_col"], item_col=plan.options["item_col"],
+                          partition_by=plan.arguments["partition_by"] or [],
+                          item_vector_col=plan.options["item_vector_col"],
+                          item_feature_cols=[features] if isinstance(features, str) else list(features or []),
+                          cosine=plan.options["item_distance"] == "cosine")
+
+
+def warn_of_an_unread_relevance(con: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], plan: Plan) -> None:
+    unread = unread_relevance_column(con, inputs["interactions"], relevance_col=plan.options["relevance_col"],
+                                     key_columns=[plan.options["user_col"], plan.options["item_col"],
+                                                  *(plan.arguments["partition_by"] or [])])
+    if unread is not None:
+        warnings.warn(UNREAD_RELEVANCE.format(table=inputs["interactions"].label, column=unread),
+                      RankwiseWarning, stacklevel=3)
+
+
+def shows_a_hit(means: duckdb.DuckDBPyRelation, plan: Plan) -> bool:
+    """Whether a mean proves that some list holds a relevant item of its user,
+    so that the tables share a user and an item: a mean above 0 of a metric the
+    plan names (macro _metrics_shown_by_a_hit)."""
+    names = [duckdb.ConstantExpression(name) for name in plan.metrics_shown_by_a_hit]
+    positive = (duckdb.ColumnExpression("value") > duckdb.ConstantExpression(0)) & duckdb.ColumnExpression("metric").isin(*names)
+    return len(means.filter(positive).limit(1).fetchall()) > 0
+
+
+def warn_of_coverage(means: duckdb.DuckDBPyRelation, plan: Plan) -> None:
+    """A RankwiseWarning for each warning the macro coverage_warnings finds in
+    the means: groups scored on different users, groups with lists for few of
+    the users with ground truth."""
+    query = renderer().call("coverage_warnings", "rw_evaluation", group_by=plan.arguments["group_by"] or [],
+                            partition_by=plan.arguments["partition_by"] or [], users=plan.options["users"])
+    for _, message in means.query("rw_evaluation", query).fetchall():
+        warnings.warn(message, RankwiseWarning, stacklevel=4)
+
+
+CHECK_COLUMNS = ["table", "severity", "problem", "column", "n_rows", "example", "message"]
+
+_COLUMN_PROBLEMS = {
+    "MissingColumnError": "missing_column",
+    "ColumnTypeError": "wrong_type",
+    "EmptyInputError": "empty_table",
+}
+
+
+def report_rows(con: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], plan: Plan,
+                relevance_threshold: Any, largest_k: int | None) -> list[tuple]:
+    """The rows of :func:`rankwise.check`'s report (CHECK_COLUMNS): the errors
+    evaluate would raise, then the notes."""
+    partition_by = plan.arguments["partition_by"] or []
+    group_by = plan.arguments["group_by"] or []
+    columns = _columns(plan, "user_col", "item_col", "score_col", "relevance_col")
+    rows: list[tuple] = []
+    try:
+        check_columns(con, inputs["recommendations"], inputs["interactions"], rank_col=plan.options["rank_col"],
+                      group_by=group_by, partition_by=partition_by, **columns)
+    except InputError as error:
+        problem = _COLUMN_PROBLEMS.get(type(error).__name__, "unreadable_input")
+        return [(error.table, "error", problem, error.column, None, None, str(error))]
+    for found in problems(con, inputs["recommendations"], inputs["interactions"], rank_col=plan.options["rank_col"],
+                          group_by=plan.list_keys, partition_by=partition_by,
+                          duplicate_interactions=plan.options["duplicate_interactions"], gain=plan.options["gain"],
+                          **columns):
+        rows.append((found.table, "error", found.problem, found.column_name, found.n_rows, found.example,
+                     str(found.error())))
+    for error in overlap_errors(con, inputs["recommendations"], inputs["interactions"], user_col=columns["user_col"],
+                                item_col=columns["item_col"], partition_by=partition_by):
+        rows.append((error.table, "error", error.problem, error.column, None, None, str(error)))
+    unread = unread_relevance_column(con, inputs["interactions"], relevance_col=columns["relevance_col"],
+                                     key_columns=[columns["user_col"], columns["item_col"], *partition_by])
+    if unread is not None:
+        rows.append((inputs["interactions"].label, "note", "relevance_column_not_read", unread, None, None,
+                     UNREAD_RELEVANCE.format(table=inputs["interactions"].label, column=unread)))
+    macros = renderer()
+    for problem, column, n_rows, example in notes(con, inputs["recommendations"], inputs["interactions"],
+                                                  relevance_threshold=relevance_threshold, k=largest_k,
+                                                  group_by=group_by, partition_by=partition_by, **columns):
+        rows.append((inputs[macros.call("_note_table", problem)].label, "note", problem, column, n_rows, example,
+                     macros.call("_note_message", problem, n_rows, example)))
+    return rows

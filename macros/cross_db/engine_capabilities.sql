@@ -1,0 +1,32 @@
+{#- What an engine can do that lets the planner pick a faster strategy
+    (macros/evaluate/strategies/); every engine runs the default ones. -#}
+
+{#- Bit operations on BIGINT (<<, &, bit_or, bit_count): the rank_bits
+    strategy of the judged components. -#}
+{% macro _engine_has_rank_bits() %}
+    {{- return(adapter.dispatch('_engine_has_rank_bits', 'rankwise')()) -}}
+{% endmacro %}
+
+{% macro default___engine_has_rank_bits() %}
+    {{- return(false) -}}
+{% endmacro %}
+
+{#- https://duckdb.org/docs/stable/sql/functions/bitwise -#}
+{% macro duckdb___engine_has_rank_bits() %}
+    {{- return(true) -}}
+{% endmacro %}
+
+{#- A top-n aggregate into a list, lambdas over lists and list slices (max(x, n),
+    list_transform, list_slice): the top_k_gains strategy of IDCG. -#}
+{% macro _engine_has_top_k_lists() %}
+    {{- return(adapter.dispatch('_engine_has_top_k_lists', 'rankwise')()) -}}
+{% endmacro %}
+
+{% macro default___engine_has_top_k_lists() %}
+    {{- return(false) -}}
+{% endmacro %}
+
+{#- https://duckdb.org/docs/stable/sql/functions/list -#}
+{% macro duckdb___engine_has_top_k_lists() %}
+    {{- return(true) -}}
+{% endmacro %}

@@ -1,0 +1,107 @@
+{#- Stages of the list-level metrics: an item-value metric averages a value of
+    each recommended item over the list's top k; a metric with `pairs` (in the
+    registry) averages a distance over the pairs of its top k
+    (stage_list_diversity.sql). One GROUP BY of the top-k rows joined to the
+    train popularity (stage_train_popularity.sql), for every metric and
+    cutoff. -#}
+
+{#- rw_list_values: per list, for each list-level metric and cutoff, its value
+    (rw_value__p) and the items in the top k (rw_top__p). An item-value metric
+    sums its items' values over the top k (rw_sum__p) and divides by their
+    number, counted once per cutoff (rw_within__i) for every metric whose items
+    all have a value, and per metric for those that read own_item_count (some
+    of their items have no value); a pair metric's `pairs` macro divides its
+    distance sum. A metric that reads shown_relevance reads each shown item's
+    relevance off rw_interactions, the accuracy metrics' one row per (user,
+    item). -#}
+{% macro _stage_list_values(spec) %}
+    {%- set registry = rankwise._metric_registry() -%}
+    {%- set columns = {
+        'item_users': 'train_item.rw_item_users',
+        'item_interactions': 'train_item.rw_item_interactions',
+        'train_users': 'totals.rw_train_users',
+        'train_interactions': 'totals.rw_train_interactions',
+        'in_head': 'train_item.rw_in_head',
+        'popularity_rank': 'train_item.rw_popularity_rank',
+        'rank': 'recommendation.rw_rank',
+        'catalog_size': 'catalog.rw_catalog_size',
+        'relevant': 'case when ' ~ ('truth.rw_item is not null' if spec.relevance is none else rankwise._is_relevant('truth.rw_relevance', spec)) ~ ' then 1 else 0 end',
+    } -%}
+    {%- set cutoffs = spec.list_metrics | map(attribute='k') | list -%}
+    {%- set distinct_cutoffs = cutoffs | unique | list -%}
+    {#- the metrics some of whose items have no value count their own -#}
+    {%- set counts_own_items = [] -%}
+    {%- for entry in spec.list_metrics if 'own_item_count' in entry.reads %}{% do counts_own_items.append(entry.position) %}{% endfor -%}
+    {%- set items_within = {} -%}
+    {%- for entry in spec.list_metrics -%}
+        {%- do items_within.update({entry.position: 'sums.rw_top__' ~ entry.position if entry.position in counts_own_items
+                                                    else 'sums.rw_within__' ~ (distinct_cutoffs.index(entry.k) + 1)}) -%}
+    {%- endfor -%}
+rw_list_values as (
+    select
+        {{ rankwise._group_columns(spec.groups, 'sums') }}sums.rw_user
+        {%- for entry in spec.list_metrics %},
+        {{ items_within[entry.position] }} as rw_top__{{ entry.position }},
+        {%- if entry in spec.pair_metrics %}
+        {%- set pair_columns = {'distance_sum': 'diversity.rw_distance_sum__' ~ entry.position, 'pairs': 'diversity.rw_pairs__' ~ entry.position,
+                                'n_items': items_within[entry.position]} %}
+        {{ rankwise[registry[entry.name].pairs](pair_columns, spec) }} as rw_value__{{ entry.position }}
+        {%- else %}
+        {{ rankwise.safe_divide('sums.rw_sum__' ~ entry.position, items_within[entry.position]) }} as rw_value__{{ entry.position }}
+        {%- endif %}
+        {%- endfor %}
+    from (
+        select
+            {{ rankwise._group_columns(spec.groups, 'recommendation') }}recommendation.rw_user
+            {%- for cutoff in distinct_cutoffs %},
+            count(case when {{ rankwise._within_cutoff('recommendation.rw_rank', cutoff) }} then 1 end) as rw_within__{{ loop.index }}
+            {%- endfor %}
+            {%- for entry in spec.item_value_metrics %}
+            {%- set value = rankwise[registry[entry.name].formula](columns, entry.k, spec) %}
+            {%- if entry.position in counts_own_items %},
+            {#- an unseen item has no value, and is not counted -#}
+            count(case when {{ rankwise._within_cutoff('recommendation.rw_rank', entry.k) }} then {{ value }} end) as rw_top__{{ entry.position }}
+            {%- endif %},
+            sum(case when {{ rankwise._within_cutoff('recommendation.rw_rank', entry.k) }} then {{ value }} end) as rw_sum__{{ entry.position }}
+            {%- endfor %}
+        from rw_recommendations as recommendation
+        {%- if spec.item_values_read_popularity %}
+        left join rw_train_items as train_item
+            on train_item.rw_item = recommendation.rw_item{{ rankwise._partitions_match('train_item', 'recommendation', spec) }}
+        left join rw_train_totals as totals
+            on 1 = 1{{ rankwise._partitions_match('totals', 'recommendation', spec) }}
+        {%- endif %}
+        {%- if 'catalog_size' in spec.list_reads %}
+        cross join rw_catalog as catalog
+        {%- endif %}
+        {%- if 'shown_relevance' in spec.list_reads %}
+        left join rw_interactions as truth
+            on truth.rw_user = recommendation.rw_user and truth.rw_item = recommendation.rw_item{{ rankwise._partitions_match('truth', 'recommendation', spec) }}
+        {%- endif %}
+        {%- if none not in cutoffs %}
+        where recommendation.rw_rank <= {{ cutoffs | max }}
+        {%- endif %}
+        group by {{ rankwise._group_columns(spec.groups, 'recommendation') }}recommendation.rw_user
+    ) as sums
+    {%- if spec.pair_metrics | length > 0 %}
+    left join rw_list_diversity as diversity
+        on diversity.rw_user = sums.rw_user{{ rankwise._groups_match('diversity', 'sums', spec.groups) }}
+    {%- endif %}
+)
+{%- endmacro %}
+
+{#- rw_list_means: per group, each list-level metric's mean over the lists with
+    an item in the top k, their number and the values' population variance. -#}
+{% macro _stage_list_means(spec) %}
+rw_list_means as (
+    select
+        {{ rankwise._group_columns(spec.groups) }}count(*) as rw_n_lists
+        {%- for entry in spec.list_metrics %},
+        avg(rw_value__{{ entry.position }}) as rw_value__{{ entry.position }},
+        count(rw_value__{{ entry.position }}) as rw_n__{{ entry.position }},
+        var_pop(rw_value__{{ entry.position }}) as rw_var__{{ entry.position }}
+        {%- endfor %}
+    from rw_list_values
+    {{ rankwise._group_by_groups(spec.groups) }}
+)
+{%- endmacro %}

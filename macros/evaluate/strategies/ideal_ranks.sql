@@ -1,0 +1,35 @@
+{#- IDCG from a window: per (user, cutoff), the DCG of the user's whole truth
+    sorted by relevance (each row numbered by a window), through the public
+    idcg_at_k. Only a user with a judged row can have a DCG above 0, and NDCG is
+    0 for the others whatever their IDCG, so unless a metric reads every user's
+    IDCG (every_idcg), only those users' truth is sorted. Runs on every engine. -#}
+{% macro _stage_ideal_lists__ideal_ranks(spec) %}
+rw_ideal_lists as (
+    select
+        {{ rankwise._partition_columns(spec, 'ideal') }}ideal.rw_user,
+        cutoff.rw_limit,
+        {{ rankwise.idcg_at_k('ideal.rw_ideal_rank', 'ideal.rw_relevance', none, spec.gain, spec.min_gain_relevance) }} as rw_idcg
+    from (
+        select
+            {{ rankwise._partition_columns(spec) }}rw_user,
+            rw_relevance,
+            row_number() over (partition by {{ rankwise._partition_columns(spec) }}rw_user order by rw_relevance desc nulls last) as rw_ideal_rank
+        from rw_interactions
+        {%- if not spec.every_idcg %}
+        where {{ rankwise._with_judged_list('rw_interactions', spec) }}
+        {%- endif %}
+    ) as ideal
+    inner join rw_cutoffs as cutoff
+        on ideal.rw_ideal_rank <= cutoff.rw_limit
+    group by {{ rankwise._partition_columns(spec, 'ideal') }}ideal.rw_user, cutoff.rw_limit
+)
+{%- endmacro %}
+
+{% macro _join_ideal_lists__ideal_ranks(alias, limit, spec) %}
+    {{ return('left join rw_ideal_lists as idcg on idcg.rw_user = ' ~ alias ~ '.rw_user and idcg.rw_limit = ' ~ limit
+              ~ rankwise._partitions_match('idcg', alias, spec)) }}
+{% endmacro %}
+
+{% macro _idcg_value__ideal_ranks(limit, spec) %}
+    {{ return('idcg.rw_idcg') }}
+{% endmacro %}

@@ -1,0 +1,141 @@
+"""The plan of an evaluation, as the macros decide it.
+
+Every argument check and every decision lives in the planner macros
+(macros/evaluate/plan.sql). This module only turns Python values into what the
+macros take (numpy scalars into numbers, a column name into a list) and asks the
+planner for the plan: the options resolved, the metrics asked by level, the
+optional inputs they read. The wrapper reads the plan and re-derives none of it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ._options import plain, resolve
+from ._render import renderer
+from .errors import InvalidArgumentError
+
+
+def metric_names() -> list[str]:
+    """The names rankwise knows, as `metrics` accepts them (each optionally @k)."""
+    return list(renderer().call("metric_names"))
+
+
+def _checked_metrics(metrics: Any) -> Any:
+    """Suggests the closest name for an unknown metric; the planner checks
+    everything else and raises the same error class."""
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    if not isinstance(metrics, Sequence) or not metrics:
+        raise InvalidArgumentError(
+            f"rankwise.evaluate: argument `metrics` must be a non-empty list of metric names such as "
+            f"['ndcg@10', 'map']; got {metrics!r}. Valid names: {', '.join(metric_names())}."
+        )
+    known = metric_names()
+    for metric in metrics:
+        if not isinstance(metric, str):
+            continue  # the planner reports it
+        name = metric.split("@")[0]
+        if name not in known:
+            close = difflib.get_close_matches(name.lower(), known, n=1)
+            suggestion = f" Did you mean '{close[0]}'?" if close else ""
+            raise InvalidArgumentError(
+                f"rankwise.evaluate: unknown metric '{metric}'.{suggestion} "
+                f"Valid names, each optionally followed by @k: {', '.join(known)}."
+            )
+    return list(metrics)
+
+
+def listed(value: Any) -> Any:
+    """A column name or a sequence of values as a list; anything else as it is,
+    for the planner to refuse with its own message (group_by=1 is not a list)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Iterable) and not isinstance(value, Mapping):
+        return list(value)
+    return value
+
+
+def macro_arguments(
+    caller: str,
+    metrics: Sequence[str] | str,
+    k: int | Sequence[int | None] | None,
+    group_by: Sequence[str] | str | None,
+    per_user: bool,
+    options: Mapping[str, Any],
+    partition_by: Sequence[str] | str | None = None,
+    confidence: float | None = 0.95,
+    bootstrap_resamples: int | None = None,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """The keyword arguments of the macro evaluate: every option named, every
+    numpy scalar made a Python number, before anything is rendered."""
+    k = plain(k)
+    return {
+        "metrics": _checked_metrics(plain(metrics)),
+        "k": list(k) if isinstance(k, Sequence) and not isinstance(k, str) else k,
+        "group_by": listed(plain(group_by)) if group_by is not None else None,
+        "partition_by": listed(plain(partition_by)) if partition_by is not None else None,
+        "per_user": plain(per_user),
+        "confidence": plain(confidence),
+        "bootstrap_resamples": plain(bootstrap_resamples),
+        "seed": plain(seed),
+        **resolve(caller, options),
+    }
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the planner decided for one evaluation (macro _evaluation_plan)."""
+
+    arguments: dict[str, Any]
+    options: dict[str, Any]
+    metrics: list[dict[str, Any]]
+    inputs_read: list[str]
+    unread_inputs: list[dict[str, str]]
+    metrics_shown_by_a_hit: list[str]
+
+    def names_of_level(self, *levels: str) -> set[str]:
+        """The names of the metrics asked whose level is one of `levels`:
+        'user', 'list' or 'group'."""
+        return {metric["name"] for metric in self.metrics if metric["level"] in levels}
+
+    def inputs_read_by(self, names: set[str]) -> set[str]:
+        """The optional inputs (items, train) that the metrics named read."""
+        return {read for metric in self.metrics if metric["name"] in names for read in metric["reads"]
+                if read in self.inputs_read}
+
+    @property
+    def list_keys(self) -> list[str]:
+        """The columns besides the user that tell one list from another: the
+        partition columns, then the group columns."""
+        return [*(self.arguments["partition_by"] or []), *(self.arguments["group_by"] or [])]
+
+
+def evaluation_plan(arguments: dict[str, Any], *, items: bool = False, train: bool = False) -> Plan:
+    """The planner's plan for the macro arguments of :func:`macro_arguments`:
+    raises InvalidArgumentError on any invalid argument, before anything touches
+    a connection. `items` and `train` say whether those inputs are given."""
+    planned = renderer().call("_evaluation_plan", **arguments, items=items, train=train)
+    return Plan(
+        arguments=arguments,
+        options=_plain_mapping(planned["options"]),
+        metrics=[dict(metric) for metric in planned["metrics"]],
+        inputs_read=list(planned["inputs_read"]),
+        unread_inputs=[dict(unread) for unread in planned["unread_inputs"]],
+        metrics_shown_by_a_hit=list(planned["metrics_shown_by_a_hit"]),
+    )
+
+
+def _plain_mapping(values: Mapping[str, Any]) -> dict[str, Any]:
+    return {name: dict(value) if isinstance(value, Mapping) else value for name, value in values.items()}
+
+
+def render_evaluate(adapter_type: str, arguments: dict[str, Any], recommendations_sql: str, interactions_sql: str,
+                    items_sql: str | None = None, train_sql: str | None = None) -> str:
+    """The SQL of the macro evaluate for the adapter type's dispatch."""
+    return str(renderer(adapter_type).call("evaluate", recommendations_sql, interactions_sql, **arguments,
+                                           items=items_sql, train=train_sql)).strip()
