@@ -13,6 +13,7 @@ import duckdb
 
 from .._api import check, evaluate
 from .._options import EvaluateOptions
+from .._plan import evaluation_plan, macro_arguments
 from ..errors import InvalidArgumentError
 from . import _html
 from ._html import require_plotly
@@ -140,6 +141,8 @@ def compute(
     *,
     group_by: Sequence[str] | str | None = None,
     partition_by: Sequence[str] | str | None = None,
+    items: Any = None,
+    train: Any = None,
     con: duckdb.DuckDBPyConnection | None = None,
     title: str = "rankwise report",
     stage: Callable[[str], None] = lambda name: None,
@@ -156,10 +159,18 @@ def compute(
     stage("computing")
     arguments: dict[str, Any] = {"k": k, "group_by": series, "partition_by": partitions, "con": con,
                                  "validate": validate, **options}
-    means = evaluate(recommendations, interactions, metrics, **arguments)
-    # Entropy is a property of a group's lists, not of a user: no per-user value.
-    user_level = [metric for metric in _listed(metrics) if metric.split("@")[0] != "entropy"]
-    per_user = evaluate(recommendations, interactions, user_level, per_user=True, **arguments) if user_level else None
+    means = evaluate(recommendations, interactions, metrics, items=items, train=train, **arguments)
+    # A group-level metric (entropy, coverage...) has one value per group, none
+    # per user: the plan says which metrics have per-user or per-list values.
+    plan = evaluation_plan(macro_arguments("report", metrics, k, series, False, options, partitions),
+                           items=items is not None, train=train is not None)
+    with_values = plan.names_of_level("user", "list")
+    per_list = [metric for metric in _listed(metrics) if metric.split("@")[0] in with_values]
+    per_user = None
+    if per_list:
+        read = plan.inputs_read_by(with_values)
+        per_list_inputs = {role: value for role, value in (("items", items), ("train", train)) if role in read}
+        per_user = evaluate(recommendations, interactions, per_list, per_user=True, **per_list_inputs, **arguments)
     return _assemble(means, per_user, series, partitions, notes, title)
 
 
@@ -191,6 +202,8 @@ def report(
     per_user: Any = None,
     notes: Any = None,
     title: str = "rankwise report",
+    items: Any = None,
+    train: Any = None,
     con: duckdb.DuckDBPyConnection | None = None,
     **options: Unpack[EvaluateOptions],
 ) -> Path:
@@ -217,6 +230,8 @@ def report(
     Args:
         path: The HTML file to write.
         group_by: Columns whose values are the series compared (models, runs).
+        items: The catalog, as for :func:`evaluate` (coverage, gini...).
+        train: The training interactions, as for :func:`evaluate` (novelty...).
         partition_by: Columns both inputs have (fold, week), passed to
             :func:`evaluate`; with ``result``, its partition columns.
         title: The report's title.
@@ -243,5 +258,5 @@ def report(
                 "rankwise.report: `per_user` and `notes` go with `result`; from the inputs, the "
                 "report computes them.")
         data = compute(recommendations, interactions, metrics, k, group_by=group_by, partition_by=partition_by,
-                       con=con, title=title, **options)
+                       items=items, train=train, con=con, title=title, **options)
     return write(data, path)

@@ -1,0 +1,50 @@
+"""The report evaluates every metric evaluate accepts: a metric with one value
+per group (personalization, coverage, gini, entropy) is in the table and left
+out of the per-user distributions, as the plan says, and the catalog and train
+inputs reach the metrics that read them, from Python and the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import rankwise
+from rankwise._report import compute
+from rankwise.cli import main
+
+RECOMMENDATIONS = pd.DataFrame({"model": ["a"] * 4 + ["b"] * 4, "user_id": [1, 1, 2, 2] * 2,
+                                "item_id": ["x", "y", "x", "z", "y", "x", "z", "y"], "rank": [1, 2] * 4})
+INTERACTIONS = pd.DataFrame({"user_id": [1, 2], "item_id": ["x", "z"]})
+ITEMS = pd.DataFrame({"item_id": ["x", "y", "z", "w"]})
+TRAIN = pd.DataFrame({"user_id": [1, 2, 3], "item_id": ["x", "x", "y"]})
+
+
+def test_group_level_metrics_are_in_the_table_and_not_in_the_distributions() -> None:
+    data = compute(RECOMMENDATIONS, INTERACTIONS, ["ndcg@2", "personalization@2", "coverage@2", "novelty@2"],
+                   group_by="model", items=ITEMS, train=TRAIN)
+    expected = rankwise.evaluate(RECOMMENDATIONS, INTERACTIONS, ["ndcg@2", "personalization@2", "coverage@2",
+                                                                  "novelty@2"], group_by="model", items=ITEMS,
+                                 train=TRAIN)
+    shown = data.means.set_index(["model", "metric_label"])["value"]
+    for row in expected.itertuples():
+        assert shown[(row.model, row.metric_label)] == pytest.approx(row.value, abs=1e-12)
+    # coverage@2: model a shows x, y, z of the 4 catalog items; personalization:
+    # its two lists share x of 2 slots, 1 - 1/2
+    assert shown[("a", "coverage@2")] == pytest.approx(3 / 4, abs=1e-12)
+    assert shown[("a", "personalization@2")] == pytest.approx(1 / 2, abs=1e-12)
+    assert set(data.per_user["metric"]) == {"ndcg", "novelty"}
+
+
+def test_the_command_line_report_takes_the_catalog(tmp_path: Path) -> None:
+    RECOMMENDATIONS.to_csv(tmp_path / "recs.csv", index=False)
+    INTERACTIONS.to_csv(tmp_path / "truth.csv", index=False)
+    ITEMS.to_csv(tmp_path / "items.csv", index=False)
+    target = tmp_path / "report.html"
+    result = CliRunner().invoke(main, ["report", str(tmp_path / "recs.csv"), str(tmp_path / "truth.csv"),
+                                       "-m", "ndcg@2", "-m", "coverage@2", "--group-by", "model",
+                                       "--items", str(tmp_path / "items.csv"), "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    assert "coverage@2" in target.read_text()
