@@ -14,7 +14,7 @@
 
     The columns and conventions are keyword arguments, the options declared in
     macros/conventions/convention_options.sql: user_col, item_col, rank_col,
-    score_col, relevance_col, convention, ap_denominator...
+    score_col, relevance_col, convention and the conventions.
 
     Resolve, validate, dispatch: the planner in macros/evaluate/plan.sql checks
     every argument and resolves the plan; the implementation writes one CTE per

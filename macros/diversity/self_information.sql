@@ -1,5 +1,5 @@
 {#- The information of an outcome of probability p: -log(p), in nats by default
-    (document 001), or in the given base. -#}
+    (document 001 of docs/metrics.md's Sources), or in the given base. -#}
 {% macro self_information(probability, log_base=none) %}
     {%- do rankwise._check_log_base('self_information', log_base) -%}
     {{- return(adapter.dispatch('self_information', 'rankwise')(probability, log_base)) -}}

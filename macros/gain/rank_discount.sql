@@ -1,5 +1,5 @@
 {#- The DCG position discount 1 / log2(rank + 1), applied at every rank (rank 1 gets
-    1, so this is also the "rel_1 + sum over i >= 2" form of document 004).
+    1, so this is also the "rel_1 + sum over i >= 2" form of document 004 in docs/metrics.md's Sources).
     ln() is used because one-argument log() is base 10 on DuckDB and PostgreSQL but
     natural on Spark. -#}
 {% macro rank_discount(rank) %}

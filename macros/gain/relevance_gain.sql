@@ -1,4 +1,4 @@
-{#- The gain of one judged item in DCG: `linear` (rel; trec_eval, document 004),
+{#- The gain of one judged item in DCG: `linear` (rel; trec_eval, document 004 of docs/metrics.md's Sources),
     `exponential` (2^rel - 1, Burges et al. 2005) or `binary` (1; Microsoft
     Recommenders' default, RecTools). Which items earn a gain at all: those with
     relevance > 0 when `min_relevance` is none (trec_eval: its -l threshold does

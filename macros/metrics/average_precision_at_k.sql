@@ -2,7 +2,7 @@
     relevant item. The denominator D is the convention that differs between tools:
       relevant        R, the relevant items in the user's whole truth (trec_eval, ranx)
       min_relevant_k  min(R, k) (Microsoft Recommenders map_at_k, Spark)
-      hits            relevant items retrieved in the top k (document 002, torchmetrics)
+      hits            relevant items retrieved in the top k (document 002 of docs/metrics.md's Sources, torchmetrics)
       k               the cutoff itself (RecTools MAP with divide_by_k=True)
     `precision_sum` is the sum of P@i at the relevant ranks i <= k; 0 when D is 0.
     `k` is an integer, none, or a column of cutoffs (NULL = the whole list). -#}

@@ -1,4 +1,4 @@
-{#- The "mAP" of document 001, which is not average precision: the mean of P@i over
+{#- The "mAP" of document 001 (docs/metrics.md, Sources), which is not average precision: the mean of P@i over
     every rank i = 1..r, where r is the rank at which recall reaches 1 (the list
     length when it never does), cut at k. Offered under its own name so that the
     document's figures can be reproduced on purpose; use `map` for AP.

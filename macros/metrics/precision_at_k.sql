@@ -1,5 +1,5 @@
 {#- Precision@k = hits@k / k. With `precision_denominator='list_length'` the
-    denominator is min(list length, k) (document 003's code); with no cutoff
+    denominator is min(list length, k) (document 003's code; docs/metrics.md, Sources); with no cutoff
     (k = none) it is the list length. `k` is an integer, none, or a column of
     cutoffs (NULL = the whole list). -#}
 {% macro precision_at_k(hits, k=none, n_recommended=none, precision_denominator='k') %}

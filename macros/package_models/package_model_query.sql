@@ -8,7 +8,7 @@
     {%- endif -%}
     {%- set options = var('rankwise_options', {}) -%}
     {%- if options is not mapping -%}
-        {{ exceptions.raise_compiler_error("rankwise: var `rankwise_options` must be a mapping of rankwise.evaluate arguments (user_col, score_col, relevance_col, ap_denominator, ...); got " ~ rankwise._describe(options) ~ ".") }}
+        {{ exceptions.raise_compiler_error("rankwise: var `rankwise_options` must be a mapping of the options of rankwise.evaluate (user_col, score_col, relevance_col, the conventions...); got " ~ rankwise._describe(options) ~ ".") }}
     {%- endif -%}
     {%- for reserved in ['metrics', 'k', 'group_by', 'partition_by', 'per_user', 'items', 'train'] -%}
         {%- if reserved in options -%}
