@@ -7,8 +7,8 @@
     rw_train_totals: per partition, the users and rows of train. Distinct users
     are counted as the rows of a GROUP BY, not with count(distinct) beside
     count(*): DuckDB plans that pair as two aggregates joined on the group keys,
-    and the join's estimate then made the 20M recommended rows the build side
-    of their join to the 50k items (4 s and 7 GB at 1M users). -#}
+    and the join's estimate then made the recommended rows the build side of
+    their join to the items (docs/benchmarks.md, "Beyond accuracy"). -#}
 {% macro _stage_train_popularity(spec) %}
     {%- set partitions = rankwise._partition_columns(spec) -%}
     {%- set over_partition = 'partition by ' ~ spec.partitions | join(', ') if spec.partitions | length > 0 else '' -%}

@@ -217,7 +217,7 @@ def sql(
     )
     if written_in == dialect:
         return rendered
-    import sqlglot  # only here: its import costs every evaluate() a tenth of a second
+    import sqlglot  # only here: evaluate() need not pay for its import
 
     return sqlglot.transpile(rendered, read=written_in, write=dialect, pretty=True)[0]
 

@@ -138,7 +138,7 @@ class MacroRenderer:
             extensions=["jinja2.ext.do"],
             undefined=jinja2.StrictUndefined,
             loader=jinja2.FileSystemLoader(self.macro_root),
-            # Compiling the macro files costs half a second per process; Jinja's
+            # Compiling the macro files is a cost per process; Jinja's
             # bytecode cache (in the system temp folder, keyed by source) saves it.
             bytecode_cache=_bytecode_cache(),
         )
@@ -183,8 +183,8 @@ class MacroRenderer:
         return macro(*args, **kwargs)
 
 
-# Macros whose result depends on their (numeric) arguments only and costs a
-# tenth of a second to compute in Jinja: the Chebyshev fit of Student's t
+# Macros whose result depends on their (numeric) arguments only and is slow
+# to compute in Jinja: the Chebyshev fit of Student's t
 # quantile at a confidence level, which every evaluate with an interval renders.
 # dbt computes it once per compiled model; a Python process reuses it, and so
 # does the next process: the result is kept beside Jinja's bytecode cache (a
@@ -248,7 +248,7 @@ def _catch_return(macro: jinja2.runtime.Macro) -> Callable[..., Any]:
 def renderer(adapter_type: str = "duckdb") -> MacroRenderer:
     """The renderer for one adapter type, built once per process."""
     # Not lru_cache on this function: it keys renderer() and renderer("duckdb")
-    # apart, and compiling every macro file twice costs about a second.
+    # apart, and would compile every macro file twice.
     return _cached_renderer(adapter_type)
 
 
