@@ -21,23 +21,22 @@ def main() -> None:
         rows = con.sql(
             "select metric, k, model, value, n_users from rankwise_metrics"
         ).fetchall()
-    order = {name: position for position, name in enumerate(
-        ["precision", "recall", "f1", "hit_rate", "map", "mrr", "ndcg", "r_precision", "novelty", "arp",
-         "long_tail_share", "serendipity", "intra_list_diversity", "entropy", "coverage", "gini", "personalization"])}
-    accuracy = list(order)[:8]
+    # per user, then per list, then per model, each in the registry's order
+    levels = {level: rankwise.metric_names(level) for level in ("user", "list", "group")}
+    order = {name: position for position, name in enumerate(levels["user"] + levels["list"] + levels["group"])}
+    shown = {level: [name for name in names if any(row[0] == name for row in rows)] for level, names in levels.items()}
     table: dict[tuple[str, int | None], dict[str, float]] = {}
     users: dict[str, int] = {}
     for metric, k, model, value, n_users in rows:
         table.setdefault((metric, k), {})[model] = value
-        if metric in accuracy:
+        if metric in levels["user"]:
             users[model] = n_users
     header = ["metric"] + models
     lines = [[f"{metric}@{k}" if k is not None else metric] + [f"{values[m]:.4f}" for m in models]
              for (metric, k), values in sorted(table.items(), key=lambda e: (order.get(e[0][0], 99), e[0][1] or 0))]
     widths = [max(len(row[i]) for row in [header] + lines) for i in range(len(header))]
-    print("rankwise metrics of the demo models (accuracy: means over the users with truth; novelty, arp, "
-          "long_tail_share, serendipity, intra_list_diversity: means over the lists; entropy, coverage, gini, "
-          "personalization: per model)\n")
+    print(f"rankwise metrics of the demo models (accuracy: means over the users with truth; "
+          f"{', '.join(shown['list'])}: means over the lists; {', '.join(shown['group'])}: per model)\n")
     for row in [header, ["-" * w for w in widths]] + lines:
         print("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))))
     print("\nusers evaluated: " + ", ".join(f"{model} {users[model]}" for model in models))

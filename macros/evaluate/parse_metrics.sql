@@ -2,8 +2,8 @@
     names given without @k) into a list of {name, k}, in the order asked, without
     duplicates. A metric without a cutoff (k = none) covers the whole list. -#}
 {% macro _parse_metrics(metrics, k) %}
-    {%- set catalog = rankwise._metric_registry() -%}
-    {%- set known = catalog.keys() | list -%}
+    {%- set registry = rankwise._metric_registry() -%}
+    {%- set known = registry.keys() | list -%}
     {%- if metrics is string -%}{%- set metrics = [metrics] -%}{%- endif -%}
     {%- if metrics is none or metrics is mapping or metrics is not iterable or metrics | length == 0 -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `metrics` must be a non-empty list of metric names such as ['ndcg@10', 'map']; got " ~ rankwise._describe(metrics) ~ ". Valid names: " ~ known | join(', ') ~ ".") }}
@@ -38,11 +38,11 @@
             {%- if not (parts[1].isdigit() and parts[1] | int >= 1) -%}
                 {{ exceptions.raise_compiler_error("rankwise.evaluate: the cutoff in metric '" ~ metric ~ "' must be a positive integer, as in '" ~ name ~ "@10'.") }}
             {%- endif -%}
-            {%- if not catalog[name].cutoff -%}
+            {%- if not registry[name].cutoff -%}
                 {{ exceptions.raise_compiler_error("rankwise.evaluate: metric '" ~ name ~ "' takes no cutoff; write '" ~ name ~ "', not '" ~ metric ~ "'.") }}
             {%- endif -%}
             {%- set cutoffs = [parts[1] | int] -%}
-        {%- elif catalog[name].cutoff -%}
+        {%- elif registry[name].cutoff -%}
             {%- set cutoffs = default_cutoffs -%}
         {%- else -%}
             {%- set cutoffs = [none] -%}

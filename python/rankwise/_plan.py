@@ -19,9 +19,17 @@ from ._render import renderer
 from .errors import InvalidArgumentError
 
 
-def metric_names() -> list[str]:
-    """The names rankwise knows, as `metrics` accepts them (each optionally @k)."""
-    return list(renderer().call("metric_names"))
+def metric_names(level: str | None = None) -> list[str]:
+    """The names rankwise knows, as `metrics` accepts them (each optionally @k),
+    in the registry's order; with `level`, those of one level: 'user' (a value
+    per user with truth, averaged), 'list' (a value per list, averaged) or
+    'group' (one value per group)."""
+    if level is None:
+        return list(renderer().call("metric_names"))
+    if level not in ("user", "list", "group"):
+        raise InvalidArgumentError(f"rankwise.metric_names: argument `level` must be 'user', 'list', 'group' or None; "
+                                   f"got {level!r}.")
+    return list(renderer().call("_metric_names_of_level", level))
 
 
 def _checked_metrics(metrics: Any) -> Any:

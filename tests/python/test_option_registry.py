@@ -48,3 +48,16 @@ def test_the_docs_table_of_options_is_generated_from_the_registry() -> None:
     assert found.group(1) == options_table(), "regenerate it with rankwise._options.options_table()"
     for name in REGISTRY:
         assert f"| `{name}` |" in found.group(1)
+
+
+def test_metric_names_by_level_partition_the_registry() -> None:
+    import rankwise
+    from rankwise.errors import InvalidArgumentError
+
+    levels = {level: rankwise.metric_names(level) for level in ("user", "list", "group")}
+    assert sorted(sum(levels.values(), [])) == sorted(rankwise.metric_names())
+    assert {"ndcg", "map", "idcg"} <= set(levels["user"])
+    assert {"novelty", "intra_list_diversity"} <= set(levels["list"])
+    assert {"entropy", "personalization", "coverage", "gini"} <= set(levels["group"])
+    with pytest.raises(InvalidArgumentError, match="`level` must be"):
+        rankwise.metric_names("users")

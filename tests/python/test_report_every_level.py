@@ -38,6 +38,15 @@ def test_group_level_metrics_are_in_the_table_and_not_in_the_distributions() -> 
     assert set(data.per_user["metric"]) == {"ndcg", "novelty"}
 
 
+def test_the_subtitle_says_which_metrics_are_over_the_lists_and_which_per_series(tmp_path: Path) -> None:
+    path = rankwise.report(RECOMMENDATIONS, INTERACTIONS, ["ndcg@2", "personalization@2", "coverage@2", "novelty@2"],
+                           group_by="model", items=ITEMS, train=TRAIN, path=tmp_path / "report.html")
+    page = path.read_text()
+    assert "(novelty: over the lists; personalization, coverage: one value per series)" in page
+    path = rankwise.report(RECOMMENDATIONS, INTERACTIONS, ["ndcg@2"], group_by="model", path=tmp_path / "plain.html")
+    assert "Values are the means over the evaluated users, with their confidence intervals." in path.read_text()
+
+
 def test_the_command_line_report_takes_the_catalog(tmp_path: Path) -> None:
     RECOMMENDATIONS.to_csv(tmp_path / "recs.csv", index=False)
     INTERACTIONS.to_csv(tmp_path / "truth.csv", index=False)

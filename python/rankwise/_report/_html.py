@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 import markupsafe
 
+from .._plan import metric_names
+
 if TYPE_CHECKING:
     from . import ReportData
 
@@ -59,8 +61,17 @@ def _has_intervals(table: Any) -> bool:
     return {"ci_low", "ci_high"} <= set(table.columns)
 
 
+def _levels(data: ReportData) -> dict[str, list[str]]:
+    """The metrics of the report by level ('user', 'list', 'group'), as the
+    metric registry has them, in the table's order."""
+    names = _ordered(data.means["metric"])
+    return {level: [name for name in names if name in metric_names(level)] for level in ("user", "list", "group")}
+
+
 def _summary(data: ReportData) -> dict[str, Any]:
-    """The summary table: one row per series, one column per metric label."""
+    """The summary table: one row per series, one column per metric label; the
+    series' users are those of its per-user metrics."""
+    levels = _levels(data)
     means = data.means.assign(rw_series=_series_names(data.means, data.series))
     labels = _ordered(means["metric_label"])
     intervals = _has_intervals(means)
@@ -71,7 +82,7 @@ def _summary(data: ReportData) -> dict[str, Any]:
         if intervals:
             cell["low"], cell["high"] = _number(row.ci_low), _number(row.ci_high)
         cells[(row.rw_series, row.metric_label)] = cell
-        if row.metric != "entropy" and "n_users" in means.columns:
+        if row.metric in levels["user"] and "n_users" in means.columns:
             users[row.rw_series] = row.n_users
     series = _ordered(means["rw_series"])
     best = {}
@@ -277,5 +288,6 @@ def render(data: ReportData) -> str:
         importlib.resources.files(__package__).joinpath("template.html").read_text(encoding="utf-8"))
     return template.render(
         title=data.title, scope=data.scope, version=__version__, summary=_summary(data), charts=charts, notes=_notes(data),
+        levels=_levels(data),
         # Written as plotly's own to_html writes it.
         plotly_js=markupsafe.Markup(offline.get_plotlyjs()))
