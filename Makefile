@@ -49,13 +49,13 @@ test-fast: $(TEST_STAMP)
 
 ## make test-<engine>: dbt build of integration_tests/ on one engine, which the tests start and stop
 test-duckdb: $(TEST_STAMP)
-	$(PYTEST) tests/integration --engines duckdb
+	$(PYTEST) tests/engines --engines duckdb
 
 test-postgres: $(TEST_STAMP)
-	$(PYTEST) tests/integration --engines postgres
+	$(PYTEST) tests/engines --engines postgres
 
 test-spark: $(TEST_STAMP)
-	$(PYTEST) tests/integration --engines spark
+	$(PYTEST) tests/engines --engines spark
 
 clean:
 	rm -rf $(VENV) integration_tests/target integration_tests/dbt_packages integration_tests/logs \

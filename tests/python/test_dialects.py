@@ -1,7 +1,7 @@
 """The macros, rendered for each warehouse's dbt adapter, parse in that warehouse's
 SQL dialect.
 
-DuckDB, PostgreSQL and Spark run the SQL for real (tests/integration/); Snowflake,
+DuckDB, PostgreSQL and Spark run the SQL for real (tests/engines/); Snowflake,
 BigQuery, Trino, Databricks and Redshift are not run in CI, so their SQL is held
 to sqlglot's parser here. The SQL is what dbt compiles there: the macros of
 macros/ through adapter.dispatch (``bigquery__``, then the adapter's parents,

@@ -23,7 +23,7 @@ from scipy import stats
 from rankwise._render import renderer
 from rankwise.errors import InvalidArgumentError
 
-from ..integration.engines import postgres_engine
+from ..engines.engines import postgres_engine
 
 # grids of hundreds of points against scipy: the full suite, not the fast lane
 pytestmark = pytest.mark.slow
