@@ -39,7 +39,7 @@ def _case(n_users: int, seed: int, folds: int = 1) -> tuple[pd.DataFrame, pd.Dat
                         recommendations.append((f"f{fold}", model, f"user{user}", f"i{item}", rank))
     recommendations = pd.DataFrame(recommendations, columns=["fold", "model", "user_id", "item_id", "rank"])
     # A fold where one model has no list at all is refused by compare (nothing
-    # to compare, tested in tests/python/test_compare.py); with 3 users that is
+    # to compare, tested in tests/unit/test_compare.py); with 3 users that is
     # 1 draw in 125.
     assume((recommendations.groupby("fold")["model"].nunique() == 2).all()
            and recommendations["fold"].nunique() == folds)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.demo_copy import REPO_ROOT, demo_copy, run_dbt
+from tests.dbt.demo_copy import REPO_ROOT, demo_copy, run_dbt
 
 pytestmark = pytest.mark.dbt
 

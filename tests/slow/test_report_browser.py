@@ -13,7 +13,7 @@ import pytest
 
 import rankwise
 
-from .report_pages import HOSTILE, K, METRICS, sample_inputs
+from tests.unit.report_pages import HOSTILE, K, METRICS, sample_inputs
 
 pytestmark = pytest.mark.slow
 

@@ -279,7 +279,7 @@ def _cast_types(sql: str, dialect: str) -> set[str]:
 
 def _plain(name: str) -> bool:
     """A name written unquoted: lower-case letters, digits and underscores, not
-    starting with a digit, and no reserved word of DuckDB (tests/python/test_sql.py
+    starting with a digit, and no reserved word of DuckDB (tests/unit/test_sql.py
     checks the macros' full list against DuckDB's and sqlglot's)."""
     reserved = {word for (word,) in duckdb.sql(
         "select keyword_name from duckdb_keywords() where keyword_category = 'reserved'").fetchall()}

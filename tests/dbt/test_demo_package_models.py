@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 import rankwise
-from tests.demo_copy import demo_copy, run_dbt
+from tests.dbt.demo_copy import demo_copy, run_dbt
 
 pytestmark = pytest.mark.dbt
 
