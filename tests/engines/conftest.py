@@ -40,6 +40,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(scope="session")
+def selected_engines(request: pytest.FixtureRequest) -> list[str]:
+    """The engines --engines names, for a test that starts engines of its own."""
+    return _selected_engines(request.config)
+
+
+@pytest.fixture(scope="session")
 def dbt_builds(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], DbtRun]:
     """One `dbt build` of integration_tests/ per engine for the whole session."""
     builds: dict[str, DbtRun] = {}

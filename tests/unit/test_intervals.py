@@ -1,18 +1,16 @@
-"""evaluate's ci_low and ci_high: the Student t interval of each mean, equal to
-scipy's over evaluate's own per-user values, under every user set; NULL for
-entropy; left out with confidence=None."""
+"""evaluate's ci_low and ci_high: NULL for entropy; left out with
+confidence=None; the arguments that ask for them refused out of range. Their
+values, against scipy's t interval and a recomputation of entropy's bootstrap,
+are checked in tests/crosscheck/test_intervals.py."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pytest
-import scipy.stats
 
 import rankwise
 from rankwise.errors import InvalidArgumentError
-
-METRICS = ["ndcg@5", "map@3", "idcg@5", "mrr", "recall@10", "precision@2"]
 
 
 def _inputs(seed: int = 3) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -32,39 +30,6 @@ def _inputs(seed: int = 3) -> tuple[pd.DataFrame, pd.DataFrame]:
             pd.DataFrame(interactions, columns=["user_id", "item_id", "relevance"]))
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("users", ["interactions", "both", "relevant"])
-@pytest.mark.parametrize("confidence", [0.9, 0.95, 0.99])
-def test_each_interval_is_scipys_over_the_per_user_values(users: str, confidence: float) -> None:
-    recommendations, interactions = _inputs()
-    options = {"group_by": "model", "relevance_col": "relevance", "users": users}
-    with pytest.warns(rankwise.RankwiseWarning) if users != "interactions" else _no_warning():
-        means = rankwise.evaluate(recommendations, interactions, METRICS, confidence=confidence, **options)
-    per_user = rankwise.evaluate(recommendations, interactions, METRICS, per_user=True, **options)
-    checked = 0
-    for (model, metric, k), values in per_user.groupby(["model", "metric", "k"], dropna=False):
-        same_k = means.k.isna() if pd.isna(k) else means.k == k
-        row = means[(means.model == model) & (means.metric == metric) & same_k].iloc[0]
-        low, high = scipy.stats.t.interval(confidence, len(values) - 1, loc=values["value"].mean(),
-                                           scale=scipy.stats.sem(values["value"]))
-        assert row["n_users"] == len(values)
-        assert abs(row["ci_low"] - low) <= 1e-12 and abs(row["ci_high"] - high) <= 1e-12, (model, metric, k)
-        checked += 1
-    assert checked == 3 * len(METRICS)
-
-
-class _no_warning:
-    def __enter__(self):
-        import warnings
-
-        self._catcher = warnings.catch_warnings()
-        self._catcher.__enter__()
-        warnings.simplefilter("error", rankwise.RankwiseWarning)
-
-    def __exit__(self, *exc):
-        return self._catcher.__exit__(*exc)
-
-
 def test_entropy_has_no_interval_and_confidence_none_no_columns() -> None:
     recommendations, interactions = _inputs()
     means = rankwise.evaluate(recommendations, interactions, ["ndcg@5", "entropy@5"], group_by="model")
@@ -80,51 +45,6 @@ def test_a_confidence_outside_zero_one_is_refused(confidence) -> None:
     recommendations, interactions = _inputs()
     with pytest.raises(InvalidArgumentError, match="`confidence` must be a number strictly between 0 and 1"):
         rankwise.evaluate(recommendations, interactions, ["ndcg@5"], confidence=confidence)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("partitioned", [False, True])
-def test_entropys_bootstrap_interval_is_recomputed_from_the_same_draws(partitioned: bool) -> None:
-    """Each resample weighs every user's top-k slots by the user's Poisson(1)
-    count, drawn by the macros' SQL (evaluated here by DuckDB); the entropy of
-    the weighted shares, then numpy's percentiles over the resamples."""
-    import duckdb
-
-    from rankwise._render import renderer
-
-    recommendations, interactions = _inputs(seed=5)
-    if partitioned:
-        recommendations = pd.concat([recommendations.assign(fold="f1"), recommendations.assign(fold="f2").iloc[::2]])
-        interactions = pd.concat([interactions.assign(fold="f1"), interactions.assign(fold="f2")])
-    resamples, seed, k = 300, 17, 3
-    result = rankwise.evaluate(recommendations, interactions, [f"entropy@{k}"], group_by="model",
-                               partition_by="fold" if partitioned else None, bootstrap_resamples=resamples, seed=seed,
-                               confidence=0.9)
-    weight = renderer().call("poisson_one_weight", "(" + renderer().call("resample_draw", "key", "resample", seed) + ")")
-    if not partitioned:
-        recommendations = recommendations.assign(fold="all")
-    for row in result.itertuples():
-        fold = row.fold if partitioned else "all"
-        slots = recommendations[(recommendations.fold == fold) & (recommendations.model == row.model)
-                                & (recommendations["rank"] <= k)]
-        # the key: the user's position in byte order among the partition's users with a list
-        listed = sorted(recommendations[recommendations.fold == fold]["user_id"].unique(), key=str.encode)
-        keys = {user: position + 1 for position, user in enumerate(listed)}
-        with duckdb.connect() as con:
-            weights = con.sql(f"select key, resample, {weight} as w from unnest({sorted(keys.values())}) as t(key), "
-                              f"range(1, {resamples + 1}) as r(resample) order by key, resample").fetchall()
-        by_key = np.array([w for _, _, w in weights], dtype=float).reshape(len(keys), resamples)
-        counts = pd.crosstab(slots["item_id"], slots["user_id"]).reindex(columns=listed, fill_value=0)
-        weighted = counts.to_numpy() @ by_key[[keys[user] - 1 for user in counts.columns]]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            shares = weighted / weighted.sum(axis=0)
-            entropies = -np.nansum(np.where(shares > 0, shares * np.log(shares), 0.0), axis=0)
-        entropies = entropies[weighted.sum(axis=0) > 0]
-        low, high = np.quantile(entropies, [0.05, 0.95])
-        assert abs(row.ci_low - low) <= 1e-9 and abs(row.ci_high - high) <= 1e-9, (fold, row.model)
-        # the unweighted entropy is evaluate's value: the same shares and log base
-        plain = counts.to_numpy().sum(axis=1) / counts.to_numpy().sum()
-        assert abs(row.value - -(plain * np.log(plain)).sum()) <= 1e-12
 
 
 def test_bootstrap_resamples_needs_a_confidence_and_a_count() -> None:
