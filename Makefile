@@ -42,10 +42,10 @@ PARALLEL := -n auto --dist loadfile
 test: $(TEST_STAMP)
 	$(PYTEST) $(PARALLEL)
 
-## make test-fast: every test that needs neither dbt, another engine, a wheel build, nor more than
-## a couple of seconds (the pytest markers in pyproject.toml); under a minute
+## make test-fast: tests/unit, every test that needs neither dbt, another engine, a browser, a
+## wheel build, nor more than a couple of seconds (docs/contributing.md); under a minute
 test-fast: $(TEST_STAMP)
-	$(PYTEST) $(PARALLEL) -m "not dbt and not engines and not slow and not packaging"
+	$(PYTEST) $(PARALLEL) tests/unit
 
 ## make test-<engine>: dbt build of integration_tests/ on one engine, which the tests start and stop
 test-duckdb: $(TEST_STAMP)

@@ -11,14 +11,11 @@ import math
 import duckdb
 import numpy as np
 import pandas as pd
-import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import rankwise
 from rankwise._render import renderer
-
-pytestmark = pytest.mark.slow
 
 N_RESAMPLES = 2000
 METRICS = ["ndcg@3", "precision@2", "mrr"]

@@ -13,8 +13,6 @@ import scipy.stats
 import rankwise
 from tests.unit.test_intervals import _inputs
 
-pytestmark = pytest.mark.slow
-
 METRICS = ["ndcg@5", "map@3", "idcg@5", "mrr", "recall@10", "precision@2"]
 
 

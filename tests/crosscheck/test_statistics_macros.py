@@ -20,9 +20,6 @@ from scipy import stats
 from rankwise._render import renderer
 from rankwise.errors import InvalidArgumentError
 
-# grids of hundreds of points against scipy: the full suite, not the fast lane
-pytestmark = pytest.mark.slow
-
 # The grid of the issue: df 4..10 and up to a million, t from 0 to 1000, both signs.
 GRID_DF = [4, 5, 6, 7, 8, 9, 10, 20, 50, 100, 1000, 1e6]
 GRID_T = [0, 1e-6, 0.5, 1, 2, 3, 5, 10, 40, 1e3]

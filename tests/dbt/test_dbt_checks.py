@@ -13,8 +13,6 @@ from pathlib import Path
 import duckdb
 import pytest
 
-pytestmark = pytest.mark.dbt
-
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 SEEDS = {

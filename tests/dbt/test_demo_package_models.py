@@ -17,8 +17,6 @@ import yaml
 import rankwise
 from tests.dbt.demo_copy import demo_copy, run_dbt
 
-pytestmark = pytest.mark.dbt
-
 
 def test_the_package_models_match_the_wrapper_with_items_and_train(tmp_path: Path) -> None:
     project = demo_copy(tmp_path, ("dbt_project.yml", "profiles.yml", "generate_sample_data.py"))

@@ -101,7 +101,6 @@ def _on_spark(rows: list[tuple], scratch: Path) -> list[tuple]:
         spark.stop()
 
 
-@pytest.mark.engines
 def test_postgres_and_spark_compute_the_same_numbers(tmp_path: Path, selected_engines: list[str]) -> None:
     """One query with every macro over a grid of t, df, user keys and resamples:
     PostgreSQL and Spark (through their dispatch) agree with DuckDB to 1e-9, the

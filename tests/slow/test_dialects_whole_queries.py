@@ -28,8 +28,6 @@ from tests.unit.test_dialects import (
     parsed,
 )
 
-pytestmark = pytest.mark.slow
-
 # rankwise.compare: every test, every user set, partitions and groups, a numeric
 # baseline, every correction.
 COMPARE_METRICS = [metric for metric in PER_USER_METRICS if not metric.startswith("idcg")]

@@ -15,8 +15,6 @@ import rankwise
 
 from tests.unit.report_pages import HOSTILE, K, METRICS, sample_inputs
 
-pytestmark = pytest.mark.slow
-
 # The marks each chart draws: plotly's SVG root and the layer of its traces.
 MARKS = {
     "curves": 'class="trace scatter',
