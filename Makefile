@@ -6,6 +6,7 @@ VENV ?= .venv
 BIN := $(abspath $(VENV))/bin
 DEMO_STAMP := $(VENV)/.installed-demo
 TEST_STAMP := $(VENV)/.installed-test
+UNIT_STAMP := $(VENV)/.installed-test-unit
 DBT := PATH=$(BIN):$$PATH DBT_PROFILES_DIR=. DBT_SEND_ANONYMOUS_USAGE_STATS=false $(BIN)/dbt
 
 .PHONY: demo test test-fast test-duckdb test-postgres test-spark clean
@@ -19,11 +20,16 @@ $(DEMO_STAMP): pyproject.toml | $(BIN)/python
 	touch $@
 
 # Headless Chromium opens the HTML report in the browser test (Debian's package;
-# as root, as in CI).
+# as root, as in CI). [test] holds [test-unit] and [dbt,report]: the other stamps too.
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	command -v chromium || (apt-get update && apt-get install -y chromium)
 	$(BIN)/python -m pip install --quiet -e ".[test]"
-	touch $@ $(DEMO_STAMP)
+	touch $@ $(DEMO_STAMP) $(UNIT_STAMP)
+
+# tests/unit only: neither dbt, PostgreSQL, Spark nor Chromium.
+$(UNIT_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test-unit]"
+	touch $@
 
 ## make demo: build the metric tables from bundled sample data on DuckDB, print them and write their HTML report
 demo: $(DEMO_STAMP)
@@ -42,20 +48,20 @@ PARALLEL := -n auto --dist loadfile
 test: $(TEST_STAMP)
 	$(PYTEST) $(PARALLEL)
 
-## make test-fast: every test that needs neither dbt, another engine, a wheel build, nor more than
-## a couple of seconds (the pytest markers in pyproject.toml); under a minute
-test-fast: $(TEST_STAMP)
-	$(PYTEST) $(PARALLEL) -m "not dbt and not engines and not slow and not packaging"
+## make test-fast: tests/unit, every test that needs neither dbt, another engine, a browser, a
+## wheel build, nor more than a couple of seconds (docs/contributing.md); under a minute
+test-fast: $(UNIT_STAMP)
+	$(PYTEST) $(PARALLEL) tests/unit
 
 ## make test-<engine>: dbt build of integration_tests/ on one engine, which the tests start and stop
 test-duckdb: $(TEST_STAMP)
-	$(PYTEST) tests/integration --engines duckdb
+	$(PYTEST) tests/engines --engines duckdb
 
 test-postgres: $(TEST_STAMP)
-	$(PYTEST) tests/integration --engines postgres
+	$(PYTEST) tests/engines --engines postgres
 
 test-spark: $(TEST_STAMP)
-	$(PYTEST) tests/integration --engines spark
+	$(PYTEST) tests/engines --engines spark
 
 clean:
 	rm -rf $(VENV) integration_tests/target integration_tests/dbt_packages integration_tests/logs \

@@ -4,7 +4,7 @@
 {%- set string_type = dbt.type_string() -%}
 {%- for case in cases %}
 {#- The cases check values, not intervals (those are checked against scipy in
-    tests/python/test_intervals.py, and on every engine through the comparison
+    tests/crosscheck/test_intervals.py, and on every engine through the comparison
     model): without them, Spark's local session holds the union of every case's
     aggregates in its default memory. -#}
 {%- set arguments = {'metrics': case.metrics, 'k': case.k, 'confidence': none} -%}

@@ -2,7 +2,7 @@
     settings__actual_cases runs some cases again: each (set, reset)
     pair is a pre-hook and a post-hook. rankwise's numbers must not depend on
     them (issue #21). DuckDB's (default_order, default_null_order,
-    default_collation...) are checked by tests/python/test_connection_settings.py
+    default_collation...) are checked by tests/unit/test_connection_settings.py
     on a caller's connection; a SET here would be global to dbt's connections. -#}
 {% macro session_settings() %}
     {{ return(adapter.dispatch('session_settings')()) }}

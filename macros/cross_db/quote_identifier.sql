@@ -23,7 +23,7 @@
 {#- The reserved words of the engines rankwise's SQL is written for, which no
     unquoted name may be: DuckDB's (and so PostgreSQL's), those sqlglot lists for
     BigQuery, DuckDB, Redshift and Trino, and Snowflake's (docs.snowflake.com,
-    "Reserved & limited keywords"). tests/python/test_dialects.py checks the list
+    "Reserved & limited keywords"). tests/unit/test_dialects.py checks the list
     against duckdb_keywords() and sqlglot. -#}
 {% macro _reserved_words() %}
     {{ return([

@@ -2,7 +2,7 @@
     numbers that depend only on constants known then (a quantile's probability).
     dbt's Jinja context has no math module, so ln, exp and cos are written here
     with + - * / and ** only. Each is accurate to a few units in the last place;
-    tests/python/test_statistics_macros.py checks them against Python's math and
+    tests/crosscheck/test_statistics_macros.py checks them against Python's math and
     scipy. None of this text reaches the SQL: these macros return numbers. -#}
 
 {#- Natural logarithm of x > 0: x = m * 2^k with m in [sqrt(1/2), sqrt(2)], then

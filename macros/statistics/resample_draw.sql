@@ -16,7 +16,7 @@
     input twice, so user_key_int appears 4 times in the text and resample 16:
     pass columns. Keys equal mod P get the same draws (a 31-bit state: among a
     million users, some 230 pairs share their draws). Statistical checks:
-    tests/python/test_statistics_macros.py; docs/statistics.md. -#}
+    tests/crosscheck/test_statistics_macros.py; docs/statistics.md. -#}
 {% macro resample_draw(user_key_int, resample, seed) %}
     {%- set user_sql = rankwise._sql_operand('resample_draw', 'user_key_int', user_key_int, integer=true) -%}
     {%- set resample_sql = rankwise._sql_operand('resample_draw', 'resample', resample, integer=true) -%}

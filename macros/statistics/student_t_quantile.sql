@@ -47,7 +47,7 @@
     w = (2u - (low + high)) / (high - low), u = 1/df, that give ln t on each piece,
     as [{low, high, coefficients}], the piece of the larger df first. Nodes per
     piece: enough for 1e-10 relative error up to p = 0.9999 (measured in
-    tests/python/test_statistics_macros.py). -#}
+    tests/crosscheck/test_statistics_macros.py). -#}
 {% macro _student_t_quantile_pieces(upper_tail) %}
     {%- set pieces = [] -%}
     {%- set ns = namespace(start=none) -%}

@@ -18,8 +18,6 @@ from tests.reference import beyond_accuracy as reference
 from .peers import evidently, recommenders, rectools
 from .strategies import BeyondCase, beyond_cases
 
-pytestmark = pytest.mark.slow
-
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 # the cases of the metrics that evaluate several variants per example
 FEWER = settings(SETTINGS, max_examples=15)

@@ -10,15 +10,12 @@ import warnings
 
 import numpy as np
 import pandas as pd
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rankwise
 
 from ._ranx import ranx
-
-pytestmark = pytest.mark.slow
 
 METRICS = ["ndcg@5", "map@3", "mrr", "precision@2", "recall@5"]
 

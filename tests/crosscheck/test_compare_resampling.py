@@ -11,14 +11,11 @@ import math
 import duckdb
 import numpy as np
 import pandas as pd
-import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import rankwise
 from rankwise._render import renderer
-
-pytestmark = pytest.mark.slow
 
 N_RESAMPLES = 2000
 METRICS = ["ndcg@3", "precision@2", "mrr"]
@@ -39,7 +36,7 @@ def _case(n_users: int, seed: int, folds: int = 1) -> tuple[pd.DataFrame, pd.Dat
                         recommendations.append((f"f{fold}", model, f"user{user}", f"i{item}", rank))
     recommendations = pd.DataFrame(recommendations, columns=["fold", "model", "user_id", "item_id", "rank"])
     # A fold where one model has no list at all is refused by compare (nothing
-    # to compare, tested in tests/python/test_compare.py); with 3 users that is
+    # to compare, tested in tests/unit/test_compare.py); with 3 users that is
     # 1 draw in 125.
     assume((recommendations.groupby("fold")["model"].nunique() == 2).all()
            and recommendations["fold"].nunique() == folds)

@@ -139,7 +139,6 @@ def _check(recommendations: pd.DataFrame, interactions: pd.DataFrame, baseline: 
             assert got["significant"] == (got["p_adjusted"] < 0.05)
 
 
-@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n_models=st.integers(2, 5), n_users=st.integers(5, 60), seed=st.integers(0, 2**32 - 1),
        coverage=st.sampled_from([0.5, 0.8, 1.0]), with_baseline=st.booleans(),
@@ -151,7 +150,6 @@ def test_every_row_matches_scipy_and_statsmodels(n_models, n_users, seed, covera
     _check(recommendations, interactions, "m0" if with_baseline else None, users, correction, confidence)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("correction", ["holm", "bh"])
 def test_five_hundred_users_and_four_models(correction: str) -> None:
     recommendations, interactions = _case(4, 500, 20261124, 0.9)

@@ -52,9 +52,6 @@ import rankwise
 
 from .strategies import FuzzCase, fuzz_cases
 
-# slow: a hundred cases of up to 60 users, each evaluated twice by rankwise and by trec_eval
-pytestmark = pytest.mark.slow
-
 DEFAULT_EXAMPLES = 100
 _ON_DEMAND = os.environ.get("RANKWISE_FUZZ_EXAMPLES")
 settings.register_profile(

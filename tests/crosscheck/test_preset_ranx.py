@@ -9,7 +9,6 @@ import math
 import warnings
 
 import pandas as pd
-import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -17,9 +16,6 @@ import rankwise
 
 from ._ranx import ranx
 from .strategies import Case, cases
-
-# slow: hypothesis draws dozens of cases, each evaluated by rankwise and by ranx
-pytestmark = pytest.mark.slow
 
 
 # rankwise metric -> ranx metric, at k

@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 
 import pandas as pd
-import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -16,9 +15,6 @@ import rankwise
 
 from .peers import evidently, recommenders, rectools
 from .strategies import Case, cases
-
-# slow: hypothesis draws dozens of cases, each evaluated by rankwise and by each peer's port
-pytestmark = pytest.mark.slow
 
 SETTINGS = settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 

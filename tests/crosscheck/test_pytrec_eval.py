@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 
 import pandas as pd
-import pytest
 import pytrec_eval
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -14,9 +13,6 @@ from hypothesis import strategies as st
 import rankwise
 
 from .strategies import Case, cases
-
-# slow: hypothesis draws dozens of cases, each evaluated by rankwise and by trec_eval
-pytestmark = pytest.mark.slow
 
 # rankwise metric -> trec_eval measure (with {k} for the cutoff, None for whole list)
 MEASURES = {

@@ -8,7 +8,6 @@ import math
 import warnings
 
 import pandas as pd
-import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -16,9 +15,6 @@ import rankwise
 
 from ._ranx import ranx
 from .strategies import Case, cases
-
-# slow: hypothesis draws dozens of cases, each evaluated by rankwise and by ranx
-pytestmark = pytest.mark.slow
 
 
 # rankwise metric and options -> ranx metric

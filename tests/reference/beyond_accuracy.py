@@ -3,7 +3,7 @@ definitions in docs/metrics.md the obvious way (sorting for Gini, every pair of
 lists for personalization, loops over the lists), sharing no code with the
 macros; and the integration project's beyond-accuracy seeds, with the values
 these references compute on them. tests/crosscheck/test_beyond_accuracy.py runs
-the references against rankwise on random cases; tests/python/
+the references against rankwise on random cases; tests/unit/
 test_beyond_accuracy_seeds.py keeps the seeds equal to what this module writes:
 
     python -m tests.reference.beyond_accuracy   # rewrites the five seeds

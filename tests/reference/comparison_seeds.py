@@ -2,9 +2,9 @@
 (seeded, so the files are reproducible), and the comparison the Python wrapper
 computes from them on DuckDB (itself checked against scipy and statsmodels in
 tests/crosscheck/test_compare_scipy.py), and evaluate's bootstrap interval of
-entropy on them (checked in tests/python/test_intervals.py). The package model
+entropy on them (checked in tests/crosscheck/test_intervals.py). The package model
 rankwise_comparison and the model entropy_bootstrap__actual must give the same
-tables on every engine. tests/python/test_comparison_seeds.py
+tables on every engine. tests/slow/test_comparison_seeds.py
 keeps the files equal to what this module writes:
 
     python -m tests.reference.comparison_seeds   # rewrites the four seeds

@@ -14,9 +14,6 @@ import pytest
 
 import rankwise
 
-# builds a wheel and installs it into a new virtual environment
-pytestmark = [pytest.mark.packaging, pytest.mark.slow]
-
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 SCRIPT = """

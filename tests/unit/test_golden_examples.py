@@ -7,7 +7,7 @@ The exact value of a golden row is read from its own row of the specification's
 tables (the "exact value" column), never searched for anywhere in the text: a
 figure such as "0.4" occurs in many rows, so finding it proves nothing. Erratum
 rows are asserted at the exact value, not the figure the document printed.
-tests/python/test_expected_cases.py then runs rankwise.evaluate on the same
+tests/unit/test_expected_cases.py then runs rankwise.evaluate on the same
 inputs and compares it with the same expected values."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import pytest
 
 from tests.reference import make_expected, random_inputs
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 SPECIFICATION = REPO_ROOT / "tests" / "golden" / "golden-examples.md"
 SEEDS = REPO_ROOT / "integration_tests" / "seeds"
 

@@ -1,6 +1,7 @@
 """evaluate's ci_low and ci_high: the Student t interval of each mean, equal to
-scipy's over evaluate's own per-user values, under every user set; NULL for
-entropy; left out with confidence=None."""
+scipy's over evaluate's own per-user values, under every user set; and entropy's
+Poisson bootstrap interval, recomputed with numpy from the same draws. The
+inputs are those of tests/unit/test_intervals.py."""
 
 from __future__ import annotations
 
@@ -10,29 +11,11 @@ import pytest
 import scipy.stats
 
 import rankwise
-from rankwise.errors import InvalidArgumentError
+from tests.unit.test_intervals import _inputs
 
 METRICS = ["ndcg@5", "map@3", "idcg@5", "mrr", "recall@10", "precision@2"]
 
 
-def _inputs(seed: int = 3) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Three models, 40 truth users with graded relevance, lists of 1 to 6 of 15
-    items, a third of the lists missing, so that many users score 0."""
-    rng = np.random.default_rng(seed)
-    recommendations, interactions = [], []
-    for user in range(43):
-        if user < 40:
-            for item in rng.choice(15, size=rng.integers(1, 5), replace=False):
-                interactions.append((f"u{user}", f"i{item}", int(rng.integers(0, 4))))
-        for model in ("a", "b", "c"):
-            if rng.random() < 0.67:
-                for rank, item in enumerate(rng.choice(15, size=rng.integers(1, 7), replace=False), start=1):
-                    recommendations.append((model, f"u{user}", f"i{item}", rank))
-    return (pd.DataFrame(recommendations, columns=["model", "user_id", "item_id", "rank"]),
-            pd.DataFrame(interactions, columns=["user_id", "item_id", "relevance"]))
-
-
-@pytest.mark.slow
 @pytest.mark.parametrize("users", ["interactions", "both", "relevant"])
 @pytest.mark.parametrize("confidence", [0.9, 0.95, 0.99])
 def test_each_interval_is_scipys_over_the_per_user_values(users: str, confidence: float) -> None:
@@ -65,24 +48,6 @@ class _no_warning:
         return self._catcher.__exit__(*exc)
 
 
-def test_entropy_has_no_interval_and_confidence_none_no_columns() -> None:
-    recommendations, interactions = _inputs()
-    means = rankwise.evaluate(recommendations, interactions, ["ndcg@5", "entropy@5"], group_by="model")
-    assert means[means.metric == "entropy"][["ci_low", "ci_high"]].isna().all().all()
-    assert means[means.metric == "ndcg"][["ci_low", "ci_high"]].notna().all().all()
-    without = rankwise.evaluate(recommendations, interactions, ["ndcg@5"], group_by="model", confidence=None)
-    assert "ci_low" not in without.columns and "ci_high" not in without.columns
-    pd.testing.assert_series_equal(without["value"], means[means.metric == "ndcg"]["value"].reset_index(drop=True))
-
-
-@pytest.mark.parametrize("confidence", [0, 1, 1.5, -0.1, "0.95", True])
-def test_a_confidence_outside_zero_one_is_refused(confidence) -> None:
-    recommendations, interactions = _inputs()
-    with pytest.raises(InvalidArgumentError, match="`confidence` must be a number strictly between 0 and 1"):
-        rankwise.evaluate(recommendations, interactions, ["ndcg@5"], confidence=confidence)
-
-
-@pytest.mark.slow
 @pytest.mark.parametrize("partitioned", [False, True])
 def test_entropys_bootstrap_interval_is_recomputed_from_the_same_draws(partitioned: bool) -> None:
     """Each resample weighs every user's top-k slots by the user's Poisson(1)
@@ -125,11 +90,3 @@ def test_entropys_bootstrap_interval_is_recomputed_from_the_same_draws(partition
         # the unweighted entropy is evaluate's value: the same shares and log base
         plain = counts.to_numpy().sum(axis=1) / counts.to_numpy().sum()
         assert abs(row.value - -(plain * np.log(plain)).sum()) <= 1e-12
-
-
-def test_bootstrap_resamples_needs_a_confidence_and_a_count() -> None:
-    recommendations, interactions = _inputs()
-    with pytest.raises(InvalidArgumentError, match="`bootstrap_resamples` gives group-level metrics an interval"):
-        rankwise.evaluate(recommendations, interactions, ["entropy@3"], bootstrap_resamples=10, confidence=None)
-    with pytest.raises(InvalidArgumentError, match="`bootstrap_resamples` must be an integer from 1 to 1000000"):
-        rankwise.evaluate(recommendations, interactions, ["entropy@3"], bootstrap_resamples=0)

@@ -6,11 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import pytest
 
 from tests.reference import comparison_seeds
-
-pytestmark = pytest.mark.slow
 
 
 def test_the_inputs_are_reproducible() -> None:

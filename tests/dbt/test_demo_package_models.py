@@ -15,9 +15,7 @@ import pytest
 import yaml
 
 import rankwise
-from tests.demo_copy import demo_copy, run_dbt
-
-pytestmark = pytest.mark.dbt
+from tests.dbt.demo_copy import demo_copy, run_dbt
 
 
 def test_the_package_models_match_the_wrapper_with_items_and_train(tmp_path: Path) -> None:

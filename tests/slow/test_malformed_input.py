@@ -7,15 +7,11 @@ from __future__ import annotations
 import math
 
 import pandas as pd
-import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import rankwise
 from rankwise.errors import RankwiseError
-
-# slow: 150 hypothesis cases, each checked and evaluated
-pytestmark = pytest.mark.slow
 
 IDS = st.one_of(st.none(), st.sampled_from(["u1", "u2", "u3"]))
 ITEMS = st.one_of(st.none(), st.sampled_from(["a", "b", "c", "d"]))

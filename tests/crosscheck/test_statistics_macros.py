@@ -1,18 +1,15 @@
 """The statistics building blocks of macros/statistics/: Student's t and normal
 p-values and the t quantile as SQL expressions, checked against scipy on DuckDB
-(and, marked `engines`, the same numbers on PostgreSQL and Spark); the numbers
-Jinja computes while rendering, against Python's math and scipy; the resampling
-draws, against the algorithm they document and for the statistics a
+(the same numbers on PostgreSQL and Spark: tests/engines/test_statistics_macros.py);
+the numbers Jinja computes while rendering, against Python's math and scipy; the
+resampling draws, against the algorithm they document and for the statistics a
 randomization or bootstrap test relies on."""
 
 from __future__ import annotations
 
-import contextlib
 import math
-import os
 import re
-from collections.abc import Iterator, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 
 import duckdb
 import numpy as np
@@ -22,11 +19,6 @@ from scipy import stats
 
 from rankwise._render import renderer
 from rankwise.errors import InvalidArgumentError
-
-from ..integration.engines import postgres_engine
-
-# grids of hundreds of points against scipy: the full suite, not the fast lane
-pytestmark = pytest.mark.slow
 
 # The grid of the issue: df 4..10 and up to a million, t from 0 to 1000, both signs.
 GRID_DF = [4, 5, 6, 7, 8, 9, 10, 20, 50, 100, 1000, 1e6]
@@ -334,109 +326,3 @@ def test_poisson_thresholds_are_the_distribution_function() -> None:
         below, at = duckdb.sql(f"select {sql.replace('(d)', str(threshold - 1))}, {sql.replace('(d)', str(threshold))}").fetchall()[0]
         assert (below, at) == (k, k + 1)
     assert duckdb.sql(f"select {sql.replace('(d)', str(MODULUS - 1))}").fetchall()[0] == (8,)
-
-
-# --- the same numbers on PostgreSQL and Spark -------------------------------------
-
-ENGINE_T = [0.0, 1e-6, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 40.0, 1e3, -2.5, 1e60]
-ENGINE_DF = [1.0, 3.0, 4.0, 7.0, 9.5, 10.0, 50.0, 1000.0, 1e6, 1e9]
-
-
-def _engine_query(dialect: str) -> str:
-    render = renderer(dialect)
-    draw = render.call("resample_draw", "user_key", "resample", 42)
-    columns = {
-        "p": render.call("student_t_two_sided_p", "t", "df"),
-        "p_normal": render.call("normal_two_sided_p", "t"),
-        "q975": render.call("student_t_quantile", 0.975, "df"),
-        "q2": render.call("student_t_quantile", 0.02, "df"),
-        "draw": draw,
-        "flip": render.call("sign_flip", draw),
-        "weight": render.call("poisson_one_weight", draw),
-    }
-    select = ", ".join(f"{sql} as {name}" for name, sql in columns.items())
-    return f"select t, df, {select} from grid order by t, df"
-
-
-def _engine_rows() -> list[tuple]:
-    rows = []
-    for i, (t, df) in enumerate((t, df) for t in ENGINE_T for df in ENGINE_DF):
-        rows.append((t, df, (i * 7919 - 300) * (2**33 + 1), i % 13))
-    return rows
-
-
-def _values_sql(rows: list[tuple], float_type: str) -> str:
-    values = ", ".join(f"({t!r}, {df!r}, {key}, {resample})" for t, df, key, resample in rows)
-    return (
-        f"select cast(t as {float_type}) as t, cast(df as {float_type}) as df, cast(user_key as bigint) as user_key, "
-        f"cast(resample as bigint) as resample from (values {values}) as v(t, df, user_key, resample)"
-    )
-
-
-def _on_duckdb(rows: list[tuple]) -> list[tuple]:
-    connection = duckdb.connect()
-    connection.execute(f"create table grid as {_values_sql(rows, 'double')}")
-    return connection.execute(_engine_query("duckdb")).fetchall()
-
-
-@contextlib.contextmanager
-def _postgres(scratch: Path) -> Iterator[object]:
-    import psycopg2
-
-    with postgres_engine(scratch) as environment:
-        connection = psycopg2.connect(
-            host=environment["RANKWISE_POSTGRES_HOST"],
-            user=environment["RANKWISE_POSTGRES_USER"],
-            dbname=environment["RANKWISE_POSTGRES_DATABASE"],
-        )
-        try:
-            yield connection
-        finally:
-            connection.close()
-
-
-def _on_postgres(rows: list[tuple], scratch: Path) -> list[tuple]:
-    with _postgres(scratch) as connection:
-        cursor = connection.cursor()
-        cursor.execute(f"create temporary table grid as {_values_sql(rows, 'double precision')}")
-        cursor.execute(_engine_query("postgres"))
-        return cursor.fetchall()
-
-
-def _on_spark(rows: list[tuple], scratch: Path) -> list[tuple]:
-    from pyspark.sql import SparkSession
-
-    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    spark = (
-        SparkSession.builder.master("local[1]")
-        .appName("rankwise-statistics")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.warehouse.dir", str(scratch / "warehouse"))
-        .getOrCreate()
-    )
-    try:
-        spark.sql(f"create or replace temporary view grid as {_values_sql(rows, 'double')}")
-        return [tuple(row) for row in spark.sql(_engine_query("spark")).collect()]
-    finally:
-        spark.stop()
-
-
-@pytest.mark.engines
-def test_postgres_and_spark_compute_the_same_numbers(tmp_path: Path) -> None:
-    """One query with every macro over a grid of t, df, user keys and resamples:
-    PostgreSQL and Spark (through their dispatch) agree with DuckDB to 1e-9, the
-    draws and the counts derived from them exactly."""
-    rows = _engine_rows()
-    reference = _on_duckdb(rows)
-    for name, results in (("postgres", _on_postgres(rows, tmp_path)), ("spark", _on_spark(rows, tmp_path))):
-        assert len(results) == len(reference), name
-        for expected, got in zip(reference, results):
-            assert got[:2] == pytest.approx(expected[:2]), name
-            for a, b in zip(expected[2:6], got[2:6]):
-                assert float(b) == pytest.approx(float(a), abs=1e-9, rel=1e-9), (name, expected, got)
-            assert tuple(got[6:]) == tuple(expected[6:]), (name, expected, got)
-    # and DuckDB's values are right
-    for t, df, p, p_normal, q975, q2, draw, flip, weight in reference:
-        assert p == pytest.approx(2 * stats.t.sf(abs(t), df), abs=1e-7)
-        assert q975 == pytest.approx(stats.t.ppf(0.975, df), rel=1e-9)
-        assert q2 == pytest.approx(stats.t.ppf(0.02, df), rel=1e-9)

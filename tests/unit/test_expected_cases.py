@@ -3,7 +3,7 @@ case of var('rankwise_test_cases') in integration_tests/dbt_project.yml, run
 through rankwise.evaluate on the same input seeds, as means per example and per
 user, must give integration_tests/seeds/expected__cases.csv within 1e-9, row
 for row. This mirrors the dbt model integration_tests/models/actual__cases.sql
-(which asserts the same seed on each engine); tests/test_golden_examples.py
+(which asserts the same seed on each engine); tests/unit/test_golden_examples.py
 checks that seed against the oracle and the specification."""
 
 from __future__ import annotations

@@ -20,9 +20,6 @@ from tests.reference import make_expected
 
 from .dbt_project_runner import INTEGRATION_PROJECT, DbtRun
 
-# every test reads the tables of a `dbt build` of integration_tests/
-pytestmark = pytest.mark.dbt
-
 VARS = yaml.safe_load((INTEGRATION_PROJECT / "dbt_project.yml").read_text())["vars"]
 PARITY_CASES = VARS["rankwise_parity_cases"]
 TEST_CASES = VARS["rankwise_test_cases"]

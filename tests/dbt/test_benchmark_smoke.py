@@ -12,10 +12,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-# the benchmark runs dbt and every tool on 2,000 users
-pytestmark = [pytest.mark.dbt, pytest.mark.slow]
-
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 USERS = 2000
 # ranx compiles with numba for a minute; its agreement is tested in tests/crosscheck.
 # RecTools is not installed beside rankwise: the report says it was left out.

@@ -8,11 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
-import pytest
-
-from tests.demo_copy import REPO_ROOT, demo_copy, run_dbt
-
-pytestmark = pytest.mark.dbt
+from tests.dbt.demo_copy import REPO_ROOT, demo_copy, run_dbt
 
 
 def test_the_semantic_layer_parses(tmp_path: Path) -> None:

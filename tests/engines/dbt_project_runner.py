@@ -69,7 +69,7 @@ class CommandOutput:
 
 def run_dbt_commands(commands: list[list[str]], scratch: Path, engine: str = "duckdb") -> list[CommandOutput]:
     """Starts `engine` once, then runs `dbt deps` and every command in one dbt
-    process (tests/integration/commands_in_one_process.py); each command's output and exit
+    process (tests/engines/commands_in_one_process.py); each command's output and exit
     code on its own. A command that fails does not stop the next."""
     from .commands_in_one_process import MARKER
 

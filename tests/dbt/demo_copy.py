@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def demo_copy(tmp_path: Path, files: tuple[str, ...] = ("dbt_project.yml", "profiles.yml")) -> Path:

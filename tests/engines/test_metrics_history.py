@@ -16,8 +16,6 @@ import pytest
 
 from .dbt_project_runner import CommandOutput, run_dbt_commands
 
-pytestmark = pytest.mark.dbt
-
 HISTORY = "{{ ref('rankwise', 'rankwise_metrics_history') }}"
 METRICS = "{{ ref('rankwise', 'rankwise_metrics') }}"
 COLUMNS = ("cast(example_id as varchar(40)) as example_id, metric, k, metric_label, value, n_users, "

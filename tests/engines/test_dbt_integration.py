@@ -12,9 +12,6 @@ import yaml
 
 from .dbt_project_runner import INTEGRATION_PROJECT, DbtRun
 
-# every test reads the tables of a `dbt build` of integration_tests/
-pytestmark = pytest.mark.dbt
-
 CASES = yaml.safe_load((INTEGRATION_PROJECT / "dbt_project.yml").read_text())["vars"]["rankwise_test_cases"]
 
 

@@ -1,7 +1,7 @@
 """The macros, rendered for each warehouse's dbt adapter, parse in that warehouse's
 SQL dialect.
 
-DuckDB, PostgreSQL and Spark run the SQL for real (tests/integration/); Snowflake,
+DuckDB, PostgreSQL and Spark run the SQL for real (tests/engines/); Snowflake,
 BigQuery, Trino, Databricks and Redshift are not run in CI, so their SQL is held
 to sqlglot's parser here. The SQL is what dbt compiles there: the macros of
 macros/ through adapter.dispatch (``bigquery__``, then the adapter's parents,
@@ -10,6 +10,10 @@ dialect has no overrides of its own. Beyond parsing, the trees are checked for
 two traps of that transpilation (sqlglot keeps a one-argument log(), whose base
 differs between engines, and moves QUALIFY's ORDER BY) and for user-supplied
 column names quoted the engine's way.
+
+Here, the macros and the checks themselves; the few hundred whole queries of
+evaluate, compare and rankwise.sql are parsed by
+tests/slow/test_dialects_whole_queries.py, with these cases and checks.
 """
 
 from __future__ import annotations
@@ -25,16 +29,10 @@ import yaml
 from sqlglot import exp
 from sqlglot.tokens import Token, TokenType
 
-import rankwise
-from rankwise._api import DIALECT_ADAPTERS
 from rankwise._render import renderer
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 MACRO_ROOT = REPO_ROOT / "macros"
-
-# The tests that render evaluate and parse the whole query, a few hundred in all,
-# run in the full suite only (`make test`, not `make test-fast`).
-SLOW = pytest.mark.slow
 
 # dbt adapter type -> sqlglot dialect name.
 DIALECTS = {
@@ -122,16 +120,6 @@ EXTRA_EVALUATE_CASES: dict[str, dict[str, Any]] = {
                                              coverage_of="train_items", gini_items="shown", novelty_unseen="zero"),
 }
 
-# rankwise.compare: every test, every user set, partitions and groups, a numeric
-# baseline, every correction.
-COMPARE_METRICS = [metric for metric in PER_USER_METRICS if not metric.startswith("idcg")]
-COMPARE_CASES: dict[str, dict[str, Any]] = {
-    "every_pair": dict(metrics=COMPARE_METRICS, k=[5, None], relevance_col="relevance"),
-    "every_test": dict(metrics=COMPARE_METRICS, k=[3], baseline="popular", tests=["t", "randomization", "bootstrap"],
-                       n_resamples=10, seed=3, correction="bh", partition_by=["fold"], group_by=["segment"]),
-    "users_both_relevant": dict(metrics=["ndcg", "map"], k=[5], baseline=1, users={"default": "both", "map": "relevant"},
-                                tests=["bootstrap"], correction="none", score_col="score", ties="shared"),
-}
 EVALUATE_CASES = _integration_cases() | EXTRA_EVALUATE_CASES
 
 VALIDATION_CASES: dict[str, tuple[str, tuple[str, ...], dict[str, Any]]] = {
@@ -269,18 +257,9 @@ def _one_argument_log_calls(tokens: list[Token]) -> int:
                for call in _calls(tokens, "LOG"))
 
 
-def _cast_types(sql: str, dialect: str) -> set[str]:
-    """The types of every CAST(... AS type) as written in the SQL."""
-    types = set()
-    for call in _calls(sqlglot.tokenize(sql, read=dialect), "CAST"):
-        aliases = [index for index, (depth, token) in enumerate(call) if depth == 1 and token.token_type == TokenType.ALIAS]
-        types.add(" ".join(token.text.lower() for _, token in call[aliases[0] + 1:]) if aliases else "")
-    return types
-
-
 def _plain(name: str) -> bool:
     """A name written unquoted: lower-case letters, digits and underscores, not
-    starting with a digit, and no reserved word of DuckDB (tests/python/test_sql.py
+    starting with a digit, and no reserved word of DuckDB (tests/unit/test_sql.py
     checks the macros' full list against DuckDB's and sqlglot's)."""
     reserved = {word for (word,) in duckdb.sql(
         "select keyword_name from duckdb_keywords() where keyword_category = 'reserved'").fetchall()}
@@ -317,31 +296,6 @@ def _render(adapter_type: str, macro: str, *args: Any, **kwargs: Any) -> str:
 def _public_macros() -> set[str]:
     return {macro["name"] for macro in yaml.safe_load((MACRO_ROOT / "schema.yml").read_text())["macros"]
             if not macro["name"].startswith("test_")}
-
-
-@SLOW
-@pytest.mark.parametrize("adapter_type", DIALECTS)
-@pytest.mark.parametrize("case", EVALUATE_CASES)
-def test_evaluate_parses_in_each_dialect(adapter_type: str, case: str) -> None:
-    dialect = DIALECTS[adapter_type]
-    sql = _render(adapter_type, "evaluate", "analytics.recs", "analytics.truth", **EVALUATE_CASES[case])
-    tree = parsed(sql, dialect)
-    # entropy alone reads only the recommendations
-    assert "recs" in {table.name for table in tree.find_all(exp.Table)}
-    for column in EVALUATE_CASES[case].get("group_by") or []:
-        assert_column(tree, sql, dialect, column)
-
-
-@SLOW
-@pytest.mark.parametrize("adapter_type", DIALECTS)
-@pytest.mark.parametrize("case", COMPARE_CASES)
-def test_compare_parses_in_each_dialect(adapter_type: str, case: str) -> None:
-    dialect = DIALECTS[adapter_type]
-    sql = _render(adapter_type, "compare", "analytics.recs", "analytics.truth", **COMPARE_CASES[case])
-    tree = parsed(sql, dialect)
-    assert {"recs", "truth"} <= {table.name for table in tree.find_all(exp.Table)}
-    for column in [*(COMPARE_CASES[case].get("partition_by") or []), *(COMPARE_CASES[case].get("group_by") or [])]:
-        assert_column(tree, sql, dialect, column)
 
 
 @pytest.mark.parametrize("adapter_type", DIALECTS)
@@ -385,23 +339,6 @@ def test_every_argument_of_evaluate_is_rendered_here() -> None:
     assert arguments - rendered == set()
 
 
-@SLOW
-@pytest.mark.parametrize("adapter_type", DIALECTS)
-@pytest.mark.parametrize("per_user", [False, True], ids=["means", "per_user"])
-@pytest.mark.parametrize("ranked_by", ["rank_col", "score_col"])
-def test_column_names_are_quoted_for_the_dialect_in_evaluate(adapter_type: str, per_user: bool, ranked_by: str) -> None:
-    dialect = DIALECTS[adapter_type]
-    metrics = PER_USER_METRICS if per_user else ALL_METRICS
-    # with a score column the rank column is not read
-    unused = "score_col" if ranked_by == "rank_col" else "rank_col"
-    columns = {role: name for role, name in ODD_COLUMNS.items() if role != unused}
-    sql = _render(adapter_type, "evaluate", "recs", "truth", metrics=metrics, k=[3, None], group_by=ODD_GROUPS,
-                  per_user=per_user, ties="shared", users="interactions", **columns)
-    tree = parsed(sql, dialect)
-    for name in [*columns.values(), *ODD_GROUPS]:
-        assert_column(tree, sql, dialect, name)
-
-
 @pytest.mark.parametrize("adapter_type", DIALECTS)
 def test_column_names_are_quoted_for_the_dialect_in_the_validation_macros(adapter_type: str) -> None:
     """Each name is quoted as an identifier where it is read, and written intact as
@@ -427,39 +364,6 @@ def test_column_names_are_quoted_for_the_dialect_in_the_validation_macros(adapte
             assert_column(tree, sql, dialect, name)
         literals = {literal.this for literal in tree.find_all(exp.Literal) if literal.is_string}
         assert reported <= literals, f"column_name literals in {dialect}: {sorted(reported - literals)} not intact"
-
-
-@SLOW
-@pytest.mark.parametrize("adapter_type", DIALECTS)
-def test_casts_name_types_the_engine_has(adapter_type: str) -> None:
-    """sqlglot parses `double` and `varchar` in every dialect; BigQuery has neither
-    (FLOAT64, STRING), PostgreSQL and Redshift have no bare `double`."""
-    queries = [_render(adapter_type, "evaluate", "recs", "truth", **EVALUATE_CASES[case])
-               for case in ("golden__default", "per_user_every_metric", "duplicate_interactions_max")]
-    queries += [_render(adapter_type, macro, *tables, **kwargs) for macro, tables, kwargs in VALIDATION_CASES.values()]
-    types = {name for sql in queries for name in _cast_types(sql, DIALECTS[adapter_type])}
-    # cutoffs are BIGINT: any k an engine holds
-    assert "bigint" in types
-    expected = {
-        "bigquery": {"float64", "string", "bigint", "integer"},
-        "postgres": {"double precision", "varchar", "bigint", "integer"},
-        "redshift": {"double precision", "varchar", "bigint", "integer"},
-        "spark": {"double", "string", "bigint", "integer"},
-        "databricks": {"double", "string", "bigint", "integer"},
-    }.get(adapter_type, {"double", "varchar", "bigint", "integer"})
-    assert types <= expected, f"{adapter_type} casts to {sorted(types - expected)}"
-
-
-@SLOW
-@pytest.mark.parametrize("dialect", list(DIALECT_ADAPTERS))
-@pytest.mark.parametrize("case", ["golden__default", "per_user_every_metric", "convention_rectools", "golden__log_base_2"])
-def test_rankwise_sql_parses_in_its_dialect_after_transpilation(dialect: str, case: str) -> None:
-    """rankwise.sql renders for the dialect's adapter, and has sqlglot transpile
-    where the macros have no overrides; the transpiled SQL keeps ln() (no
-    one-argument log) and no QUALIFY."""
-    sql = rankwise.sql("analytics.recs", "analytics.truth", dialect=dialect, **EVALUATE_CASES[case])
-    tree = parsed(sql, dialect)
-    assert "recs" in {table.name for table in tree.find_all(exp.Table)}
 
 
 # The checks can fail: each breaks one of them on purpose.

@@ -16,16 +16,9 @@ def _selected_engines(config: pytest.Config) -> list[str]:
     return engines
 
 
-# DuckDB is a file in the scratch folder; the others start a server or a JVM for
-# the session, so their tests are marked `engines`.
-EMBEDDED_ENGINES = {"duckdb"}
-
-
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "engine" in metafunc.fixturenames:
-        engines = [engine if engine in EMBEDDED_ENGINES else pytest.param(engine, marks=pytest.mark.engines)
-                   for engine in _selected_engines(metafunc.config)]
-        metafunc.parametrize("engine", engines, scope="session")
+        metafunc.parametrize("engine", _selected_engines(metafunc.config), scope="session")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -37,6 +30,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = [item for item in items if item not in deselected]
+
+
+@pytest.fixture(scope="session")
+def selected_engines(request: pytest.FixtureRequest) -> list[str]:
+    """The engines --engines names, for a test that starts engines of its own."""
+    return _selected_engines(request.config)
 
 
 @pytest.fixture(scope="session")

@@ -13,9 +13,7 @@ import pytest
 
 import rankwise
 
-from .report_pages import HOSTILE, K, METRICS, sample_inputs
-
-pytestmark = pytest.mark.slow
+from tests.unit.report_pages import HOSTILE, K, METRICS, sample_inputs
 
 # The marks each chart draws: plotly's SVG root and the layer of its traces.
 MARKS = {

@@ -13,9 +13,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-pytestmark = pytest.mark.dbt
-
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 SEEDS = {
     # a model scored by `score`, with a date column and no `rank`

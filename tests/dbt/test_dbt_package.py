@@ -12,7 +12,7 @@ import pathspec
 import yaml
 from packaging.specifiers import SpecifierSet
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 # Never part of a checkout that dbt parses as a package.
 NOT_IN_THE_PACKAGE = {".git", ".venv", "dbt_packages", "target", "logs", "__pycache__", ".pytest_cache", ".hypothesis"}
 
