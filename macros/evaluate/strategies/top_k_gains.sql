@@ -6,11 +6,14 @@
     first k of them, read where a (user, cutoff) row joins its user's row, so no
     row per (user, cutoff) is built here. As with ideal_ranks, only the users
     with a judged list unless a metric reads every user's IDCG; docs/benchmarks.md
-    ("Second pass") has what that semi-join saves.
+    ("Second pass") has what that semi-join saves. The heap takes n below 10^6
+    (the aggregate refuses more); a larger cutoff is past any user's truth one
+    can sort in memory anyway, so it sorts the whole truth as the whole list does.
     https://duckdb.org/docs/stable/sql/functions/aggregates#maxarg-n -#}
 {% macro _stage_ideal_lists__top_k_gains(spec) %}
     {%- set finite = spec.cutoffs | reject('none') | list -%}
-    {%- set top = 'max(rw_relevance, ' ~ (finite | max) ~ ')' if none not in spec.cutoffs else 'list(rw_relevance order by rw_relevance desc)' -%}
+    {%- set heap = none not in spec.cutoffs and finite | max < 1000000 -%}
+    {%- set top = 'max(rw_relevance, ' ~ (finite | max) ~ ')' if heap else 'list(rw_relevance order by rw_relevance desc)' -%}
 rw_ideal_lists as (
     select
         {{ rankwise._partition_columns(spec) }}rw_user,
