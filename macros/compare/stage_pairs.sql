@@ -85,8 +85,8 @@ rw_pair_values as (
 {% endmacro %}
 
 {#- rw_pair_differences: per (pair, user, cutoff), each metric's difference model
-    minus baseline (a missing value is 0) and the two values, NULL for a user
-    outside the metric's user set. -#}
+    minus baseline (a missing value is 0; see _paired_difference) and the two
+    values, NULL for a user outside the metric's user set. -#}
 {% macro _stage_pair_differences(spec) %}
 rw_pair_differences as (
     select
@@ -96,7 +96,7 @@ rw_pair_differences as (
         {%- set condition = rankwise._in_pair_user_set(metric.users) %}
         {%- set model_value = 'coalesce(pair_values.rw_model__' ~ name ~ ', 0)' %}
         {%- set baseline_value = 'coalesce(pair_values.rw_baseline__' ~ name ~ ', 0)' %}
-        {%- for column, value in [('rw_diff__', model_value ~ ' - ' ~ baseline_value), ('rw_model__', model_value), ('rw_baseline__', baseline_value)] %},
+        {%- for column, value in [('rw_diff__', rankwise._paired_difference(model_value, baseline_value)), ('rw_model__', model_value), ('rw_baseline__', baseline_value)] %},
         {{ value if condition is none else 'case when ' ~ condition ~ ' then ' ~ value ~ ' end' }} as {{ column ~ name }}
         {%- endfor %}
         {%- endfor %}
@@ -110,6 +110,18 @@ rw_pair_differences as (
     {%- endif %}
 )
 {%- endmacro %}
+
+{#- A user's difference `model` - `baseline`, 0 when the two values are equal to
+    within 1e-12 of the larger: values equal in exact arithmetic (two models
+    giving a user the same list) can differ in the last bits, as an engine adds
+    a list's terms in whatever order its threads meet them, and a tie must stay
+    a tie on every run and every engine (wins, ties and losses, and the tests'
+    zero differences). Values of the metrics differ by far more than that
+    whenever they really differ. -#}
+{% macro _paired_difference(model, baseline) %}
+    {{ return('(case when abs(' ~ model ~ ' - ' ~ baseline ~ ') <= 1e-12 * greatest(abs(' ~ model ~ '), abs(' ~ baseline
+              ~ ')) then 0 else ' ~ model ~ ' - ' ~ baseline ~ ' end)') }}
+{% endmacro %}
 
 {#- rw_pair_sums: per (pair, cutoff), over the listed users of each metric's set:
     their number, the sum and population variance of the differences (combined

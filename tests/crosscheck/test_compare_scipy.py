@@ -62,7 +62,9 @@ def _expected(recommendations: pd.DataFrame, interactions: pd.DataFrame, baselin
             both = wide[[model, base]].dropna() if {model, base} <= set(wide.columns) else pd.DataFrame()
             if len(both) == 0:
                 continue
-            difference = both[model] - both[base]
+            # equal to within 1e-12 of the larger is a tie (docs/statistics.md, "Ties")
+            raw = both[model] - both[base]
+            difference = raw.where(raw.abs() > 1e-12 * np.maximum(both[model].abs(), both[base].abs()), 0.0)
             n = len(difference)
             row = {"metric": metric, "k": None if pd.isna(k) else int(k), "model": model, "baseline": base, "n_users": n,
                    "mean": both[model].mean(), "baseline_mean": both[base].mean(), "diff": difference.mean(),
@@ -70,7 +72,7 @@ def _expected(recommendations: pd.DataFrame, interactions: pd.DataFrame, baselin
                    "ties": int((difference == 0).sum())}
             sd = difference.std(ddof=1) if n >= 2 else math.nan
             if n >= 2 and sd > 0:
-                test = scipy.stats.ttest_rel(both[model], both[base])
+                test = scipy.stats.ttest_1samp(difference, 0.0)
                 low, high = scipy.stats.t.interval(confidence, n - 1, loc=difference.mean(), scale=sd / math.sqrt(n))
                 row.update(t_statistic=test.statistic, p_value=test.pvalue, ci_low=low, ci_high=high,
                            effect_size=difference.mean() / sd)
