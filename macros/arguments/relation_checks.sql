@@ -25,9 +25,15 @@
     {{ return(none) }}
 {% endmacro %}
 
-{#- The message of a column an input lacks, as the Python wrapper words it. -#}
+{#- The message of a column an input lacks, as the Python wrapper words it: it
+    names the argument that names the column (the command line turns it into
+    its flag, `rank_col` into `--rank-col`). -#}
 {% macro _missing_column_message(column, purpose, table, columns, suggestion) %}
-    {{ return("rankwise: column '" ~ column ~ "' (the " ~ purpose ~ ") is not in the " ~ table ~ "." ~ (" Did you mean '" ~ suggestion ~ "'?" if suggestion else "") ~ " Its columns: " ~ columns | join(', ') ~ ". Name the right one with the matching argument.") }}
+    {%- set arguments = {'user id': 'user_col', 'item id': 'item_col', 'rank': 'rank_col', 'score': 'score_col',
+                         'relevance': 'relevance_col', 'group_by column': 'group_by', 'partition_by column': 'partition_by',
+                         'model column': 'model_col', 'item feature': 'item_feature_cols', 'item vector': 'item_vector_col'} -%}
+    {%- set fix = "Name the right one with `" ~ arguments[purpose] ~ "`" ~ (", or rank by a score with `score_col`" if purpose == 'rank' else "") if purpose in arguments else "Name the right one with the matching argument" -%}
+    {{ return("rankwise: column '" ~ column ~ "' (the " ~ purpose ~ ") is not in the " ~ table ~ "." ~ (" Did you mean '" ~ suggestion ~ "'?" if suggestion else "") ~ " Its columns: " ~ columns | join(', ') ~ ". " ~ fix ~ ".") }}
 {% endmacro %}
 
 {#- At run time in dbt, each column evaluate reads, looked up in the relation
