@@ -2,8 +2,10 @@
     model, baseline), the paired difference of the models' per-user values over
     the users both are scored on (evaluate's population rule), with its Student t
     interval, Cohen's d_z, the two-sided paired t test and, when asked, a sign-flip
-    randomization test and a Poisson bootstrap interval; p-values corrected over
-    every row (Holm or Benjamini-Hochberg). Everything is SQL built from functions
+    randomization test, a Poisson bootstrap interval, and with a `margin` the
+    one-sided non-inferiority test (and with `equivalence` the two one-sided
+    tests of equivalence); p-values corrected over every row (Holm or
+    Benjamini-Hochberg). Everything is SQL built from functions
     DuckDB, PostgreSQL and Spark share (macros/statistics/); docs/statistics.md
     has the formulas and when to use which test.
 
@@ -12,11 +14,13 @@
     or none to compare every pair once. The options (columns and conventions,
     keyword arguments) mean what they mean in evaluate. -#}
 {% macro compare(recommendations, interactions, metrics=none, k=none, model_col='model', baseline=none, group_by=none,
-                 partition_by=none, confidence=0.95, tests=['t'], n_resamples=1000, seed=0, correction='holm', alpha=0.05) %}
+                 partition_by=none, confidence=0.95, tests=['t'], n_resamples=1000, seed=0, correction='holm', alpha=0.05,
+                 margin=none, equivalence=false) %}
     {%- set options = rankwise._given_options('compare', kwargs, rankwise._compare_arguments()) -%}
     {%- set groups = rankwise._compared_groups(model_col, group_by, partition_by) -%}
     {%- set spec = rankwise._evaluate_spec(metrics, k, groups + [model_col], false, options, partition_by) -%}
-    {%- do spec.update(rankwise._comparison_plan(spec, model_col, baseline, confidence, tests, n_resamples, seed, correction, alpha)) -%}
+    {%- do spec.update(rankwise._comparison_plan(spec, model_col, baseline, confidence, tests, n_resamples, seed, correction, alpha,
+                                                 margin, equivalence)) -%}
     {#- compare takes per-user metrics only; none of them reads item features -#}
     {%- do rankwise._item_feature_columns(spec, options.item_col, options.item_vector_col, options.item_feature_cols) -%}
     {%- do rankwise._check_relation_columns(recommendations, interactions, rankwise._columns_read(options, groups + [model_col], partition_by)) -%}
@@ -51,7 +55,7 @@ with
 {#- The arguments compare takes besides the two inputs and the options. -#}
 {% macro _compare_arguments() %}
     {{ return(['metrics', 'k', 'model_col', 'baseline', 'group_by', 'partition_by', 'confidence', 'tests', 'n_resamples',
-               'seed', 'correction', 'alpha']) }}
+               'seed', 'correction', 'alpha', 'margin', 'equivalence']) }}
 {% endmacro %}
 
 {#- The output columns of compare besides the group columns, which no group
@@ -59,7 +63,8 @@ with
 {% macro _comparison_columns() %}
     {{ return(['metric', 'k', 'metric_label', 'model', 'baseline', 'n_users', 'mean', 'baseline_mean', 'diff',
                'relative_diff', 'ci_low', 'ci_high', 'effect_size', 't_statistic', 'p_value', 'p_randomization',
-               'bootstrap_ci_low', 'bootstrap_ci_high', 'p_adjusted', 'wins', 'ties', 'losses', 'significant']) }}
+               'bootstrap_ci_low', 'bootstrap_ci_high', 'p_adjusted', 'p_non_inferiority', 'p_non_inferiority_adjusted',
+               'p_equivalence', 'p_equivalence_adjusted', 'wins', 'ties', 'losses', 'significant']) }}
 {% endmacro %}
 
 {#- group_by as a list, checked against the model column and compare's output
@@ -86,7 +91,8 @@ with
 {% endmacro %}
 
 {#- compare's own decisions, checked, added to evaluate's plan. -#}
-{% macro _comparison_plan(spec, model_col, baseline, confidence, tests, n_resamples, seed, correction, alpha) %}
+{% macro _comparison_plan(spec, model_col, baseline, confidence, tests, n_resamples, seed, correction, alpha, margin=none,
+                          equivalence=false) %}
     {%- if spec.group_metrics | length > 0 -%}
         {{ exceptions.raise_compiler_error("rankwise.compare: " ~ (spec.group_metrics | map(attribute='name') | join(', ')) ~ " has one value per group, not per user, so it has no paired differences to test; compare it with evaluate.") }}
     {%- endif -%}
@@ -117,6 +123,15 @@ with
     {%- endif -%}
     {%- do rankwise._check_integer('compare', 'seed', seed) -%}
     {%- do rankwise._check_choice('compare', 'correction', correction, ['holm', 'bh', 'none']) -%}
+    {%- if margin is not none and not (margin is number and margin is not boolean and (margin - margin) == 0 and margin > 0) -%}
+        {{ exceptions.raise_compiler_error("rankwise.compare: argument `margin` must be a finite number above 0 (how much worse than the baseline, on the metric's scale, still counts as no worse), or none; got " ~ rankwise._describe(margin) ~ ".") }}
+    {%- endif -%}
+    {%- if equivalence is not boolean -%}
+        {{ exceptions.raise_compiler_error("rankwise.compare: argument `equivalence` must be true or false; got " ~ rankwise._describe(equivalence) ~ ".") }}
+    {%- endif -%}
+    {%- if equivalence and margin is none -%}
+        {{ exceptions.raise_compiler_error("rankwise.compare: `equivalence` tests the difference against -margin and +margin; give a `margin`, such as 0.01.") }}
+    {%- endif -%}
     {%- set user_sets = spec.user_metric_names | map(attribute='users') | unique | list -%}
     {#- the p-value that is corrected: the first test of `tests` that gives one -#}
     {%- set with_p = tests | select('in', ['t', 'randomization']) | list -%}
@@ -134,5 +149,7 @@ with
         'corrected_p': 'rw_p_value' if corrected == 't' else 'rw_p_randomization',
         'needs_pair_lists': 'both' in user_sets or 'relevant' in user_sets,
         'resampling': 'randomization' in tests or 'bootstrap' in tests,
+        'margin': none if margin is none else rankwise._double_literal(margin),
+        'equivalence': equivalence,
     }) }}
 {% endmacro %}

@@ -110,25 +110,68 @@ rw_comparison_p as (
             when tests.rw_sd > 0 then {{ rankwise.student_t_two_sided_p('tests.rw_t', 'tests.rw_df') }}
             when tests.rw_sd = 0 and tests.rw_diff <> 0 then 0e0
         end as rw_p_value
-    from rw_comparison_tests as tests
+        {%- if spec.margin is not none %},
+        {{ rankwise._one_sided_t_p('tests.rw_t_above_lower', 'tests.rw_df', 'tests.rw_sd', 'tests.rw_diff + ' ~ spec.margin, 'greater') }} as rw_p_non_inferiority
+        {%- endif %}
+        {%- if spec.equivalence %},
+        greatest(
+            {{ rankwise._one_sided_t_p('tests.rw_t_above_lower', 'tests.rw_df', 'tests.rw_sd', 'tests.rw_diff + ' ~ spec.margin, 'greater') }},
+            {{ rankwise._one_sided_t_p('tests.rw_t_below_upper', 'tests.rw_df', 'tests.rw_sd', 'tests.rw_diff - ' ~ spec.margin, 'less') }}
+        ) as rw_p_equivalence
+        {%- endif %}
+    from (
+        select
+            tests.*
+            {%- if spec.margin is not none %},
+            {#- the t statistics of the difference against -margin and +margin -#}
+            case when tests.rw_sd > 0 then (tests.rw_diff + {{ spec.margin }}) / (tests.rw_sd / sqrt(tests.rw_n)) end as rw_t_above_lower,
+            case when tests.rw_sd > 0 then (tests.rw_diff - {{ spec.margin }}) / (tests.rw_sd / sqrt(tests.rw_n)) end as rw_t_below_upper
+            {%- endif %}
+        from rw_comparison_tests as tests
+    ) as tests
 )
 {%- endmacro %}
+
+{#- The one-sided p-value of the t statistic `t` (df degrees of freedom) for the
+    alternative that the mean difference is 'greater' (P(T >= t)) or 'less'
+    (P(T <= t)) than the hypothesised value, from the two-sided one. With every
+    difference equal (sd = 0) there is no t: p is 0 when `shifted` (the
+    difference minus the hypothesised value) lies on the alternative's side, 1
+    on the other, undefined at 0. -#}
+{% macro _one_sided_t_p(t, df, sd, shifted, alternative) %}
+    {%- set toward = '>' if alternative == 'greater' else '<' -%}
+    {%- set away = '<' if alternative == 'greater' else '>' -%}
+    {{ return('(case when ' ~ sd ~ ' > 0 then (case when ' ~ t ~ ' ' ~ toward ~ '= 0 then '
+              ~ rankwise.student_t_two_sided_p(t, df) ~ ' / 2 else 1 - ' ~ rankwise.student_t_two_sided_p(t, df) ~ ' / 2 end)'
+              ~ ' when ' ~ sd ~ ' = 0 and (' ~ shifted ~ ') ' ~ toward ~ ' 0 then 0e0'
+              ~ ' when ' ~ sd ~ ' = 0 and (' ~ shifted ~ ') ' ~ away ~ ' 0 then 1e0 end)') }}
+{% endmacro %}
 
 {#- The adjusted p-value of `p` over every row: Holm's step-down (each p times the
     number of p-values not below it, then the running maximum) or Benjamini and
     Hochberg's step-up (each p times m / its rank, then the running minimum from
     the largest), capped at 1, as statsmodels' multipletests computes them. Rows
     without a p-value are left out of m. -#}
-{% macro _adjusted_p(p, correction) %}
+{% macro _adjusted_p(p, correction, suffix='') %}
+    {%- set rank, count = 'rw_p_rank' ~ suffix, 'rw_n_tests' ~ suffix -%}
     {%- if correction == 'none' -%}
         {{ return(p) }}
     {%- elif correction == 'holm' -%}
-        {{ return('case when ' ~ p ~ ' is not null then least(1e0, max((rw_n_tests - rw_p_rank + 1) * ' ~ p
-                  ~ ') over (order by rw_p_rank asc rows between unbounded preceding and current row)) end') }}
+        {{ return('case when ' ~ p ~ ' is not null then least(1e0, max((' ~ count ~ ' - ' ~ rank ~ ' + 1) * ' ~ p
+                  ~ ') over (order by ' ~ rank ~ ' asc rows between unbounded preceding and current row)) end') }}
     {%- else -%}
-        {{ return('case when ' ~ p ~ ' is not null then least(1e0, min(rw_n_tests * ' ~ p ~ ' / rw_p_rank)'
-                  ~ ' over (order by rw_p_rank desc rows between unbounded preceding and current row)) end') }}
+        {{ return('case when ' ~ p ~ ' is not null then least(1e0, min(' ~ count ~ ' * ' ~ p ~ ' / ' ~ rank ~ ')'
+                  ~ ' over (order by ' ~ rank ~ ' desc rows between unbounded preceding and current row)) end') }}
     {%- endif -%}
+{% endmacro %}
+
+{#- The p-values of compare besides p_value and p_randomization, each corrected
+    over every row as p_value is: (output column, column of rw_comparison_p). -#}
+{% macro _more_p_values(spec) %}
+    {%- set more = [] -%}
+    {%- if spec.margin is not none %}{% do more.append(('p_non_inferiority', 'rw_p_non_inferiority')) %}{% endif -%}
+    {%- if spec.equivalence %}{% do more.append(('p_equivalence', 'rw_p_equivalence')) %}{% endif -%}
+    {{ return(more) }}
 {% endmacro %}
 
 {#- The comparison as it is returned, sorted for reading. -#}
@@ -169,6 +212,10 @@ select
     ranked.rw_bootstrap_ci_high as bootstrap_ci_high,
     {%- endif %}
     cast({{ rankwise._adjusted_p('ranked.' ~ spec.corrected_p, spec.correction) }} as {{ float }}) as p_adjusted,
+    {%- for column, source in rankwise._more_p_values(spec) %}
+    ranked.{{ source }} as {{ column }},
+    cast({{ rankwise._adjusted_p('ranked.' ~ source, spec.correction, '__' ~ column) }} as {{ float }}) as {{ column }}_adjusted,
+    {%- endfor %}
     ranked.rw_wins as wins,
     cast(ranked.rw_n as bigint) - ranked.rw_wins - ranked.rw_losses as ties,
     ranked.rw_losses as losses,
@@ -178,6 +225,10 @@ from (
         p.*,
         row_number() over (order by p.{{ spec.corrected_p }} asc nulls last) as rw_p_rank,
         count(p.{{ spec.corrected_p }}) over () as rw_n_tests
+        {%- for column, source in rankwise._more_p_values(spec) %},
+        row_number() over (order by p.{{ source }} asc nulls last) as rw_p_rank__{{ column }},
+        count(p.{{ source }}) over () as rw_n_tests__{{ column }}
+        {%- endfor %}
     from rw_comparison_p as p
 ) as ranked
 ) as rw_comparison

@@ -115,9 +115,10 @@
 {% macro _package_comparison_query() %}
     {%- set comparison = var('rankwise_comparison') -%}
     {%- if comparison is not mapping -%}
-        {{ exceptions.raise_compiler_error("rankwise: var `rankwise_comparison` must be a mapping of rankwise.compare arguments (model_col, baseline, tests, n_resamples, seed, correction, alpha, confidence; recommendations and interactions to compare other inputs); got " ~ rankwise._describe(comparison) ~ ".") }}
+        {{ exceptions.raise_compiler_error("rankwise: var `rankwise_comparison` must be a mapping of rankwise.compare arguments (model_col, baseline, tests, n_resamples, seed, correction, alpha, confidence, margin, equivalence; recommendations and interactions to compare other inputs); got " ~ rankwise._describe(comparison) ~ ".") }}
     {%- endif -%}
-    {%- set allowed = ['recommendations', 'interactions', 'model_col', 'baseline', 'confidence', 'tests', 'n_resamples', 'seed', 'correction', 'alpha'] -%}
+    {%- set allowed = ['recommendations', 'interactions', 'model_col', 'baseline', 'confidence', 'tests', 'n_resamples', 'seed', 'correction', 'alpha',
+                       'margin', 'equivalence'] -%}
     {%- do rankwise._check_no_unknown_arguments('compare', comparison, allowed) -%}
     {%- set options = var('rankwise_options', {}) -%}
     {%- set registry = rankwise._metric_registry() -%}

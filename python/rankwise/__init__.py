@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ._api import check, convention_options, evaluate, metric_names, sql
 from ._compare import compare, comparison_table
+from ._gates import failing_comparisons, failing_metrics
 from ._options import EvaluateOptions
 from ._report import report
 from .errors import (
@@ -44,6 +45,8 @@ __all__ = [
     "comparison_table",
     "convention_options",
     "evaluate",
+    "failing_comparisons",
+    "failing_metrics",
     "metric_names",
     "report",
     "sql",

@@ -59,6 +59,8 @@ def compare(
     seed: int = 0,
     correction: Correction = "holm",
     alpha: float = 0.05,
+    margin: float | None = None,
+    equivalence: bool = False,
     con: duckdb.DuckDBPyConnection | None = None,
     validate: bool = True,
     memory_limit: str | None = None,
@@ -105,6 +107,14 @@ def compare(
             the randomization test when it is asked and "t" is not, else of the t
             test).
         alpha: ``significant`` is ``p_adjusted < alpha``.
+        margin: How much worse than the baseline still counts as no worse, on
+            the metric's scale (0.01 for NDCG 0.01 lower): adds
+            ``p_non_inferiority``, the one-sided paired t p-value of "the model
+            is no worse than the baseline by more than the margin" (H0: mean
+            difference <= -margin), and its corrected ``p_non_inferiority_adjusted``.
+        equivalence: With ``margin``, adds ``p_equivalence``: the larger p of
+            the two one-sided tests against -margin and +margin (TOST), and
+            ``p_equivalence_adjusted``.
         con, validate, memory_limit, temp_directory, output: As for
             :func:`evaluate`.
         **options: The columns and conventions (:class:`rankwise.EvaluateOptions`):
@@ -114,7 +124,9 @@ def compare(
         ``n_users``, ``mean``, ``baseline_mean``, ``diff``, ``relative_diff``,
         ``ci_low``, ``ci_high``, ``effect_size``, ``t_statistic``, ``p_value``,
         [``p_randomization``], [``bootstrap_ci_low``, ``bootstrap_ci_high``],
-        ``p_adjusted``, ``wins``, ``ties``, ``losses``, ``significant``.
+        ``p_adjusted``, [``p_non_inferiority``, ``p_non_inferiority_adjusted``],
+        [``p_equivalence``, ``p_equivalence_adjusted``], ``wins``, ``ties``,
+        ``losses``, ``significant``.
 
     Raises:
         rankwise.errors.InvalidArgumentError: an argument is invalid, or the
@@ -123,7 +135,7 @@ def compare(
     """
     duckdb_engine.check_output("compare", output)
     statistics = {"confidence": confidence, "tests": tests, "n_resamples": n_resamples, "seed": seed,
-                  "correction": correction, "alpha": alpha}
+                  "correction": correction, "alpha": alpha, "margin": margin, "equivalence": equivalence}
     arguments = _compare_arguments(metrics, k, model_col, baseline, group_by, partition_by, statistics, options)
     # Render first: an invalid argument fails before anything touches a connection.
     _render_compare("recommendations", "interactions", arguments)

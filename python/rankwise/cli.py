@@ -20,6 +20,7 @@ import duckdb
 from . import __version__
 from ._api import DIALECT_ADAPTERS, check, evaluate, sql
 from ._compare import comparison_table, compare
+from ._gates import failing_comparisons, failing_metrics
 from ._cli_report import report_command
 from .engines.duckdb import apply_settings
 from ._options import DEFAULTS, DOCS, choices, option_types
@@ -156,7 +157,7 @@ def _arguments(options: dict[str, Any]) -> dict[str, Any]:
 # The Python names a message may use, as the command line spells them.
 _FLAGS = {name: "--" + name.replace("_", "-") for name in
           (*DEFAULTS, "group_by", "partition_by", "per_user", "items", "train", "memory_limit", "temp_directory", "confidence",
-           "model_col", "baseline", "n_resamples", "correction", "alpha", "bootstrap_resamples")}
+           "model_col", "baseline", "n_resamples", "correction", "alpha", "bootstrap_resamples", "margin", "equivalence")}
 
 
 def _in_flag_names(message: str) -> str:
@@ -192,6 +193,36 @@ def _one_line_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+# The exit code of a run whose result was written but failed a gate (--fail-under,
+# --fail-over, --fail-if-worse): bad input is 1 and a usage error 2.
+GATE_FAILED = 3
+
+
+class _Bound(click.ParamType):
+    """`METRIC=NUMBER`, as --fail-under ndcg@10=0.25."""
+
+    name = "metric=number"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, tuple):
+            return value
+        label, _, number = value.rpartition("=")
+        try:
+            return label, float(number)
+        except ValueError:
+            self.fail(f"{value!r} is not METRIC=NUMBER, such as ndcg@10=0.25.", param, ctx)
+        return None
+
+
+def _report_failed_gates(failed: Any, what: str) -> None:
+    """The rows that failed a gate on stderr, then exit with GATE_FAILED."""
+    if len(failed) == 0:
+        return
+    click.echo(f"gate failed: {len(failed)} {what}:", err=True)
+    click.echo(failed.to_string(index=False), err=True)
+    sys.exit(GATE_FAILED)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rankwise")
 def main() -> None:
@@ -223,8 +254,17 @@ def _interval_options(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--temp-directory", default=None, help="Where DuckDB spills (default: DuckDB's own choice).")
 @click.option("--no-validate", "validate", flag_value=False, default=True,
               help="Skip the input checks (duplicates, nulls...): for data known to be clean.")
+@click.option("--fail-under", "fail_under", multiple=True, type=_Bound(),
+              help=f"A gate: exit with code {GATE_FAILED} (after writing the result) when a group's METRIC is below "
+                   "NUMBER, e.g. --fail-under ndcg@10=0.25 (repeatable).")
+@click.option("--fail-over", "fail_over", multiple=True, type=_Bound(),
+              help=f"A gate: exit with code {GATE_FAILED} when a group's METRIC is above NUMBER (repeatable).")
+@click.option("--gate-on", type=click.Choice(["value", "ci_low", "ci_high"]), default="value", show_default=True,
+              help="What the gates judge: the mean, or a bound of its interval (ci_low: the gate must hold with "
+                   "the interval's confidence).")
 @_one_line_errors
-def evaluate_command(output: Path | None, output_format: str | None, **options: Any) -> None:
+def evaluate_command(output: Path | None, output_format: str | None, fail_under: tuple, fail_over: tuple,
+                     gate_on: str, **options: Any) -> None:
     """Evaluate RECOMMENDATIONS against INTERACTIONS (Parquet or CSV files; - reads CSV from stdin)."""
     to_stdout = output is not None and str(output) == "-"
     if output is not None and not to_stdout:
@@ -258,6 +298,9 @@ def evaluate_command(output: Path | None, output_format: str | None, **options: 
         else:
             _write_atomically(relation, output, output_format)
             click.echo(f"wrote {relation.shape[0]} rows to {output}", err=True)
+        if fail_under or fail_over:
+            failed = failing_metrics(relation.df(), at_least=dict(fail_under), at_most=dict(fail_over), on=gate_on)
+            _report_failed_gates(failed, "metric rows outside their bounds")
 
 
 def _read_stdin(options: dict[str, Any]) -> dict[str, Any]:
@@ -362,6 +405,13 @@ def sql_command(dialect: str, **options: Any) -> None:
 @click.option("--correction", type=click.Choice(["holm", "bh", "none"]), default="holm", show_default=True,
               help="How p_adjusted corrects the p-values of every row.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="significant is p_adjusted < alpha.")
+@click.option("--margin", type=float, default=None,
+              help="How much worse than the baseline still counts as no worse, on the metric's scale: adds the "
+                   "non-inferiority test (p_non_inferiority).")
+@click.option("--equivalence", is_flag=True, help="With --margin, add the equivalence test (TOST: p_equivalence).")
+@click.option("--fail-if-worse", is_flag=True,
+              help=f"A gate: exit with code {GATE_FAILED} (after writing the result) when a model is not shown to "
+                   "be no worse than the baseline by more than --margin (p_non_inferiority_adjusted >= --alpha).")
 @_options
 @click.option("--details", is_flag=True,
               help="Print every row of the comparison (each pair's difference, interval and tests) instead of "
@@ -371,7 +421,8 @@ def sql_command(dialect: str, **options: Any) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write every row of the comparison to a .parquet, .csv or .json file.")
 @_one_line_errors
-def compare_command(details: bool, output_format: str, output: Path | None, **options: Any) -> None:
+def compare_command(details: bool, output_format: str, output: Path | None, fail_if_worse: bool,
+                    **options: Any) -> None:
     """Compare the models of RECOMMENDATIONS on INTERACTIONS (Parquet or CSV files; - reads CSV from stdin).
 
     Prints one row per model and one column per metric, each mean marked with the
@@ -384,6 +435,8 @@ def compare_command(details: bool, output_format: str, output: Path | None, **op
                                      param_hint="--output")
     arguments = _arguments({**options, "group_by": options["group_by"], "partition_by": options["partition_by"]})
     arguments["tests"] = list(options["tests"]) or ["t"]
+    if fail_if_worse and options["margin"] is None:
+        raise click.UsageError("--fail-if-worse tests non-inferiority at a margin: give --margin, such as 0.01.")
     with duckdb.connect() as con, stages() as stage:
         stage("checking the inputs and comparing the models")
         compare(con=con, output="relation", **arguments).create("rankwise_comparison")
@@ -396,8 +449,11 @@ def compare_command(details: bool, output_format: str, output: Path | None, **op
         click.echo(f"wrote {frame.shape[0]} rows to {output}", err=True)
     if details:
         click.echo(frame.to_string(index=False))
-        return
-    click.echo(comparison_table(frame, output_format).rstrip("\n"))
+    else:
+        click.echo(comparison_table(frame, output_format).rstrip("\n"))
+    if fail_if_worse:
+        _report_failed_gates(failing_comparisons(frame, alpha=options["alpha"]),
+                             "comparisons where a model is not shown to be no worse than the baseline")
 
 
 main.add_command(report_command(_common_options, _one_line_errors, _arguments))

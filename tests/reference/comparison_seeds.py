@@ -31,10 +31,12 @@ ENTROPY_ARGUMENTS = {"group_by": ["model"], "partition_by": ["example_id"], "boo
 METRICS = ["precision", "recall", "f1", "hit_rate", "map", "mrr", "dcg", "ndcg", "r_precision", "map_to_full_recall"]
 K = [1, 2, 3, 5, 10, None]
 ARGUMENTS = {"model_col": "model", "tests": ["t", "randomization", "bootstrap"], "n_resamples": 200, "seed": 7,
-             "correction": "bh", "partition_by": ["example_id"], "relevance_col": "relevance"}
+             "correction": "bh", "margin": 0.05, "equivalence": True, "partition_by": ["example_id"],
+             "relevance_col": "relevance"}
 EXPECTED_COLUMNS = ["example_id", "metric", "k", "model", "baseline", "n_users", "mean", "baseline_mean", "diff",
                     "ci_low", "ci_high", "effect_size", "t_statistic", "p_value", "p_randomization",
-                    "bootstrap_ci_low", "bootstrap_ci_high", "p_adjusted", "wins", "ties", "losses"]
+                    "bootstrap_ci_low", "bootstrap_ci_high", "p_adjusted", "p_non_inferiority",
+                    "p_non_inferiority_adjusted", "p_equivalence", "p_equivalence_adjusted", "wins", "ties", "losses"]
 
 
 def inputs() -> tuple[pd.DataFrame, pd.DataFrame]:
