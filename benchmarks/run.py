@@ -281,8 +281,8 @@ def _work_floor(folder: Path) -> dict:
     import duckdb
 
     con = duckdb.connect()
-    # DuckDB 2.0 otherwise groups both inputs by (user, item) before the join,
-    # which makes this query 5x slower at 1M users (docs/benchmarks.md).
+    # DuckDB 2.0 otherwise groups both inputs by (user, item) before the join, a
+    # slower plan that would flatter every ratio to the floor (docs/benchmarks.md).
     con.execute(f"set disabled_optimizers = '{PUSHDOWN_OPTIMIZER}'")
     users = con.sql(FLOOR_QUERY.format(recommendations=_read_parquet(folder, "recommendations"),
                                        interactions=_read_parquet(folder, "interactions"))).fetchall()[0][0]
@@ -426,7 +426,7 @@ def _work_sql_only(folder: Path) -> dict:
 # Scale checks: one query shape each, timed alone (--k-sweep, --many-groups).
 K_SWEEP_METRICS = ["precision", "map", "ndcg"]
 K_SWEEP_USERS = 100
-# The density of the data of the scale checks and of --profile's default.
+# The hit density of the scale checks' data.
 SCALE_CHECK_DENSITY = 0.1
 TIMEOUT = 1800
 
@@ -1184,7 +1184,7 @@ def _seconds(con: object, query: str, repeat: int = 5) -> tuple[float, float]:
 
 def _pushdown(data_root: Path, users: int, density: float, path: Path) -> None:
     """Issue #19: DuckDB 2.0's partial aggregate pushdown makes a join followed
-    by count(*) per user 4-5x slower by grouping both inputs of the join first.
+    by count(*) per user slower by grouping both inputs of the join first.
     Every query rankwise runs in the benchmark's uses (evaluate with its checks,
     per user, beyond accuracy; compare of three models), and a control of that
     shape, is planned with the optimizer and without it; where the plans
