@@ -1,6 +1,6 @@
-"""The benchmark script runs end to end at a small size (a smoke test, not a
-timing: speed is measured by benchmarks/run.py, never asserted in tests), and its
-generated data has the hit density it is asked for."""
+"""The benchmark (`python -m benchmarks`) runs end to end at a small size (a
+smoke test, not a timing: speed is measured by the benchmark, never asserted in
+tests), and its generated data has the hit density it is asked for."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def data_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _run(*arguments: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    completed = subprocess.run([sys.executable, str(REPO_ROOT / "benchmarks" / "run.py"), *arguments],
+    completed = subprocess.run([sys.executable, "-m", "benchmarks", *arguments], cwd=REPO_ROOT,
                                capture_output=True, text=True, check=False)
     if check:
         assert completed.returncode == 0, completed.stderr[-3000:]
