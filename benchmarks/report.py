@@ -1,6 +1,6 @@
-"""The Markdown reports: the benchmark's (its data, times and targets) and the
-scale checks', each opened by the command that reproduces it and the machine it
-ran on."""
+"""The Markdown reports: the benchmark's (its data, times and targets, judged by
+targets.py) and the scale checks', each opened by the command that reproduces
+it and the machine it ran on."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import platform
 from importlib import metadata
 from pathlib import Path
 
-from benchmarks.harness import PEER_MEMORY_CAP_GIB, SCALE_CHECK_TIMEOUT, BenchmarkRun, Result, ScaleCheckRun
+from benchmarks.harness import PEER_MEMORY_CAP_GIB, SCALE_CHECK_TIMEOUT, BenchmarkRun, ScaleCheckRun
+from benchmarks.targets import judge_targets
 from benchmarks.tools import CUTOFFS, METRICS, PEER_PACKAGES, PEER_PYTHONS, PUSHDOWN_OPTIMIZER, WORKERS, peer_version
 
 
@@ -117,65 +118,6 @@ def _cell(cell: tuple[str, bool] | None) -> str:
         return "not measured"
     measured, met = cell
     return f"{measured}: {'met' if met else '**not met**'}"
-
-
-def judge_targets(results: list[Result], memory_limit: str | None,
-                  temp_directory: str | None) -> dict[str, dict[float, tuple[str, bool]]]:
-    """The targets of issue #19 at every size and density measured: target ->
-    density -> (what was measured, whether it meets the target)."""
-    seconds = {(r.users, r.density, r.tool): r.seconds for r in results if not r.completion}
-    cpu = {(r.users, r.density, r.tool): r.cpu_seconds for r in results if not r.completion}
-    peaks = {(r.users, r.density, r.tool): r.peak_mib for r in results if not r.completion}
-    targets: dict[str, dict[float, tuple[str, bool]]] = {}
-
-    def add(target: str, density: float, measured: str, met: bool) -> None:
-        targets.setdefault(target, {})[density] = (measured, met)
-
-    variants = (("rankwise, validate=False", 2), ("rankwise", 3))
-    for users, density in sorted({(r.users, r.density) for r in results if not r.completion}):
-        at = f"{users:,} users"
-        own = {variant: seconds[(users, density, variant)]
-               for variant, _ in variants if (users, density, variant) in seconds}
-        floor = seconds.get((users, density, "floor query"))
-        for variant, budget in variants:
-            if variant in own and floor:
-                # the CPU ratio beside it, for runs on a busy machine
-                cpu_ratio = cpu[(users, density, variant)] / cpu[(users, density, "floor query")]
-                add(f"`{variant}` within {budget}x the floor query, {at}", density,
-                    f"{own[variant] / floor:.2f}x (CPU {cpu_ratio:.2f}x)", own[variant] <= budget * floor)
-        beyond = seconds.get((users, density, "rankwise, beyond accuracy"))
-        if beyond and floor and "rankwise" in own:
-            added = beyond - own["rankwise"]
-            add(f"the beyond-accuracy metrics add at most the floor query's time to `rankwise`, {at}", density,
-                f"+{added:.2f} s vs floor {floor:.2f} s", added <= floor)
-        for peer, factor in (("pytrec_eval", 10), ("RecTools", 5)):
-            for variant in own:
-                if (users, density, peer) in seconds:
-                    ratio = seconds[(users, density, peer)] / own[variant]
-                    add(f"`{variant}` at least {factor}x faster than {peer}, {at}", density, f"{ratio:.1f}x",
-                        ratio >= factor)
-        for variant in own:
-            if (users, density, "RecTools") in peaks:
-                own_peak, peer_peak = peaks[(users, density, variant)], peaks[(users, density, "RecTools")]
-                add(f"`{variant}` peak memory below RecTools', {at}", density,
-                    f"{own_peak:,.0f} vs {peer_peak:,.0f} MiB", own_peak < peer_peak)
-        for variant in own:
-            smaller = seconds.get((users // 10, density, variant)) if users % 10 == 0 else None
-            if smaller:
-                growth = own[variant] / smaller
-                add(f"`{variant}`: 10x the rows costs at most 11x the time, {users // 10:,} to {at}",
-                    density, f"{growth:.1f}x", growth <= 11)
-        dbt = [seconds.get((users, density, tool))
-               for tool in ("dbt run (package model)", "dbt start-up", "rankwise SQL only")]
-        if None not in dbt:
-            run, start_up, sql_only = dbt
-            add(f"the dbt path adds no more than dbt's start-up to the same SQL, {at}", density,
-                f"dbt run {run:.2f} s vs start-up {start_up:.2f} s + SQL {sql_only:.2f} s", run <= start_up + sql_only)
-    for r in results:
-        if r.completion and r.tool != "floor query":
-            add(f"`{r.tool}` completes at {r.users:,} users with memory_limit {memory_limit}, temp_directory "
-                f"{temp_directory}", r.density, f"{r.seconds:.1f} s, peak {r.peak_mib:,.0f} MiB", True)
-    return targets
 
 
 def scale_checks_report(arguments: argparse.Namespace, run: ScaleCheckRun) -> list[str]:
