@@ -1,6 +1,6 @@
-"""The benchmark script runs end to end at a small size (a smoke test, not a
-timing: speed is measured by benchmarks/run.py, never asserted in tests), and its
-generated data has the hit density it is asked for."""
+"""The benchmark (`python -m benchmarks`) runs end to end at a small size (a
+smoke test, not a timing: speed is measured by the benchmark, never asserted in
+tests), and its generated data has the hit density it is asked for."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 USERS = 2000
-# ranx compiles with numba for a minute; its agreement is tested in tests/crosscheck.
+# ranx compiles its metrics with numba on first use, too slow for a smoke test; its
+# agreement is tested in tests/crosscheck.
 # RecTools is not installed beside rankwise: the report says it was left out.
 TOOLS = ("rankwise", "rankwise, validate=False", "rankwise, beyond accuracy", "floor query", "pytrec_eval", "RecTools")
 # The rest, at one density: dbt's start-up dominates their time.
@@ -29,7 +30,7 @@ def data_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _run(*arguments: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    completed = subprocess.run([sys.executable, str(REPO_ROOT / "benchmarks" / "run.py"), *arguments],
+    completed = subprocess.run([sys.executable, "-m", "benchmarks", *arguments], cwd=REPO_ROOT,
                                capture_output=True, text=True, check=False)
     if check:
         assert completed.returncode == 0, completed.stderr[-3000:]
@@ -121,7 +122,7 @@ def test_profile_writes_both_plans(tmp_path: Path, data_root: Path) -> None:
 
 def test_pushdown_plans_every_query_both_ways(tmp_path: Path) -> None:
     """At 100,000 users, where DuckDB's partial aggregate pushdown changes the
-    plan of the control (at 2,000 it leaves every plan alone): about 10 s."""
+    plan of the control (at 2,000 it leaves every plan alone)."""
     report = tmp_path / "pushdown.md"
     _run("--users", "100000", "--hit-density", "0.1", "--pushdown", str(report), "--data-root", str(tmp_path / "data"))
     rows = [line for line in report.read_text().splitlines() if line.startswith("| ") and "---" not in line][1:]

@@ -5,7 +5,7 @@
     the terms of the public dcg_term once per user; IDCG@k is the sum of the
     first k of them, read where a (user, cutoff) row joins its user's row, so no
     row per (user, cutoff) is built here. As with ideal_ranks, only the users
-    with a judged list unless a metric reads every user's IDCG; docs/benchmarks.md
+    with a judged list unless a metric reads every user's IDCG; docs/benchmarks-history.md
     ("Second pass") has what that semi-join saves. The heap takes n below 10^6
     (the aggregate refuses more); a larger cutoff is past any user's truth one
     can sort in memory anyway, so it sorts the whole truth as the whole list does.
