@@ -7,9 +7,12 @@ to sqlglot's parser here. The SQL is what dbt compiles there: the macros of
 macros/ through adapter.dispatch (``bigquery__``, then the adapter's parents,
 then ``default__``), and, for rankwise.sql, sqlglot's transpilation where the
 dialect has no overrides of its own. Beyond parsing, the trees are checked for
-two traps of that transpilation (sqlglot keeps a one-argument log(), whose base
-differs between engines, and moves QUALIFY's ORDER BY) and for user-supplied
-column names quoted the engine's way.
+two traps (a one-argument log(), whose base differs between engines, and
+QUALIFY) and for user-supplied column names quoted the engine's way.
+rankwise.sql's output is not parsed, since for snowflake, trino and redshift it
+is sqlglot's own transpilation: its text is checked for what each engine lacks,
+its DuckDB query is run, and the constructs each engine spells its own way are
+compared with the engine's spelling (some known defects among them, named).
 """
 
 from __future__ import annotations
@@ -428,6 +431,17 @@ def test_column_names_are_quoted_for_the_dialect_in_the_validation_macros(adapte
         assert reported <= literals, f"column_name literals in {dialect}: {sorted(reported - literals)} not intact"
 
 
+# The types each engine has, as the casts may name them.
+DEFAULT_TYPES = {"double", "varchar", "bigint", "integer"}
+ENGINE_TYPES = {
+    "bigquery": {"float64", "string", "bigint", "integer"},
+    "postgres": {"double precision", "varchar", "bigint", "integer"},
+    "redshift": {"double precision", "varchar", "bigint", "integer"},
+    "spark": {"double", "string", "bigint", "integer"},
+    "databricks": {"double", "string", "bigint", "integer"},
+}
+
+
 @SLOW
 @pytest.mark.parametrize("adapter_type", DIALECTS)
 def test_casts_name_types_the_engine_has(adapter_type: str) -> None:
@@ -439,26 +453,102 @@ def test_casts_name_types_the_engine_has(adapter_type: str) -> None:
     types = {name for sql in queries for name in _cast_types(sql, DIALECTS[adapter_type])}
     # cutoffs are BIGINT: any k an engine holds
     assert "bigint" in types
-    expected = {
-        "bigquery": {"float64", "string", "bigint", "integer"},
-        "postgres": {"double precision", "varchar", "bigint", "integer"},
-        "redshift": {"double precision", "varchar", "bigint", "integer"},
-        "spark": {"double", "string", "bigint", "integer"},
-        "databricks": {"double", "string", "bigint", "integer"},
-    }.get(adapter_type, {"double", "varchar", "bigint", "integer"})
+    expected = ENGINE_TYPES.get(adapter_type, DEFAULT_TYPES)
     assert types <= expected, f"{adapter_type} casts to {sorted(types - expected)}"
+
+
+# rankwise.sql is read as text: for snowflake, trino and redshift it is sqlglot's
+# transpilation, and parsing that with sqlglot would only show that sqlglot reads
+# what it writes. What is checked instead: the SQL an engine cannot run, named.
+
+SQL_CASES = ["golden__default", "per_user_every_metric", "convention_rectools", "golden__log_base_2"]
+# DuckDB's own functions and keywords (its dispatch overrides), which no other
+# engine has under these names
+DUCKDB_ONLY = re.compile(r"\b(list|list_transform|list_sum|list_slice|bit_count|bitstring_agg)\s*\(|\blambda\b|\bmaterialized\b")
+
+
+def _normalised(sql: str) -> str:
+    """Lower case, one space for any run of white space, none inside parentheses."""
+    return re.sub(r"\s*\)", ")", re.sub(r"\(\s*", "(", re.sub(r"\s+", " ", sql.lower())))
 
 
 @SLOW
 @pytest.mark.parametrize("dialect", list(DIALECT_ADAPTERS))
-@pytest.mark.parametrize("case", ["golden__default", "per_user_every_metric", "convention_rectools", "golden__log_base_2"])
-def test_rankwise_sql_parses_in_its_dialect_after_transpilation(dialect: str, case: str) -> None:
-    """rankwise.sql renders for the dialect's adapter, and has sqlglot transpile
-    where the macros have no overrides; the transpiled SQL keeps ln() (no
-    one-argument log) and no QUALIFY."""
+@pytest.mark.parametrize("case", SQL_CASES)
+def test_rankwise_sql_holds_nothing_its_engine_lacks(dialect: str, case: str) -> None:
+    """No one-argument log (its base differs between engines), no QUALIFY
+    (PostgreSQL, Redshift, Trino and Spark have none), casts only to the engine's
+    types, none of DuckDB's own functions outside DuckDB; on Redshift, neither a
+    VALUES list nor `is not distinct from`."""
     sql = rankwise.sql("analytics.recs", "analytics.truth", dialect=dialect, **EVALUATE_CASES[case])
-    tree = parsed(sql, dialect)
-    assert "recs" in {table.name for table in tree.find_all(exp.Table)}
+    tokens = sqlglot.tokenize(sql, read=dialect)
+    assert _one_argument_log_calls(tokens) == 0
+    assert not [token for token in tokens if token.token_type == TokenType.QUALIFY]
+    types = _cast_types(sql, dialect)
+    assert "bigint" in types and types <= ENGINE_TYPES.get(dialect, DEFAULT_TYPES), sorted(types)
+    duckdb_functions = {match.group(0) for match in DUCKDB_ONLY.finditer(sql.lower())}
+    assert not duckdb_functions or dialect == "duckdb", sorted(duckdb_functions)
+    if dialect == "redshift":
+        assert not re.search(r"(?i)\bvalues\b|\bis\s+not\s+distinct\s+from\b", sql)
+
+
+@SLOW
+@pytest.mark.parametrize("case", SQL_CASES)
+def test_rankwise_sql_runs_on_duckdb(case: str) -> None:
+    """The DuckDB dialect's query runs on tables of a schema, and gives the rows
+    evaluate gives."""
+    con = duckdb.connect()
+    con.execute("create schema analytics")
+    con.execute("create table analytics.recs as select * from (values ('e1', 'm', 'r', 'u1', 'a', 1, 0.9), "
+                "('e1', 'm', 'r', 'u1', 'b', 2, 0.5), ('e1', 'm', 'r', 'u2', 'a', 1, 0.5)) "
+                "as t(example_id, model, run, user_id, item_id, rank, score)")
+    con.execute("create table analytics.truth as select * from (values ('u1', 'b', 2.0), ('u2', 'c', 1.0)) "
+                "as t(user_id, item_id, relevance)")
+    arguments = EVALUATE_CASES[case]
+    rows = con.sql(rankwise.sql("analytics.recs", "analytics.truth", **arguments)).fetchall()
+    evaluated = rankwise.evaluate("analytics.recs", "analytics.truth", con=con, output="relation", **arguments)
+    assert rows and sorted(rows, key=str) == sorted(evaluated.fetchall(), key=str)
+
+
+# The two constructs each engine spells its own way, in each dialect's rankwise.sql
+# of ndcg@5 and precision@10 with idcg='k_positions' (as _normalised writes it):
+# the cutoffs as rows of literals, and the positions 1..10 that the ideal DCG of k
+# slots sums over. A DEFECT is SQL that engine refuses, held here as it is today:
+# its fix fails this test, whose expected text then becomes the fix.
+CONSTRUCTS: dict[str, tuple[str, str]] = {
+    "duckdb": ("from (values (5, 0), (10, 0)) as rw_rows(rw_k, rw_is_default)",
+               "(select rw_position from generate_series(1, 10) as rw_series(rw_position))"),
+    "postgres": ("from (values (5, 0), (10, 0)) as rw_rows(rw_k, rw_is_default)",
+                 "(select rw_position from generate_series(1, 10) as rw_series(rw_position))"),
+    # Spark's inline table, and its range table function (end exclusive)
+    "spark": ("from values (5, 0), (10, 0) as rw_rows(rw_k, rw_is_default)",
+              "(select id as rw_position from range(1, 10 + 1))"),
+    "databricks": ("from values (5, 0), (10, 0) as rw_rows(rw_k, rw_is_default)",
+                   "(select id as rw_position from range(1, 10 + 1))"),
+    # Redshift has no VALUES list in FROM: sqlglot writes a UNION ALL. DOUBTFUL:
+    # Redshift runs generate_series on its leader node only, not over a table's rows
+    "redshift": ("from (select 5 as rw_k, 0 as rw_is_default union all select 10, 0) as rw_rows",
+                 "(select rw_position from generate_series(1, 10) as rw_series(rw_position))"),
+    # DEFECT: array_generate_range returns one array, which FROM reads only through table(flatten(...))
+    "snowflake": ("from (values (5, 0), (10, 0)) as rw_rows(rw_k, rw_is_default)",
+                  "(select rw_position from array_generate_range(1, 10 + 1) as rw_series(rw_position))"),
+    # DEFECT: BigQuery has no VALUES table constructor (it unnests an array of
+    # structs), and no generate_series (generate_array)
+    "bigquery": ("from (values (5, 0), (10, 0)) as rw_rows(rw_k, rw_is_default)",
+                 "(select rw_position from generate_series(1, 10) as rw_series(rw_position))"),
+    # DEFECT: the unnested column is named rw_series, and rw_position is read
+    "trino": ("from (values (5, 0), (10, 0)) as rw_rows(rw_k, rw_is_default)",
+              "(select rw_position from unnest(sequence(1, 10)) as _u(rw_series))"),
+}
+
+
+@pytest.mark.parametrize("dialect", list(DIALECT_ADAPTERS))
+def test_rankwise_sql_spells_rows_and_positions_as_its_engine_does(dialect: str) -> None:
+    sql = _normalised(rankwise.sql("analytics.recs", "analytics.truth", ["ndcg@5", "precision@10"], dialect=dialect,
+                                   gain="binary", idcg="k_positions"))
+    rows, positions = CONSTRUCTS[dialect]
+    assert rows in sql
+    assert f"inner join {positions} as slot" in sql
 
 
 # The checks can fail: each breaks one of them on purpose.
