@@ -172,11 +172,6 @@
     {%- endif -%}
 {% endmacro %}
 
-{#- The upper tail P(T > t) alone. -#}
-{% macro _math_student_t_upper_tail(t, df) %}
-    {{ return(rankwise._math_student_t_tail_and_density(t, df, rankwise._math_student_t_log_gamma_ratio(df))[0]) }}
-{% endmacro %}
-
 {#- The t > 0 with P(T > t) = upper_tail (0 < upper_tail < 1/2) for df degrees of
     freedom, from a starting value `start` > 0: Newton's method on
     g(v) = ln P(T > e^v) - ln(upper_tail) in v = ln t. g is decreasing and concave

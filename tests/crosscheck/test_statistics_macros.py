@@ -214,7 +214,10 @@ def test_render_time_t_tail_and_quantile(df: float) -> None:
     for t in [1e-8, 0.1, 1.0, 1.6, 3.0, 10.0, 100.0]:
         if df == 1.0 and t < 1e-4:
             continue  # scipy's t.sf is off by about 3e-9 there (the exact value is 1/2 - atan(t)/pi)
-        assert _math("_math_student_t_upper_tail", t, df) == pytest.approx(stats.t.sf(t, df), rel=1e-11)
+        # the tail and the density the quantile's Newton steps use
+        tail, density = _math("_math_student_t_tail_and_density", t, df, _math("_math_student_t_log_gamma_ratio", df))
+        assert tail == pytest.approx(stats.t.sf(t, df), rel=1e-11)
+        assert density == pytest.approx(stats.t.pdf(t, df), rel=1e-11)
     for p in [0.51, 0.9, 0.975, 0.9999]:
         start = _math("_math_student_t_quantile_start", 1 - p, df)
         assert _math("_math_student_t_quantile", 1 - p, df, start) == pytest.approx(stats.t.ppf(p, df), rel=1e-12)

@@ -21,12 +21,24 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("engine", _selected_engines(metafunc.config), scope="session")
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def _needs_unselected_engine(item: pytest.Item, selected: list[str]) -> bool:
     """The parity tests compare with the Python wrapper, which runs on DuckDB:
-    they belong to a run that includes DuckDB."""
-    if "duckdb" in _selected_engines(config):
-        return
-    deselected = [item for item in items if "duckdb_build" in getattr(item, "fixturenames", ())]
+    they belong to a run that includes DuckDB; a test marked
+    needs_engines(...) starts those engines itself, and belongs to a run that
+    selects them all."""
+    needed = set()
+    for marker in item.iter_markers("needs_engines"):
+        needed.update(marker.args)
+    if "duckdb_build" in getattr(item, "fixturenames", ()):
+        needed.add("duckdb")
+    return not needed <= set(selected)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests of engines --engines leaves out are deselected, not skipped: they
+    run in `make test`, which selects every engine."""
+    selected = _selected_engines(config)
+    deselected = [item for item in items if _needs_unselected_engine(item, selected)]
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = [item for item in items if item not in deselected]

@@ -101,12 +101,11 @@ def _on_spark(rows: list[tuple], scratch: Path) -> list[tuple]:
         spark.stop()
 
 
-def test_postgres_and_spark_compute_the_same_numbers(tmp_path: Path, selected_engines: list[str]) -> None:
+@pytest.mark.needs_engines("postgres", "spark")
+def test_postgres_and_spark_compute_the_same_numbers(tmp_path: Path) -> None:
     """One query with every macro over a grid of t, df, user keys and resamples:
     PostgreSQL and Spark (through their dispatch) agree with DuckDB to 1e-9, the
     draws and the counts derived from them exactly."""
-    if not {"postgres", "spark"} <= set(selected_engines):
-        pytest.skip("starts PostgreSQL and Spark: both must be among --engines")
     rows = _engine_rows()
     reference = _on_duckdb(rows)
     for name, results in (("postgres", _on_postgres(rows, tmp_path)), ("spark", _on_spark(rows, tmp_path))):

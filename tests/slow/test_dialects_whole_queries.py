@@ -5,8 +5,10 @@ rankwise.sql transpiled by sqlglot; the checks and the cases are that file's."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+import duckdb
 import pytest
 import sqlglot
 from sqlglot import exp
@@ -16,13 +18,18 @@ import rankwise
 from rankwise._api import DIALECT_ADAPTERS
 from tests.unit.test_dialects import (
     ALL_METRICS,
+    DEFAULT_TYPES,
     DIALECTS,
+    DUCKDB_ONLY,
+    ENGINE_TYPES,
+    SQL_CASES,
     EVALUATE_CASES,
     ODD_COLUMNS,
     ODD_GROUPS,
     PER_USER_METRICS,
     VALIDATION_CASES,
     _calls,
+    _one_argument_log_calls,
     _render,
     assert_column,
     parsed,
@@ -98,22 +105,41 @@ def test_casts_name_types_the_engine_has(adapter_type: str) -> None:
     types = {name for sql in queries for name in _cast_types(sql, DIALECTS[adapter_type])}
     # cutoffs are BIGINT: any k an engine holds
     assert "bigint" in types
-    expected = {
-        "bigquery": {"float64", "string", "bigint", "integer"},
-        "postgres": {"double precision", "varchar", "bigint", "integer"},
-        "redshift": {"double precision", "varchar", "bigint", "integer"},
-        "spark": {"double", "string", "bigint", "integer"},
-        "databricks": {"double", "string", "bigint", "integer"},
-    }.get(adapter_type, {"double", "varchar", "bigint", "integer"})
+    expected = ENGINE_TYPES.get(adapter_type, DEFAULT_TYPES)
     assert types <= expected, f"{adapter_type} casts to {sorted(types - expected)}"
 
 
 @pytest.mark.parametrize("dialect", list(DIALECT_ADAPTERS))
-@pytest.mark.parametrize("case", ["golden__default", "per_user_every_metric", "convention_rectools", "golden__log_base_2"])
-def test_rankwise_sql_parses_in_its_dialect_after_transpilation(dialect: str, case: str) -> None:
-    """rankwise.sql renders for the dialect's adapter, and has sqlglot transpile
-    where the macros have no overrides; the transpiled SQL keeps ln() (no
-    one-argument log) and no QUALIFY."""
+@pytest.mark.parametrize("case", SQL_CASES)
+def test_rankwise_sql_holds_nothing_its_engine_lacks(dialect: str, case: str) -> None:
+    """No one-argument log (its base differs between engines), no QUALIFY
+    (PostgreSQL, Redshift, Trino and Spark have none), casts only to the engine's
+    types, none of DuckDB's own functions outside DuckDB; on Redshift, neither a
+    VALUES list nor `is not distinct from`."""
     sql = rankwise.sql("analytics.recs", "analytics.truth", dialect=dialect, **EVALUATE_CASES[case])
-    tree = parsed(sql, dialect)
-    assert "recs" in {table.name for table in tree.find_all(exp.Table)}
+    tokens = sqlglot.tokenize(sql, read=dialect)
+    assert _one_argument_log_calls(tokens) == 0
+    assert not [token for token in tokens if token.token_type == TokenType.QUALIFY]
+    types = _cast_types(sql, dialect)
+    assert "bigint" in types and types <= ENGINE_TYPES.get(dialect, DEFAULT_TYPES), sorted(types)
+    duckdb_functions = {match.group(0) for match in DUCKDB_ONLY.finditer(sql.lower())}
+    assert not duckdb_functions or dialect == "duckdb", sorted(duckdb_functions)
+    if dialect == "redshift":
+        assert not re.search(r"(?i)\bvalues\b|\bis\s+not\s+distinct\s+from\b", sql)
+
+
+@pytest.mark.parametrize("case", SQL_CASES)
+def test_rankwise_sql_runs_on_duckdb(case: str) -> None:
+    """The DuckDB dialect's query runs on tables of a schema, and gives the rows
+    evaluate gives."""
+    con = duckdb.connect()
+    con.execute("create schema analytics")
+    con.execute("create table analytics.recs as select * from (values ('e1', 'm', 'r', 'u1', 'a', 1, 0.9), "
+                "('e1', 'm', 'r', 'u1', 'b', 2, 0.5), ('e1', 'm', 'r', 'u2', 'a', 1, 0.5)) "
+                "as t(example_id, model, run, user_id, item_id, rank, score)")
+    con.execute("create table analytics.truth as select * from (values ('u1', 'b', 2.0), ('u2', 'c', 1.0)) "
+                "as t(user_id, item_id, relevance)")
+    arguments = EVALUATE_CASES[case]
+    rows = con.sql(rankwise.sql("analytics.recs", "analytics.truth", **arguments)).fetchall()
+    evaluated = rankwise.evaluate("analytics.recs", "analytics.truth", con=con, output="relation", **arguments)
+    assert rows and sorted(rows, key=str) == sorted(evaluated.fetchall(), key=str)

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import ast
 import inspect
+import math
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -52,14 +55,166 @@ def test_users_per_metric_takes_the_same_choices() -> None:
     assert tuple(re.findall(r"'([^']*)'", listed.group(1))) == choices(option_types()["users"])
 
 
-@pytest.mark.parametrize(("name", "value"), [(name, value) for name in [*CHOICE_OPTIONS, "log_base"]
-                                             for value in choices(option_types()[name])])
-def test_the_macro_renders_every_choice(name: str, value: str) -> None:
-    # k_positions counts each slot with gain 1, so it needs the binary gain
-    extra = {"gain": "binary"} if (name, value) == ("idcg", "k_positions") else {}
-    sql = renderer().call("evaluate", "recommendations", "interactions", metrics=["precision@5", "ndcg@5", "entropy@5"],
-                          **{name: value}, **extra)
-    assert "select" in sql
+# --- each choice computes what it says -------------------------------------------
+# For each option, a tiny input, the one metric the option changes there, and the
+# value each choice must give, worked by hand from docs/metrics.md (the arithmetic
+# beside it). The macro's SQL runs on DuckDB. Rows: recommendations (user, item,
+# rank, or score with score_col), interactions (user, item, relevance), items
+# (item, f1, f2), train (user, item).
+
+L = 1 / math.log2(3)  # the DCG discount at rank 2
+
+
+@dataclass(frozen=True)
+class ChoiceCase:
+    metric: str
+    expected: dict[Any, float]
+    recommendations: list[tuple]
+    interactions: list[tuple] = (("u1", "a", 1.0),)
+    items: list[tuple] | None = None
+    train: list[tuple] | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    # options of one choice only
+    choice_options: dict[Any, dict[str, Any]] = field(default_factory=dict)
+
+
+CHOICE_CASES: dict[str, ChoiceCase] = {
+    # u1: R = 3, a hit at rank 1 (sum of P@i 1, h 1); u2: R = 1, a hit at rank 2 (sum 1/2, h 1)
+    "ap_denominator": ChoiceCase(
+        "map@2",
+        {"relevant": (1 / 3 + (1 / 2) / 1) / 2,  # D = R: 5/12
+         "min_relevant_k": (1 / 2 + (1 / 2) / 1) / 2,  # D = min(R, 2): 1/2
+         "hits": (1 / 1 + (1 / 2) / 1) / 2,  # D = h: 3/4
+         "k": (1 / 2 + (1 / 2) / 2) / 2},  # D = 2: 3/8
+        [("u1", "a", 1), ("u1", "b", 2), ("u2", "c", 1), ("u2", "d", 2)],
+        [("u1", "a", 1.0), ("u1", "x", 1.0), ("u1", "y", 1.0), ("u2", "d", 1.0)]),
+    # a list of 2 with 1 hit, at k = 3
+    "precision_denominator": ChoiceCase(
+        "precision@3", {"k": 1 / 3, "list_length": 1 / 2},
+        [("u1", "a", 1), ("u1", "b", 2)], [("u1", "a", 1.0)]),
+    # relevances 2 and 3 at ranks 1 and 2
+    "gain": ChoiceCase(
+        "dcg@2", {"linear": 2 + 3 * L, "exponential": (2**2 - 1) + (2**3 - 1) * L, "binary": 1 + L},
+        [("u1", "a", 1), ("u1", "b", 2)], [("u1", "a", 2.0), ("u1", "b", 3.0)]),
+    # relevance 0.5, below the threshold 1, at rank 1; 2 at rank 2
+    "gain_items": ChoiceCase(
+        "dcg@2", {"positive": 0.5 + 2 * L, "relevant": 2 * L},
+        [("u1", "a", 1), ("u1", "b", 2)], [("u1", "a", 0.5), ("u1", "b", 2.0)]),
+    # binary gain; the truth's 2 relevant items, 1 of them at rank 2: DCG@3 = L
+    "idcg": ChoiceCase(
+        "ndcg@3", {"truth": L / (1 + L), "k_positions": L / (1 + L + 1 / math.log2(4))},
+        [("u1", "a", 1), ("u1", "b", 2), ("u1", "c", 3)], [("u1", "b", 1.0), ("u1", "x", 1.0)],
+        options={"gain": "binary"}),
+    # u1 scores 1; u2 has only an item of relevance 0 (R = 0): 0; u3 has no list: 0;
+    # u4 has no truth and is never counted
+    "users": ChoiceCase(
+        "precision@1", {"both": (1 + 0) / 2, "interactions": (1 + 0 + 0) / 3, "relevant": 1 / 1},
+        [("u1", "a", 1), ("u2", "b", 1), ("u4", "d", 1)], [("u1", "a", 1.0), ("u2", "b", 0.0), ("u3", "c", 1.0)]),
+    # b, c and d tie behind a; the relevant b is 4th by item id descending, 2nd
+    # ascending; shared, the three take the mean of positions 2 to 4: 3
+    "ties": ChoiceCase(
+        "mrr", {"item_desc": 1 / 4, "item_asc": 1 / 2, "shared": 1 / 3},
+        [("u1", "a", 0.9), ("u1", "b", 0.5), ("u1", "c", 0.5), ("u1", "d", 0.5)], [("u1", "b", 1.0)],
+        options={"score_col": "score"}),
+    # three slots: a fills 2, b 1; H = -(2/3 log 2/3 + 1/3 log 1/3)
+    "log_base": ChoiceCase(
+        "entropy@1", {"e": math.log(3) - 2 / 3 * math.log(2), 2: math.log2(3) - 2 / 3},
+        [("u1", "a", 1), ("u2", "b", 1), ("u3", "a", 1)]),
+    # (u1, a) judged twice, relevances 1 and 3: 'max' keeps 3; under 'error' the SQL
+    # reads the rows as they are (the wrapper refuses them first), both gains count
+    "duplicate_interactions": ChoiceCase(
+        "dcg@1", {"error": 1 + 3, "max": 3},
+        [("u1", "a", 1)], [("u1", "a", 1.0), ("u1", "a", 3.0)]),
+    # train: a by u1 twice, b by u2; a's share of the users 1/2, of the rows 2/3
+    "novelty_popularity": ChoiceCase(
+        "novelty@1", {"users": -math.log2(1 / 2), "interactions": -math.log2(2 / 3)},
+        [("u1", "a", 1)], train=[("u1", "a"), ("u1", "a"), ("u2", "b")]),
+    "arp_popularity": ChoiceCase(
+        "arp@1", {"users": 1 / 2, "interactions": 2 / 3},
+        [("u1", "a", 1)], train=[("u1", "a"), ("u1", "a"), ("u2", "b")]),
+    # one pair: a = (1, 0), b = (1, 1); in train a has users u1, u2, u3, b has u1
+    "item_distance": ChoiceCase(
+        "intra_list_diversity@2",
+        {"cosine": 1 - (1 * 1 + 0 * 1) / (1 * math.sqrt(2)),
+         "hamming": 1,  # they differ in f2 only
+         "cooccurrence": 1 - 1 / math.sqrt(3 * 1)},
+        [("u1", "a", 1), ("u1", "b", 2)], items=[("a", 1.0, 0.0), ("b", 1.0, 1.0)],
+        train=[("u1", "a"), ("u1", "b"), ("u2", "a"), ("u3", "a")],
+        choice_options={"cosine": {"item_feature_cols": ["f1", "f2"]}, "hamming": {"item_feature_cols": ["f1", "f2"]}}),
+    # one pair at Hamming distance 1, in a list of 2
+    "diversity_denominator": ChoiceCase(
+        "intra_list_diversity@2", {"pairs": 1 / 1, "list_length": 1 / 2},
+        [("u1", "a", 1), ("u1", "b", 2)], items=[("a", 1.0, 0.0), ("b", 1.0, 1.0)],
+        options={"item_distance": "hamming", "item_feature_cols": ["f1", "f2"]}),
+    # a, b and c shown, in a catalog of 8; train items a, b, x, y
+    "coverage_of": ChoiceCase(
+        "coverage@2", {"catalog": 3 / 8, "train_items": 2 / 4, "train_item_count": 3 / 4},
+        [("u1", "a", 1), ("u1", "c", 2), ("u2", "a", 1), ("u2", "b", 2)],
+        items=[(item, 0.0, 0.0) for item in "abcdefgh"],
+        train=[("u1", "a"), ("u1", "b"), ("u2", "x"), ("u2", "y")]),
+    # a fills 2 slots, b 1. Catalog a..d, counts ascending 0 0 1 2:
+    # ((2*3 - 5) * 1 + (2*4 - 5) * 2) / (4 * 3); shown only, 1 2: ((2 - 3) * 1 + (4 - 3) * 2) / ((2 - 1) * 3)
+    "gini_items": ChoiceCase(
+        "gini@1", {"catalog": 7 / 12, "shown": 1 / 3},
+        [("u1", "a", 1), ("u2", "a", 1), ("u3", "b", 1)], items=[(item, 0.0, 0.0) for item in "abcd"]),
+    # 3 train users; a has 2 of them, f none
+    "novelty_unseen": ChoiceCase(
+        "novelty@2",
+        {"one": (-math.log2(2 / 3) - math.log2(1 / 3)) / 2,  # f counts as one user
+         "dropped": -math.log2(2 / 3),  # f left out of the mean
+         "zero": (-math.log2(2 / 3) + 0) / 2},
+        [("u1", "a", 1), ("u1", "f", 2)], train=[("u1", "a"), ("u2", "a"), ("u3", "b")]),
+    # u1: relevances 0.5, 2, 0 at ranks 1 to 3 and an unrecommended 4; u2 has truth
+    # but no list (NDCG 0). Linear, every positive item: DCG@3 = 0.5 + 2L, IDCG@3 =
+    # 4 + 2L + 0.5/2. Relevant items only: DCG 2L, IDCG 4 + 2L; binary: DCG L,
+    # IDCG 1 + L, or 1 + L + 1/2 over 3 slots.
+    "convention": ChoiceCase(
+        "ndcg@3",
+        {"rankwise": (0.5 + 2 * L) / (4.25 + 2 * L) / 2,  # users u1 and u2
+         "trec_eval": (0.5 + 2 * L) / (4.25 + 2 * L),  # users in both tables: u1
+         "ranx": 2 * L / (4 + 2 * L) / 2,
+         "recommenders": L / (1 + L) / 2,
+         "rectools": L / (1.5 + L) / 2,
+         "evidently": 2 * L / (4 + 2 * L)},  # users with a list and a relevant item: u1
+        [("u1", "a", 1), ("u1", "b", 2), ("u1", "c", 3)],
+        [("u1", "a", 0.5), ("u1", "b", 2.0), ("u1", "x", 4.0), ("u2", "y", 1.0)]),
+}
+
+
+def _choice_value(case: ChoiceCase, name: str, value: Any) -> float:
+    connection = duckdb.connect()
+    ranked_by = "score" if "score_col" in case.options else "rank"
+    tables = {
+        "recommendations": (["user_id", "item_id", ranked_by], case.recommendations),
+        "interactions": (["user_id", "item_id", "relevance"], case.interactions),
+        "items": (["item_id", "f1", "f2"], case.items),
+        "train": (["user_id", "item_id"], case.train),
+    }
+    for table, (columns, rows) in tables.items():
+        if rows is not None:
+            frame = pd.DataFrame(list(rows), columns=columns)  # noqa: F841 (read by DuckDB)
+            connection.execute(f"create table {table} as select * from frame")
+    inputs = {table: table for table in ("items", "train") if tables[table][1] is not None}
+    sql = renderer().call("evaluate", "recommendations", "interactions", metrics=[case.metric],
+                          relevance_col="relevance", **inputs, **case.options, **case.choice_options.get(value, {}),
+                          **{name: value})
+    (result,) = connection.sql(f"select value from ({sql}) as evaluated").fetchall()
+    return result[0]
+
+
+def test_every_choice_has_a_worked_value() -> None:
+    for name in [*CHOICE_OPTIONS, "log_base"]:
+        assert set(choices(option_types()[name])) <= set(CHOICE_CASES[name].expected), name
+    # each option's choices give different values on its input: a choice ignored would show
+    for name, case in CHOICE_CASES.items():
+        assert len({round(value, 12) for value in case.expected.values()}) == len(case.expected), name
+
+
+@pytest.mark.parametrize(("name", "value"), [(name, value) for name, case in CHOICE_CASES.items()
+                                             for value in case.expected])
+def test_each_choice_computes_its_worked_value(name: str, value: Any) -> None:
+    case = CHOICE_CASES[name]
+    assert _choice_value(case, name, value) == pytest.approx(case.expected[value], rel=1e-12, abs=1e-15)
 
 
 @pytest.mark.parametrize("convention", choices(option_types()["convention"]))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import re
+
 import duckdb
 import pytest
 import sqlglot
@@ -21,12 +24,56 @@ ARGUMENTS = dict(
 
 
 @pytest.mark.parametrize("dialect", list(DIALECT_ADAPTERS))
-def test_the_sql_parses_in_its_dialect(dialect: str) -> None:
+def test_the_sql_reads_the_two_tables_with_natural_logs(dialect: str) -> None:
+    """What each dialect's text must hold; tests/unit/test_dialects.py checks it
+    for what each engine lacks, and the two tests below run it."""
     query = rankwise.sql("analytics.recs", "analytics.truth", dialect=dialect, **ARGUMENTS)
-    tree = sqlglot.parse_one(query, read=dialect)
-    tables = {table.name for table in tree.find_all(sqlglot.exp.Table)}
-    assert {"recs", "truth"} <= tables
+    read = {name for name in re.findall(r"(?i)\b(?:from|join)\s+analytics\.(\w+)", query)}
+    assert read == {"recs", "truth"}
     assert "log(" not in query.lower().replace("ln(", "")  # only natural logs: log() means different bases
+
+
+# The query of ARGUMENTS on one list, worked by hand. Model m shows user u items a
+# (score 0.9) and b (0.5); the truth is u: b (relevance 2) and v: c (1). So u has b
+# at rank 2 and R = 1; v has no list and scores 0 (users='interactions').
+T_975_1 = math.tan(math.pi * (0.975 - 0.5))  # Student's t quantile, 1 degree of freedom (Cauchy)
+EXPECTED_ROWS = [
+    # metric, k, value (the mean of u's and v's), n_users, n_users_without_list
+    ("precision", 5, (1 / 5 + 0) / 2, 2, 1),
+    ("precision", 10, (1 / 10 + 0) / 2, 2, 1),
+    ("map", 5, ((1 / 2) / 1 + 0) / 2, 2, 1),  # P@2 = 1/2 at b, over R = 1
+    ("map", 10, ((1 / 2) / 1 + 0) / 2, 2, 1),
+    ("ndcg", 5, ((2 / math.log2(3)) / (2 / math.log2(2)) + 0) / 2, 2, 1),  # DCG: gain 2 at rank 2; IDCG: at rank 1
+    ("ndcg", 10, ((2 / math.log2(3)) / (2 / math.log2(2)) + 0) / 2, 2, 1),
+    ("r_precision", None, 0.0, 2, 1),  # R = 1: the top 1 is a, not relevant
+    ("entropy", 5, math.log(2), 1, None),  # a and b fill one slot each
+    ("entropy", 10, math.log(2), 1, None),
+]
+
+
+def _assert_hand_worked(rows: list[tuple]) -> None:
+    """rows: (model, metric, k, metric_label, value, n_users, n_users_without_list,
+    ci_low, ci_high), in the query's order."""
+    assert [row[:3] for row in rows] == [("m", metric, k) for metric, k, *_ in EXPECTED_ROWS]
+    for row, (metric, k, value, n_users, without_list) in zip(rows, EXPECTED_ROWS):
+        assert float(row[4]) == pytest.approx(value, rel=1e-12, abs=1e-15), row
+        assert (row[5], row[6]) == (n_users, without_list), row
+        if metric == "entropy":
+            assert row[7:] == (None, None)
+        else:
+            # two users, one scoring 0: the standard error of the mean is the mean itself
+            assert [float(bound) for bound in row[7:]] == pytest.approx(
+                [value - T_975_1 * value, value + T_975_1 * value], rel=1e-9, abs=1e-12), row
+
+
+def test_the_duckdb_sql_gives_the_hand_worked_numbers() -> None:
+    con = duckdb.connect()
+    con.execute("create schema analytics")
+    con.execute("create table analytics.recs as select * from (values ('m', 'u', 'a', 0.9), ('m', 'u', 'b', 0.5)) "
+                "t(model, user_id, item_id, score)")
+    con.execute("create table analytics.truth as select * from (values ('u', 'b', 2.0), ('v', 'c', 1.0)) "
+                "t(user_id, item_id, relevance)")
+    _assert_hand_worked(con.sql(rankwise.sql("analytics.recs", "analytics.truth", **ARGUMENTS)).fetchall())
 
 
 def test_duckdb_sql_is_what_evaluate_runs() -> None:

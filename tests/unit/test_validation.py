@@ -40,67 +40,116 @@ def _evaluate(recommendations, interactions, **kwargs):
     return rankwise.evaluate(recommendations, interactions, ["ndcg@3", "map"], **kwargs)
 
 
+RECS, TRUTH = "recommendations (DataFrame)", "interactions (DataFrame)"
+
+
+def at(table: str, column: str | None) -> dict:
+    """The attributes of an error about a table or a column as a whole."""
+    return {"table": table, "column": column}
+
+
+def bad(table: str, column: str, problem: str, n_rows: int, example: str) -> dict:
+    """The attributes of an error about some rows' values: their problem (as
+    rankwise.check names it), how many rows and the first one."""
+    return {"table": table, "column": column, "problem": problem, "n_rows": n_rows, "example": example}
+
+
+# (id, recommendations, interactions, options, the exact error class, part of its
+# message, all of its attributes)
 CASES = [
     ("missing item column", _recommendations().rename(columns={"item_id": "item"}), _interactions(), {},
-     MissingColumnError, "column 'item_id' (the item id) is not in the recommendations (DataFrame). Did you mean 'item'?"),
+     MissingColumnError, "column 'item_id' (the item id) is not in the recommendations (DataFrame). Did you mean 'item'?",
+     at(RECS, "item_id")),
     ("missing relevance column", _recommendations(), _interactions().drop(columns="relevance"), {},
-     MissingColumnError, "column 'relevance' (the relevance) is not in the interactions (DataFrame)"),
+     MissingColumnError, "column 'relevance' (the relevance) is not in the interactions (DataFrame)",
+     at(TRUTH, "relevance")),
     ("missing group column", _recommendations(), _interactions(), {"group_by": "model"},
-     MissingColumnError, "column 'model' (the group_by column) is not in the recommendations"),
+     MissingColumnError, "column 'model' (the group_by column) is not in the recommendations",
+     at(RECS, "model")),
     ("text rank", _recommendations(rank=["1", "2", "3", "1", "2"]), _interactions(), {},
-     ColumnTypeError, "the rank column 'rank' of the recommendations (DataFrame) is of type VARCHAR; it must be numeric"),
+     ColumnTypeError, "the rank column 'rank' of the recommendations (DataFrame) is of type VARCHAR; it must be numeric",
+     at(RECS, "rank")),
     ("text relevance", _recommendations(), _interactions(relevance=["1", "2", "3"]), {},
-     ColumnTypeError, "the relevance column 'relevance' of the interactions (DataFrame) is of type VARCHAR"),
+     ColumnTypeError, "the relevance column 'relevance' of the interactions (DataFrame) is of type VARCHAR",
+     at(TRUTH, "relevance")),
     ("ids of different types", _recommendations(user_id=[1, 1, 1, 2, 2]), _interactions(), {},
-     ColumnTypeError, "the user id column 'user_id' is BIGINT in the recommendations (DataFrame) but VARCHAR in the interactions"),
+     ColumnTypeError, "the user id column 'user_id' is BIGINT in the recommendations (DataFrame) but VARCHAR in the interactions",
+     at(TRUTH, "user_id")),
     ("empty recommendations", _recommendations().iloc[:0], _interactions(), {},
-     EmptyInputError, "the recommendations (DataFrame) is empty"),
+     EmptyInputError, "the recommendations (DataFrame) is empty",
+     at(RECS, None)),
     ("empty interactions", _recommendations(), _interactions().iloc[:0], {},
-     EmptyInputError, "the interactions (DataFrame) is empty"),
+     EmptyInputError, "the interactions (DataFrame) is empty",
+     at(TRUTH, None)),
     ("null user id", _recommendations(user_id=["u1", None, "u1", "u2", "u2"]), _interactions(), {},
-     InvalidValueError, "1 rows of the recommendations (DataFrame) have null user ids in column 'user_id' (for example b)"),
+     InvalidValueError, "1 rows of the recommendations (DataFrame) have null user ids in column 'user_id' (for example b)",
+     bad(RECS, "user_id", "null_user_id", 1, "b")),
     ("null item id", _recommendations(), _interactions(item_id=["b", None, "d"]), {},
-     InvalidValueError, "1 rows of the interactions (DataFrame) have null item ids in column 'item_id' (for example u1)"),
+     InvalidValueError, "1 rows of the interactions (DataFrame) have null item ids in column 'item_id' (for example u1)",
+     bad(TRUTH, "item_id", "null_item_id", 1, "u1")),
     ("null rank", _recommendations(rank=[1, 2, None, 1, 2]), _interactions(), {},
-     InvalidValueError, "null ranks in column 'rank'"),
+     InvalidValueError, "null ranks in column 'rank'",
+     bad(RECS, "rank", "null_rank", 1, "u1")),
     ("null score", _recommendations(score=[0.9, None, 0.1, 0.5, 0.4]), _interactions(), {"score_col": "score"},
-     InvalidValueError, "null scores in column 'score'"),
+     InvalidValueError, "null scores in column 'score'",
+     bad(RECS, "score", "null_score", 1, "u1")),
     ("rank below one", _recommendations(rank=[0, 1, 2, 1, 2]), _interactions(), {},
-     InvalidValueError, "1 rows of the recommendations (DataFrame) have ranks below 1 in column 'rank' (for example u1 / 0)"),
+     InvalidValueError, "1 rows of the recommendations (DataFrame) have ranks below 1 in column 'rank' (for example u1 / 0)",
+     bad(RECS, "rank", "rank_below_one", 1, "u1 / 0")),
     ("fractional rank", _recommendations(rank=[1, 2, 2.5, 1, 2]), _interactions(), {},
-     InvalidValueError, "ranks that are not whole numbers in column 'rank' (for example u1 / 2.5)"),
+     InvalidValueError, "ranks that are not whole numbers in column 'rank' (for example u1 / 2.5)",
+     bad(RECS, "rank", "rank_not_integer", 1, "u1 / 2.5")),
     ("item twice in a list", _recommendations(item_id=["a", "a", "c", "a", "d"]), _interactions(), {},
-     DuplicateRowsError, "2 rows of the recommendations (DataFrame) have items listed twice in one list in column 'item_id' (for example u1 / a)"),
+     DuplicateRowsError, "2 rows of the recommendations (DataFrame) have items listed twice in one list in column 'item_id' (for example u1 / a)",
+     bad(RECS, "item_id", "duplicate_item", 2, "u1 / a")),
     ("rank twice in a list", _recommendations(rank=[1, 1, 2, 1, 2]), _interactions(), {},
-     DuplicateRowsError, "ranks used twice in one list in column 'rank' (for example u1 / 1)"),
+     DuplicateRowsError, "ranks used twice in one list in column 'rank' (for example u1 / 1)",
+     bad(RECS, "rank", "duplicate_rank", 2, "u1 / 1")),
     # ranks past 63 take the exact path rather than DuckDB's bitmask of ranks
     ("large rank twice in a list", _recommendations(rank=[1, 70, 70, 1, 2]), _interactions(), {},
-     DuplicateRowsError, "2 rows of the recommendations (DataFrame) have ranks used twice in one list in column 'rank' (for example u1 / 70)"),
+     DuplicateRowsError, "2 rows of the recommendations (DataFrame) have ranks used twice in one list in column 'rank' (for example u1 / 70)",
+     bad(RECS, "rank", "duplicate_rank", 2, "u1 / 70")),
     ("rank twice among other lists", _recommendations(rank=[1, 2, 3, 2, 2]), _interactions(), {},
-     DuplicateRowsError, "2 rows of the recommendations (DataFrame) have ranks used twice in one list in column 'rank' (for example u2 / 2)"),
+     DuplicateRowsError, "2 rows of the recommendations (DataFrame) have ranks used twice in one list in column 'rank' (for example u2 / 2)",
+     bad(RECS, "rank", "duplicate_rank", 2, "u2 / 2")),
     ("interaction twice", _recommendations(), _interactions(item_id=["b", "b", "d"]), {},
-     DuplicateRowsError, "(user, item) pairs listed twice in column 'item_id' (for example u1 / b): keep one row per (user, item), or pass duplicate_interactions='max'"),
+     DuplicateRowsError, "(user, item) pairs listed twice in column 'item_id' (for example u1 / b): keep one row per (user, item), or pass duplicate_interactions='max'",
+     bad(TRUTH, "item_id", "duplicate_interaction", 2, "u1 / b")),
     ("null relevance", _recommendations(), _interactions(relevance=[1.0, None, 3.0]), {},
-     InvalidValueError, "null relevances in column 'relevance' (for example u1 / c)"),
+     InvalidValueError, "null relevances in column 'relevance' (for example u1 / c)",
+     bad(TRUTH, "relevance", "null_relevance", 1, "u1 / c")),
     ("NaN relevance", _recommendations(), pa.table({"user_id": ["u1", "u1", "u2"], "item_id": ["b", "c", "d"],
                                                    "relevance": pa.array([1.0, 2.0, math.nan], from_pandas=False)}), {},
-     InvalidValueError, "NaN or infinite relevances in column 'relevance' (for example u2 / d)"),
+     InvalidValueError, "NaN or infinite relevances in column 'relevance' (for example u2 / d)",
+     bad("interactions (Table)", "relevance", "non_finite_relevance", 1, "u2 / d")),
     ("infinite relevance", _recommendations(), _interactions(relevance=[math.inf, 2.0, 3.0]), {},
-     InvalidValueError, "NaN or infinite relevances"),
+     InvalidValueError, "NaN or infinite relevances",
+     bad(TRUTH, "relevance", "non_finite_relevance", 1, "u1 / b")),
     ("negative relevance", _recommendations(), _interactions(relevance=[-1.0, 2.0, 3.0]), {},
-     InvalidValueError, "negative relevances in column 'relevance' (for example u1 / b)"),
+     InvalidValueError, "negative relevances in column 'relevance' (for example u1 / b)",
+     bad(TRUTH, "relevance", "negative_relevance", 1, "u1 / b")),
 ]
 
 
-@pytest.mark.parametrize(("recommendations", "interactions", "options", "kind", "message"),
+@pytest.mark.parametrize(("recommendations", "interactions", "options", "kind", "message", "attributes"),
                          [case[1:] for case in CASES], ids=[case[0] for case in CASES])
-def test_bad_input_raises_a_clear_rankwise_error(recommendations, interactions, options, kind, message) -> None:
-    with pytest.raises(kind) as raised:
+def test_bad_input_raises_a_clear_rankwise_error(recommendations, interactions, options, kind, message,
+                                                 attributes) -> None:
+    with pytest.raises(RankwiseError) as raised:
         _evaluate(recommendations, interactions, **options)
-    assert message in str(raised.value)
-    assert isinstance(raised.value, InputError)
-    assert raised.value.table is not None
-    assert raised.value.column is not None or kind is EmptyInputError
+    # the class itself, not a parent or a sibling (DuplicateRowsError is an InvalidValueError)
+    assert type(raised.value) is kind
+    text = str(raised.value)
+    assert message in text
+    # every attribute, and nothing else: a MissingColumnError carries no problem
+    assert vars(raised.value) == attributes
+    # the message names the table, the column and, for bad values, the rows
+    assert attributes["table"] in text
+    if attributes["column"] is not None:
+        assert f"column '{attributes['column']}'" in text
+    if "problem" in attributes:
+        assert text.startswith(f"rankwise: {attributes['n_rows']} rows of the {attributes['table']} have ")
+        assert f"(for example {attributes['example']})" in text
 
 
 def test_duplicate_interactions_can_be_merged_keeping_the_highest_relevance() -> None:
