@@ -1,7 +1,7 @@
 """The whole queries of tests/unit/test_dialects.py, a few hundred renderings of
 evaluate and compare parsed in each warehouse's SQL dialect, with their column
 names quoted the engine's way, their casts to types the engine has, and
-rankwise.sql transpiled by sqlglot; the checks and the cases are that file's."""
+rankwise.sql in each dialect; the checks and the cases are that file's."""
 
 from __future__ import annotations
 
@@ -111,9 +111,9 @@ def test_casts_name_types_the_engine_has(adapter_type: str) -> None:
 @pytest.mark.parametrize("dialect", list(DIALECT_ADAPTERS))
 @pytest.mark.parametrize("case", ["golden__default", "per_user_every_metric", "convention_rectools", "golden__log_base_2"])
 def test_rankwise_sql_parses_in_its_dialect_after_transpilation(dialect: str, case: str) -> None:
-    """rankwise.sql renders for the dialect's adapter, and has sqlglot transpile
-    where the macros have no overrides; the transpiled SQL keeps ln() (no
-    one-argument log) and no QUALIFY."""
+    """rankwise.sql renders for the dialect's adapter (and would have sqlglot
+    transpile where DIALECT_ADAPTERS names another dialect); the SQL keeps ln()
+    (no one-argument log) and no QUALIFY."""
     sql = rankwise.sql("analytics.recs", "analytics.truth", dialect=dialect, **EVALUATE_CASES[case])
     tree = parsed(sql, dialect)
     assert "recs" in {table.name for table in tree.find_all(exp.Table)}

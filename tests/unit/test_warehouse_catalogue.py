@@ -229,3 +229,15 @@ def test_the_walk_reads_cast_types_as_written() -> None:
     found = construct_names("select cast(a as text) as v, cast(b as varchar(65535)) as w from t", "redshift")
     assert {("type", "text"), ("type", "varchar(65535)")} <= set(found)
     assert ("type", "text") in outside_catalogue("select cast(a as text) as v from t", "redshift")
+
+
+@pytest.mark.parametrize(("dialect", "positions"), [("bigquery", "generate_array(1, 5)"), ("trino", "sequence(1, 5)"),
+                                                    ("snowflake", "generator(rowcount => 5)"), ("redshift", "rw_digit")])
+def test_rankwise_sql_writes_each_warehouses_own_sql(dialect: str, positions: str) -> None:
+    """rankwise.sql renders with the adapter's overrides, as dbt compiles there,
+    rather than transpiling another engine's SQL."""
+    import rankwise
+
+    sql = rankwise.sql("recs", "truth", ["ndcg@5"], dialect=dialect, idcg="k_positions", gain="binary")
+    assert positions in sql and "generate_series" not in sql
+    assert outside_catalogue(sql, dialect) == set()
