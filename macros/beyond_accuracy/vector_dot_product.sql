@@ -20,3 +20,32 @@
 {% macro spark__vector_dot_product(first, second) -%}
     aggregate(zip_with({{ first }}, {{ second }}, (rw_a, rw_b) -> cast(rw_a as double) * cast(rw_b as double)), cast(0 as double), (rw_sum, rw_term) -> rw_sum + rw_term)
 {%- endmacro %}
+
+{#- BigQuery: the first array unnested with each element's offset, the second
+    read at that offset (an error, not a silent NULL, if it is shorter):
+    https://cloud.google.com/bigquery/docs/reference/standard-sql/query-syntax#unnest_operator -#}
+{% macro bigquery__vector_dot_product(first, second) -%}
+    (select sum(cast(rw_a as float64) * cast(({{ second }})[offset(rw_offset)] as float64)) from unnest({{ first }}) as rw_a with offset as rw_offset)
+{%- endmacro %}
+
+{#- Trino: zip_with pairs the elements, reduce sums them:
+    https://trino.io/docs/current/functions/array.html#zip_with -#}
+{% macro trino__vector_dot_product(first, second) -%}
+    reduce(zip_with({{ first }}, {{ second }}, (rw_a, rw_b) -> cast(rw_a as double) * cast(rw_b as double)), cast(0 as double), (rw_sum, rw_term) -> rw_sum + rw_term, rw_sum -> rw_sum)
+{%- endmacro %}
+
+{#- Snowflake: the products at each index of the first array (TRANSFORM over
+    ARRAY_GENERATE_RANGE), summed by REDUCE:
+    https://docs.snowflake.com/en/sql-reference/functions/transform,
+    https://docs.snowflake.com/en/sql-reference/functions/reduce -#}
+{% macro snowflake__vector_dot_product(first, second) -%}
+    reduce(transform(array_generate_range(0, array_size({{ first }})), rw_i -> cast(({{ first }})[rw_i] as double) * cast(({{ second }})[rw_i] as double)), cast(0 as double), (rw_sum, rw_term) -> rw_sum + rw_term)
+{%- endmacro %}
+
+{#- Redshift's arrays (SUPER) have no function that pairs two arrays' elements
+    nor a lambda (https://docs.aws.amazon.com/redshift/latest/dg/c_Array_functions.html),
+    so item vectors are refused when the SQL is compiled; item_feature_cols
+    (the hamming distance) and item_distance='cooccurrence' need no array. -#}
+{% macro redshift__vector_dot_product(first, second) -%}
+    {{ exceptions.raise_compiler_error("rankwise: item vectors (item_vector_col) are not supported on Redshift: its SUPER arrays have no element-wise product. Give the features as item_feature_cols, or use item_distance='cooccurrence'.") }}
+{%- endmacro %}

@@ -14,3 +14,23 @@
 {% macro spark__vector_length(vector) -%}
     size({{ vector }})
 {%- endmacro %}
+
+{#- https://cloud.google.com/bigquery/docs/reference/standard-sql/array_functions#array_length -#}
+{% macro bigquery__vector_length(vector) -%}
+    array_length({{ vector }})
+{%- endmacro %}
+
+{#- https://trino.io/docs/current/functions/array.html#cardinality -#}
+{% macro trino__vector_length(vector) -%}
+    cardinality({{ vector }})
+{%- endmacro %}
+
+{#- https://docs.snowflake.com/en/sql-reference/functions/array_size -#}
+{% macro snowflake__vector_length(vector) -%}
+    array_size({{ vector }})
+{%- endmacro %}
+
+{#- Redshift: see redshift__vector_dot_product. -#}
+{% macro redshift__vector_length(vector) -%}
+    {{ rankwise.redshift__vector_dot_product(vector, vector) }}
+{%- endmacro %}

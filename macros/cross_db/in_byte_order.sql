@@ -14,3 +14,14 @@
 {% macro postgres___in_byte_order(expression) -%}
     (cast({{ expression }} as text) collate "C")
 {%- endmacro %}
+
+{#- Redshift has no COLLATE clause (its COLLATE is a function of two
+    collations, case_sensitive and case_insensitive) and turns TEXT into
+    VARCHAR(256): https://docs.aws.amazon.com/redshift/latest/dg/r_COLLATE.html,
+    https://docs.aws.amazon.com/redshift/latest/dg/r_Character_types.html. Its
+    databases compare case-sensitively unless created otherwise
+    (https://docs.aws.amazon.com/redshift/latest/dg/r_CREATE_DATABASE.html);
+    byte order itself is not checked against a running Redshift. -#}
+{% macro redshift___in_byte_order(expression) -%}
+    cast({{ expression }} as varchar(65535))
+{%- endmacro %}

@@ -14,3 +14,48 @@
 {% macro spark___positions(n) -%}
     (select id as rw_position from range(1, {{ n }} + 1))
 {%- endmacro %}
+
+{#- GoogleSQL has no generate_series: an array of the positions, unnested:
+    https://cloud.google.com/bigquery/docs/reference/standard-sql/array_functions#generate_array -#}
+{% macro bigquery___positions(n) -%}
+    (select rw_position from unnest(generate_array(1, {{ n }})) as rw_position)
+{%- endmacro %}
+
+{#- Trino's sequence() is an array, unnested in FROM:
+    https://trino.io/docs/current/functions/array.html#sequence -#}
+{% macro trino___positions(n) -%}
+    (select rw_position from unnest(sequence(1, {{ n }})) as rw_series(rw_position))
+{%- endmacro %}
+
+{#- Snowflake's GENERATOR makes n rows; SEQ4 may leave gaps, so the positions
+    are numbered by ROW_NUMBER, as its reference advises:
+    https://docs.snowflake.com/en/sql-reference/functions/generator,
+    https://docs.snowflake.com/en/sql-reference/functions/seq1 -#}
+{% macro snowflake___positions(n) -%}
+    (select row_number() over (order by seq4()) as rw_position from table(generator(rowcount => {{ n }})))
+{%- endmacro %}
+
+{#- Redshift runs generate_series on its leader node only, which fails beside a
+    user's table (https://docs.aws.amazon.com/redshift/latest/dg/c_unsupported-postgresql-functions.html):
+    the positions are the numbers of d decimal digits, each digit a UNION ALL of
+    ten one-row SELECTs, cross joined and kept up to n. -#}
+{% macro redshift___positions(n) -%}
+    {%- set n = n | int -%}
+    {%- set digits = rankwise._decimal_digits() -%}
+    {%- set places = (n - 1) | string | length if n > 1 else 1 -%}
+    {%- set terms = [] -%}
+    {%- set joins = [] -%}
+    {%- for place in range(places) -%}
+        {%- do terms.append('rw_digit_' ~ place ~ '.rw_digit * ' ~ 10 ** place) -%}
+        {%- do joins.append('(' ~ digits ~ ') as rw_digit_' ~ place) -%}
+    {%- endfor -%}
+    (select rw_position from (select {{ terms | join(' + ') }} + 1 as rw_position from {{ joins | join(' cross join ') }}) as rw_numbers where rw_position <= {{ n }})
+{%- endmacro %}
+
+{% macro _decimal_digits() %}
+    {%- set selects = [] -%}
+    {%- for digit in range(10) -%}
+        {%- do selects.append('select ' ~ digit ~ ' as rw_digit') -%}
+    {%- endfor -%}
+    {{- return(selects | join(' union all ')) -}}
+{% endmacro %}

@@ -47,7 +47,12 @@ rw_train_totals as (
 {#- The head: the most popular items that together hold head_share of the
     interactions. An item is in it when the items with more interactions than
     it hold less than that share; items tied with it add the same, so ties
-    are all in or all out. The popularity rank is RecTools': items by
+    are all in or all out. The interactions of the items more popular: a
+    running sum over ROWS ordered by interactions then item, less the tied
+    items summed up to this one (this one's interactions times its number
+    among its ties); a RANGE frame would say it at once, but Redshift has
+    ROWS frames only (https://docs.aws.amazon.com/redshift/latest/dg/r_Window_function_synopsis.html).
+    The popularity rank is RecTools': items by
     interactions, most first, tied items sharing a rank (a dense rank). -#}
 rw_train_items as (
     select
@@ -69,8 +74,8 @@ rw_train_items as (
             {%- if spec.needs_head %},
             sum(rw_item_interactions) over (
                 {{ over_partition }}
-                order by rw_item_interactions desc range between unbounded preceding and current row
-            ) - rw_item_interactions * count(*) over (partition by {{ partitions }}rw_item_interactions) as rw_more_popular
+                order by rw_item_interactions desc, rw_item rows between unbounded preceding and current row
+            ) - rw_item_interactions * row_number() over (partition by {{ partitions }}rw_item_interactions order by rw_item) as rw_more_popular
             {%- endif %}
             {%- if spec.needs_popularity_rank %},
             dense_rank() over ({{ over_partition }} order by rw_item_interactions desc) as rw_popularity_rank

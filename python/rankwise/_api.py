@@ -186,10 +186,9 @@ def sql(
     """The SQL :func:`evaluate` runs, for two table names, in a SQL dialect.
 
     The macros are rendered with the dispatch overrides of the dialect's dbt
-    adapter (``postgres__``, ``spark__``...), exactly as dbt would compile them
-    there; for a dialect the macros have no overrides for (snowflake, trino, and
-    redshift through postgres), sqlglot then transpiles that SQL into the
-    dialect. ``recommendations`` and ``interactions`` (and ``items`` and
+    adapter (``postgres__``, ``spark__``, ``snowflake__``...), exactly as dbt
+    would compile them there (redshift through its own overrides, then
+    postgres'). ``recommendations`` and ``interactions`` (and ``items`` and
     ``train`` when the metrics read them) are table names
     (``schema.table`` is split on the dot); the other arguments are those of
     :func:`evaluate`.

@@ -1,7 +1,7 @@
 """The whole queries of tests/unit/test_dialects.py, a few hundred renderings of
 evaluate and compare parsed in each warehouse's SQL dialect, with their column
 names quoted the engine's way, their casts to types the engine has, and
-rankwise.sql transpiled by sqlglot; the checks and the cases are that file's."""
+rankwise.sql in each dialect; the checks and the cases are that file's."""
 
 from __future__ import annotations
 
