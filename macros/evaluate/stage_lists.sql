@@ -64,8 +64,8 @@ rw_cutoffs as (
 rw_list_lengths as (
     {%- if spec.exact_lengths %}
     select
-        {{ rankwise._group_columns(spec.groups, 'recommendation') }}recommendation.rw_user,
-        cutoff.rw_limit,
+        {{ rankwise._selected_columns(spec.groups, 'recommendation') }}recommendation.rw_user as rw_user,
+        cutoff.rw_limit as rw_limit,
         count(*) as rw_n_recommended
     from rw_recommendations as recommendation
     inner join rw_cutoffs as cutoff
