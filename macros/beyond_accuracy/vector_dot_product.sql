@@ -20,3 +20,10 @@
 {% macro spark__vector_dot_product(first, second) -%}
     aggregate(zip_with({{ first }}, {{ second }}, (rw_a, rw_b) -> cast(rw_a as double) * cast(rw_b as double)), cast(0 as double), (rw_sum, rw_term) -> rw_sum + rw_term)
 {%- endmacro %}
+
+{#- ClickHouse: dotProduct of two arrays of one length, whose elements may not
+    be Nullable (a NULL element fails the cast):
+    https://clickhouse.com/docs/sql-reference/functions/distance-functions#dotproduct -#}
+{% macro clickhouse__vector_dot_product(first, second) -%}
+    dotProduct(cast({{ first }} as Array(Float64)), cast({{ second }} as Array(Float64)))
+{%- endmacro %}

@@ -14,3 +14,8 @@
 {% macro spark__vector_length(vector) -%}
     size({{ vector }})
 {%- endmacro %}
+
+{#- https://clickhouse.com/docs/sql-reference/functions/array-functions#length -#}
+{% macro clickhouse__vector_length(vector) -%}
+    length({{ vector }})
+{%- endmacro %}

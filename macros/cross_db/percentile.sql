@@ -14,3 +14,11 @@
 {% macro spark___percentile(expression, fraction) -%}
     percentile({{ expression }}, {{ fraction }})
 {%- endmacro %}
+
+{#- ClickHouse has no ordered-set aggregates; quantileExactInclusive interpolates
+    as type 7 does (a NULL value is skipped, no value gives NULL as for the others
+    when the values are Nullable):
+    https://clickhouse.com/docs/sql-reference/aggregate-functions/reference/quantileexactinclusive -#}
+{% macro clickhouse___percentile(expression, fraction) -%}
+    quantileExactInclusive({{ fraction }})({{ expression }})
+{%- endmacro %}

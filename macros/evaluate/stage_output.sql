@@ -61,7 +61,9 @@ inner join {{ rankwise._requested_user_metrics(spec) }}
 where {{ rankwise._pick_metric(spec, 'rw_user_metrics.rw_value__{name}') }} is not null
 {%- endmacro %}
 
-{#- The means of the per-user metrics, per group, with their intervals. -#}
+{#- The means of the per-user metrics, per group, with their intervals. The
+    counts of users are BIGINT on every engine (ClickHouse counts in UInt64, which
+    shares no type with a BIGINT in a UNION or a CASE). -#}
 {% macro _output_user_metric_means(spec) %}
     {%- set means -%}
 select
@@ -69,8 +71,8 @@ select
     grid.k as k,
     {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
     {{ rankwise._pick_metric(spec, 'rw_group_means.rw_value__{name}') }} as value,
-    {{ rankwise._pick_metric(spec, 'rw_group_means.rw_n_users__{name}') }} as n_users,
-    rw_group_means.rw_n_users_without_list as n_users_without_list
+    cast({{ rankwise._pick_metric(spec, 'rw_group_means.rw_n_users__{name}') }} as bigint) as n_users,
+    cast(rw_group_means.rw_n_users_without_list as bigint) as n_users_without_list
     {%- if spec.confidence is not none %},
     {{ rankwise._pick_metric(spec, 'rw_group_means.rw_listed__{name}') }} as rw_listed,
     {{ rankwise._pick_metric(spec, 'rw_group_means.rw_var__{name}') }} as rw_var
@@ -126,7 +128,7 @@ select
     grid.k as k,
     {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
     {{ rankwise._pick_by_position(metrics, 'rw_group_metrics.rw_value__{position}') }} as value,
-    rw_group_metrics.rw_n_users as n_users,
+    cast(rw_group_metrics.rw_n_users as bigint) as n_users,
     -- a group-level metric reads no interactions
     cast(null as bigint) as n_users_without_list
     {%- if spec.confidence is not none and spec.group_bootstrap is not none %},
@@ -175,7 +177,7 @@ select
     grid.k as k,
     {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
     {{ rankwise._pick_by_position(metrics, 'rw_list_means.rw_mean__{position}') }} as value,
-    {{ rankwise._pick_by_position(metrics, 'rw_list_means.rw_n__{position}') }} as n_users,
+    cast({{ rankwise._pick_by_position(metrics, 'rw_list_means.rw_n__{position}') }} as bigint) as n_users,
     -- a list-level metric reads no interactions
     cast(null as bigint) as n_users_without_list
     {%- if spec.confidence is not none %},
