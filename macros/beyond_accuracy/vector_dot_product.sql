@@ -49,3 +49,10 @@
 {% macro redshift__vector_dot_product(first, second) -%}
     {{ exceptions.raise_compiler_error("rankwise: item vectors (item_vector_col) are not supported on Redshift: its SUPER arrays have no element-wise product. Give the features as item_feature_cols, or use item_distance='cooccurrence'.") }}
 {%- endmacro %}
+
+{#- ClickHouse: dotProduct of two arrays of one length, whose elements may not
+    be Nullable (a NULL element fails the cast):
+    https://clickhouse.com/docs/sql-reference/functions/distance-functions#dotproduct -#}
+{% macro clickhouse__vector_dot_product(first, second) -%}
+    dotProduct(cast({{ first }} as Array(Float64)), cast({{ second }} as Array(Float64)))
+{%- endmacro %}

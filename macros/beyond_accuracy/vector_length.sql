@@ -34,3 +34,8 @@
 {% macro redshift__vector_length(vector) -%}
     {{ rankwise.redshift__vector_dot_product(vector, vector) }}
 {%- endmacro %}
+
+{#- https://clickhouse.com/docs/sql-reference/functions/array-functions#length -#}
+{% macro clickhouse__vector_length(vector) -%}
+    length({{ vector }})
+{%- endmacro %}

@@ -6,9 +6,14 @@
 
 {#- The pair's key columns: the shared groups, the model and the baseline, and
     rw_pair, the pair's number, which the resampling stages group by instead of
-    carrying the names through a row per resample. -#}
-{% macro _pair_columns(spec, alias) %}
-    {{ return(rankwise._group_columns(spec.shared_groups, alias) ~ alias ~ '.rw_model, ' ~ alias ~ '.rw_baseline, ' ~ alias ~ '.rw_pair') }}
+    carrying the names through a row per resample. `selected`: for a select
+    list, each under its own name. -#}
+{% macro _pair_columns(spec, alias, selected=false) %}
+    {%- set columns = spec.shared_groups + ['rw_model', 'rw_baseline', 'rw_pair'] -%}
+    {%- if selected -%}
+        {{ return(rankwise._selected_columns(columns, alias)[:-2]) }}
+    {%- endif -%}
+    {{ return(rankwise._group_columns(columns, alias)[:-2]) }}
 {% endmacro %}
 
 {#- The join condition of two relations on the pair. -#}
@@ -30,7 +35,7 @@ rw_compared_models as (
 {% macro _stage_pairs(spec) %}
 rw_pairs as (
     select
-        {{ rankwise._group_columns(spec.shared_groups, 'candidate') }}candidate.rw_model, base.rw_model as rw_baseline,
+        {{ rankwise._selected_columns(spec.shared_groups, 'candidate') }}candidate.rw_model as rw_model, base.rw_model as rw_baseline,
         row_number() over (order by {{ rankwise._group_columns(spec.shared_groups, 'candidate') }}{{ rankwise._in_byte_order('candidate.rw_model') }}, {{ rankwise._in_byte_order('base.rw_model') }}) as rw_pair
     from rw_compared_models as candidate
     inner join rw_compared_models as base
@@ -50,8 +55,8 @@ rw_pairs as (
     {%- set sides = [] -%}
     {%- for side, model in [(1, 'rw_model'), (0, 'rw_baseline')] -%}
         {%- set select -%}
-        select {{ rankwise._pair_columns(spec, 'pair') }}, {{ side }} as rw_side, scored.rw_user, scored.rw_limit, scored.rw_n_relevant
-            {%- for metric in spec.user_metric_names %}, scored.rw_value__{{ metric.name }}{% endfor %}
+        select {{ rankwise._pair_columns(spec, 'pair', selected=true) }}, {{ side }} as rw_side, scored.rw_user as rw_user, scored.rw_limit as rw_limit, scored.rw_n_relevant as rw_n_relevant
+            {%- for metric in spec.user_metric_names %}, scored.rw_value__{{ metric.name }} as rw_value__{{ metric.name }}{% endfor %}
         from rw_pairs as pair
         inner join rw_user_metrics as scored
             on scored.{{ spec.model }} = pair.{{ model }}{{ rankwise._groups_match('scored', 'pair', spec.shared_groups) }}
@@ -60,7 +65,7 @@ rw_pairs as (
     {%- endfor -%}
 rw_pair_values as (
     select
-        {{ rankwise._pair_columns(spec, 'sided') }}, sided.rw_user, sided.rw_limit,
+        {{ rankwise._pair_columns(spec, 'sided', selected=true) }}, sided.rw_user as rw_user, sided.rw_limit as rw_limit,
         max(sided.rw_n_relevant) as rw_n_relevant
         {%- for metric in spec.user_metric_names %},
         max(case when sided.rw_side = 1 then sided.rw_value__{{ metric.name }} end) as rw_model__{{ metric.name }},
@@ -90,7 +95,7 @@ rw_pair_values as (
 {% macro _stage_pair_differences(spec) %}
 rw_pair_differences as (
     select
-        {{ rankwise._pair_columns(spec, 'pair_values') }}, pair_values.rw_user, pair_values.rw_limit
+        {{ rankwise._pair_columns(spec, 'pair_values', selected=true) }}, pair_values.rw_user as rw_user, pair_values.rw_limit as rw_limit
         {%- for metric in spec.user_metric_names %}
         {%- set name = metric.name %}
         {%- set condition = rankwise._in_pair_user_set(metric.users) %}
@@ -131,7 +136,7 @@ rw_pair_differences as (
 {% macro _stage_pair_sums(spec) %}
 rw_pair_sums as (
     select
-        {{ rankwise._pair_columns(spec, 'differences') }}, differences.rw_limit
+        {{ rankwise._pair_columns(spec, 'differences', selected=true) }}, differences.rw_limit as rw_limit
         {%- for metric in spec.user_metric_names %}
         {%- set diff = 'differences.rw_diff__' ~ metric.name %},
         count({{ diff }}) as rw_listed__{{ metric.name }},
@@ -153,7 +158,7 @@ rw_pair_sums as (
 {% macro _stage_pair_populations(spec) %}
 rw_pair_populations as (
     select
-        {{ rankwise._pair_columns(spec, 'pair') }},
+        {{ rankwise._pair_columns(spec, 'pair', selected=true) }},
         count(*) as rw_n_both,
         count(case when truth.rw_n_relevant > 0 then 1 end) as rw_n_relevant
     {{ rankwise._users_with_both_lists(spec) }}

@@ -9,7 +9,7 @@
 {% macro _user_keys_cte(name, users, spec) %}
 {{ name }} as (
     select
-        {{ rankwise._partition_columns(spec, 'users') }}users.rw_user,
+        {{ rankwise._selected_columns(spec.partitions, 'users') }}users.rw_user as rw_user,
         row_number() over (
             {%- if spec.partitions | length > 0 %}partition by {{ rankwise._partition_columns(spec, 'users')[:-2] }} {% endif -%}
             order by {{ rankwise._in_byte_order('users.rw_user') }} asc) as rw_user_key
@@ -37,14 +37,14 @@ rw_resamples as (
     {%- for metric in spec.user_metric_names %}{% do metric_columns.append('rw_diff__' ~ metric.name) %}{% endfor -%}
     (
         select
-            drawn.rw_pair, drawn.rw_limit, drawn.rw_resample,
+            drawn.rw_pair as rw_pair, drawn.rw_limit as rw_limit, drawn.rw_resample as rw_resample,
             {{ of_draw }} as {{ draw_column }},
-            drawn.{{ metric_columns | join(', drawn.') }}
+            {{ rankwise._selected_columns(metric_columns, 'drawn')[:-2] }}
         from (
             select
-                differences.rw_pair, differences.rw_limit, resample.rw_resample,
+                differences.rw_pair as rw_pair, differences.rw_limit as rw_limit, resample.rw_resample as rw_resample,
                 {{ rankwise.resample_draw('keys.rw_user_key', 'resample.rw_resample', spec.seed) }} as rw_draw,
-                differences.{{ metric_columns | join(', differences.') }}
+                {{ rankwise._selected_columns(metric_columns, 'differences')[:-2] }}
             from rw_pair_differences as differences
             inner join rw_user_keys as keys
                 on keys.rw_user = differences.rw_user{{ rankwise._partitions_match('keys', 'differences', spec) }}
@@ -60,7 +60,7 @@ rw_resamples as (
 {% macro _stage_flipped_sums(spec) %}
 rw_flipped_sums as (
     select
-        signed.rw_pair, signed.rw_limit, signed.rw_resample
+        signed.rw_pair as rw_pair, signed.rw_limit as rw_limit, signed.rw_resample as rw_resample
         {%- for metric in spec.user_metric_names %},
         sum(signed.rw_sign * signed.rw_diff__{{ metric.name }}) as rw_flipped__{{ metric.name }}
         {%- endfor %}
@@ -76,7 +76,7 @@ rw_flipped_sums as (
 {% macro _stage_randomization(spec) %}
 rw_randomization as (
     select
-        flipped.rw_pair, flipped.rw_limit
+        flipped.rw_pair as rw_pair, flipped.rw_limit as rw_limit
         {%- for metric in spec.user_metric_names %}
         {%- set name = metric.name %},
         count(case when abs(flipped.rw_flipped__{{ name }}) >= abs(sums.rw_sum_diff__{{ name }}) - 1e-9 * sums.rw_sum_abs__{{ name }} then 1 end) as rw_extreme__{{ name }}
@@ -96,17 +96,17 @@ rw_randomization as (
     {%- set weight = rankwise.poisson_one_weight('drawn.rw_draw') -%}
 rw_population_weights as (
     select
-        pair.rw_pair, truth_weights.rw_resample,
-        truth_weights.rw_weight_interactions
+        pair.rw_pair as rw_pair, truth_weights.rw_resample as rw_resample,
+        truth_weights.rw_weight_interactions as rw_weight_interactions
         {%- if spec.needs_pair_lists %},
-        pair_weights.rw_weight_both,
-        pair_weights.rw_weight_relevant
+        pair_weights.rw_weight_both as rw_weight_both,
+        pair_weights.rw_weight_relevant as rw_weight_relevant
         {%- endif %}
     from rw_pairs as pair
     inner join (
-        select {{ rankwise._partition_columns(spec, 'drawn') }}drawn.rw_resample, sum({{ weight }}) as rw_weight_interactions
+        select {{ rankwise._selected_columns(spec.partitions, 'drawn') }}drawn.rw_resample as rw_resample, sum({{ weight }}) as rw_weight_interactions
         from (
-            select {{ rankwise._partition_columns(spec, 'keys') }}resample.rw_resample, {{ draw }} as rw_draw
+            select {{ rankwise._selected_columns(spec.partitions, 'keys') }}resample.rw_resample as rw_resample, {{ draw }} as rw_draw
             from rw_user_keys as keys
             cross join rw_resamples as resample
         ) as drawn
@@ -116,11 +116,11 @@ rw_population_weights as (
     {%- if spec.needs_pair_lists %}
     left join (
         select
-            drawn.rw_pair, drawn.rw_resample,
+            drawn.rw_pair as rw_pair, drawn.rw_resample as rw_resample,
             sum({{ weight }}) as rw_weight_both,
             sum(case when drawn.rw_n_relevant > 0 then {{ weight }} end) as rw_weight_relevant
         from (
-        select pair.rw_pair, resample.rw_resample, truth.rw_n_relevant, {{ draw }} as rw_draw
+        select pair.rw_pair as rw_pair, resample.rw_resample as rw_resample, truth.rw_n_relevant as rw_n_relevant, {{ draw }} as rw_draw
         {{ rankwise._users_with_both_lists(spec) }}
         inner join rw_user_keys as keys
             on keys.rw_user = truth.rw_user{{ rankwise._partitions_match('keys', 'truth', spec) }}
@@ -138,7 +138,7 @@ rw_population_weights as (
 {% macro _stage_weighted_sums(spec) %}
 rw_weighted_sums as (
     select
-        weighted.rw_pair, weighted.rw_limit, weighted.rw_resample
+        weighted.rw_pair as rw_pair, weighted.rw_limit as rw_limit, weighted.rw_resample as rw_resample
         {%- for metric in spec.user_metric_names %},
         sum(weighted.rw_weight * weighted.rw_diff__{{ metric.name }}) as rw_weighted__{{ metric.name }}
         {%- endfor %}
@@ -154,14 +154,14 @@ rw_weighted_sums as (
     {%- set tail = (1.0 - spec.confidence) / 2.0 -%}
 rw_bootstrap as (
     select
-        resampled.rw_pair, resampled.rw_limit
+        resampled.rw_pair as rw_pair, resampled.rw_limit as rw_limit
         {%- for metric in spec.user_metric_names %},
         {{ rankwise._percentile('resampled.rw_mean__' ~ metric.name, tail) }} as rw_bootstrap_low__{{ metric.name }},
         {{ rankwise._percentile('resampled.rw_mean__' ~ metric.name, 1.0 - tail) }} as rw_bootstrap_high__{{ metric.name }}
         {%- endfor %}
     from (
         select
-            weighted.rw_pair, weighted.rw_limit
+            weighted.rw_pair as rw_pair, weighted.rw_limit as rw_limit
             {%- for metric in spec.user_metric_names %},
             {{ rankwise.safe_divide('weighted.rw_weighted__' ~ metric.name, 'weights.rw_weight_' ~ metric.users) }} as rw_mean__{{ metric.name }}
             {%- endfor %}

@@ -32,7 +32,7 @@
     {%- endfor -%}
 rw_comparison_moments as (
     select
-        {{ rankwise._pair_columns(spec, 'pair') }}, grid.metric, grid.k,
+        {{ rankwise._pair_columns(spec, 'pair', selected=true) }}, grid.metric as metric, grid.k as k,
         cast(coalesce({{ rankwise._pick_by_metric(spec, population) }}, 0) as {{ float }}) as rw_n,
         cast(coalesce({{ rankwise._pick_template(spec, 'sums.rw_listed__{name}') }}, 0) as {{ float }}) as rw_listed,
         cast(coalesce({{ rankwise._pick_template(spec, 'sums.rw_sum_diff__{name}') }}, 0) as {{ float }}) as rw_sum_diff,
@@ -189,8 +189,8 @@ rw_comparison_p as (
                          rankwise._in_byte_order('model') ~ ' asc', rankwise._in_byte_order('baseline') ~ ' asc']) -%}
 select * from (
 select
-    {{ rankwise._group_columns(spec.shared_groups, 'ranked') }}ranked.metric,
-    ranked.k,
+    {{ rankwise._selected_columns(spec.shared_groups, 'ranked') }}ranked.metric as metric,
+    ranked.k as k,
     {{ rankwise._metric_label('ranked.metric', 'ranked.k') }} as metric_label,
     ranked.rw_model as model,
     ranked.rw_baseline as baseline,

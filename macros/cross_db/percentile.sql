@@ -39,3 +39,11 @@
     {%- set high = 'element_at(' ~ sorted ~ ', cast(ceil(' ~ h ~ ') as bigint) + 1)' -%}
     (case when count({{ expression }}) > 0 then {{ low }} + ({{ h }} - floor({{ h }})) * ({{ high }} - {{ low }}) end)
 {%- endmacro %}
+
+{#- ClickHouse has no ordered-set aggregates; quantileExactInclusive interpolates
+    as type 7 does (a NULL value is skipped, no value gives NULL as for the others
+    when the values are Nullable):
+    https://clickhouse.com/docs/sql-reference/aggregate-functions/reference/quantileexactinclusive -#}
+{% macro clickhouse___percentile(expression, fraction) -%}
+    quantileExactInclusive({{ fraction }})({{ expression }})
+{%- endmacro %}

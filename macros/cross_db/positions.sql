@@ -59,3 +59,10 @@
     {%- endfor -%}
     {{- return(selects | join(' union all ')) -}}
 {% endmacro %}
+
+{#- ClickHouse's numbers(offset, count), UInt64 cast to BIGINT as the others
+    give it (generate_series' alias list would not name its column):
+    https://clickhouse.com/docs/sql-reference/table-functions/numbers -#}
+{% macro clickhouse___positions(n) -%}
+    (select cast(number as bigint) as rw_position from numbers(1, {{ n }}))
+{%- endmacro %}

@@ -10,6 +10,19 @@
     {{ return(columns | join('')) }}
 {% endmacro %}
 
+{#- The columns `columns` of the relation `alias` for a select list, each under
+    its own name (`alias.c as c`) and followed by a comma; '' without columns.
+    Every qualified column of a select list is named: ClickHouse names a column
+    that two relations of a join of three or more have by its qualified name
+    (`alias.c`), which no later stage could read as `c`. -#}
+{% macro _selected_columns(columns, alias) %}
+    {%- set selected = [] -%}
+    {%- for column in columns -%}
+        {%- do selected.append(alias ~ '.' ~ column ~ ' as ' ~ column ~ ', ') -%}
+    {%- endfor -%}
+    {{ return(selected | join('')) }}
+{% endmacro %}
+
 {#- `group by g1, g2` (qualified by `alias` when given), or '' without groups
     (one group: the whole input). -#}
 {% macro _group_by_groups(groups, alias=none) %}

@@ -214,15 +214,18 @@
     items shown within k only, normalised by n - 1 (Evidently). -#}
 {% macro _formula_gini(columns, k, spec) %}
     {%- if spec.gini_items == 'shown' -%}
-        {{ return(rankwise.gini_index(columns.ascending_weighted_exposures, columns.exposures, columns.n_items,
+        {{ return(rankwise.gini_index(columns.ascending_weighted_exposures, columns.total_exposures, columns.n_items,
                                       columns.n_items_exposed, '(' ~ columns.n_items_exposed ~ ' - 1)')) }}
     {%- endif -%}
-    {{ return(rankwise.gini_index(columns.ascending_weighted_exposures, columns.exposures, columns.n_items, columns.catalog_size)) }}
+    {{ return(rankwise.gini_index(columns.ascending_weighted_exposures, columns.total_exposures, columns.n_items, columns.catalog_size)) }}
 {% endmacro %}
 
+{#- Each aggregate's column is rw_<name>__<position>: no name of the items'
+    columns (rw_exposures__<position>), which ClickHouse would read as the
+    aggregate beside it. -#}
 {% macro _aggregates_gini(items, spec) %}
     {{ return([('ascending_weighted_exposures', 'sum(' ~ items.ascending ~ ' * ' ~ items.exposures ~ ')'),
-               ('exposures', 'sum(' ~ items.exposures ~ ')'),
+               ('total_exposures', 'sum(' ~ items.exposures ~ ')'),
                ('n_items_exposed', 'count(case when ' ~ items.exposures ~ ' > 0 then 1 end)')]) }}
 {% endmacro %}
 

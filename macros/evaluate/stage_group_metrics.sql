@@ -67,7 +67,7 @@ rw_catalog as (
     {%- set registry = rankwise._metric_registry() -%}
 rw_group_metrics as (
     select
-        {{ rankwise._group_columns(spec.groups, 'aggregates') }}lists.rw_n_users
+        {{ rankwise._selected_columns(spec.groups, 'aggregates') }}lists.rw_n_users as rw_n_users
         {%- for entry in spec.group_metrics %}
         {%- set columns = {'n_items': 'aggregates.rw_n_items', 'n_lists': 'lists.rw_n_users', 'catalog_size': 'catalog.rw_catalog_size',
                            'train_items': 'train_catalog.rw_train_items'} -%}
@@ -76,7 +76,7 @@ rw_group_metrics as (
         {%- endfor %}
     from (
         select
-            {{ rankwise._group_columns(spec.groups, 'rw_item_shares') }}count(*) as rw_n_items
+            {{ rankwise._selected_columns(spec.groups, 'rw_item_shares') }}count(*) as rw_n_items
             {%- for entry in spec.group_metrics %}
             {%- for name, sql in rankwise._group_aggregates(entry, spec) %},
             {{ sql }} as rw_{{ name }}__{{ entry.position }}
@@ -127,17 +127,17 @@ rw_group_resamples as (
 
 rw_resampled_exposures as (
     select
-        {{ rankwise._group_columns(spec.groups, 'weighted') }}weighted.rw_item, weighted.rw_resample
+        {{ rankwise._selected_columns(spec.groups, 'weighted') }}weighted.rw_item as rw_item, weighted.rw_resample as rw_resample
         {%- for entry in spec.group_metrics %},
         sum(case when {{ rankwise._within_cutoff('weighted.rw_rank', entry.k) }} then weighted.rw_weight end) as rw_exposures__{{ entry.position }}
         {%- endfor %}
     from (
         select
-            {{ rankwise._group_columns(spec.groups, 'drawn') }}drawn.rw_item, drawn.rw_rank, drawn.rw_resample,
+            {{ rankwise._selected_columns(spec.groups, 'drawn') }}drawn.rw_item as rw_item, drawn.rw_rank as rw_rank, drawn.rw_resample as rw_resample,
             {{ rankwise.poisson_one_weight('drawn.rw_draw') }} as rw_weight
         from (
             select
-                {{ rankwise._group_columns(spec.groups, 'slots') }}slots.rw_item, slots.rw_rank, resample.rw_resample,
+                {{ rankwise._selected_columns(spec.groups, 'slots') }}slots.rw_item as rw_item, slots.rw_rank as rw_rank, resample.rw_resample as rw_resample,
                 {{ rankwise.resample_draw('keys.rw_user_key', 'resample.rw_resample', spec.seed) }} as rw_draw
             from rw_recommendations as slots
             inner join rw_list_user_keys as keys
@@ -150,14 +150,14 @@ rw_resampled_exposures as (
 
 rw_group_intervals as (
     select
-        {{ rankwise._group_columns(spec.groups, 'resampled') }}count(*) as rw_n_resamples
+        {{ rankwise._selected_columns(spec.groups, 'resampled') }}count(*) as rw_n_resamples
         {%- for entry in spec.group_metrics %},
         {{ rankwise._percentile('resampled.rw_value__' ~ entry.position, tail) }} as rw_low__{{ entry.position }},
         {{ rankwise._percentile('resampled.rw_value__' ~ entry.position, 1.0 - tail) }} as rw_high__{{ entry.position }}
         {%- endfor %}
     from (
         select
-            {{ rankwise._group_columns(spec.groups, 'shares') }}shares.rw_resample
+            {{ rankwise._selected_columns(spec.groups, 'shares') }}shares.rw_resample as rw_resample
             {%- for entry in spec.group_metrics %}
             {%- set columns = {} %}
             {%- for name, sql in rankwise._group_aggregates(entry, spec, 'shares.rw_share__' ~ entry.position) %}{% do columns.update({name: sql}) %}{% endfor %},

@@ -17,7 +17,7 @@
 rw_all_running as (
     select
         recommendation.*,
-        truth.rw_n_relevant,
+        truth.rw_n_relevant as rw_n_relevant,
         sum(recommendation.rw_is_relevant) over (
             {{ rankwise._over_list_in_rank_order(spec, 'recommendation') }}
         ) as rw_hits_so_far
@@ -41,7 +41,7 @@ rw_all_running as (
 rw_all_running_lists as (
     select
         {{ rankwise._group_columns(spec.groups) }}rw_user,
-        cutoff.rw_limit
+        cutoff.rw_limit as rw_limit
         {{- rankwise._component_aggregates(spec.components_from.all_running, spec) }}
     from rw_all_running
     inner join rw_cutoffs as cutoff

@@ -22,7 +22,7 @@
     {%- set cutoffs = spec.pair_metrics | map(attribute='k') | list -%}
 rw_list_pairs as (
     select
-        {{ rankwise._group_columns(spec.groups, 'first_item') }}first_item.rw_user,
+        {{ rankwise._selected_columns(spec.groups, 'first_item') }}first_item.rw_user as rw_user,
         first_item.rw_item as rw_first_item,
         second_item.rw_item as rw_second_item,
         case when first_item.rw_rank >= second_item.rw_rank then first_item.rw_rank else second_item.rw_rank end as rw_pair_rank
@@ -81,8 +81,8 @@ rw_item_features as (
     {%- set partitions = rankwise._partition_columns(spec) -%}
 rw_pair_cooccurrence as (
     select
-        {{ rankwise._group_columns(spec.partitions, 'pairs') }}pairs.rw_first_item,
-        pairs.rw_second_item,
+        {{ rankwise._selected_columns(spec.partitions, 'pairs') }}pairs.rw_first_item as rw_first_item,
+        pairs.rw_second_item as rw_second_item,
         count(*) as rw_users_of_both
     from (
         select distinct {{ partitions }}rw_first_item, rw_second_item
@@ -118,7 +118,7 @@ rw_pair_cooccurrence as (
     {%- set registry = rankwise._metric_registry() -%}
 rw_list_diversity as (
     select
-        {{ rankwise._group_columns(spec.groups, 'pairs') }}pairs.rw_user
+        {{ rankwise._selected_columns(spec.groups, 'pairs') }}pairs.rw_user as rw_user
         {%- for entry in spec.pair_metrics %}
         {%- set distance = rankwise[registry[entry.name].formula](columns, entry.k, spec) %},
         count(case when {{ rankwise._within_cutoff('pairs.rw_pair_rank', entry.k) }} then 1 end) as rw_pairs__{{ entry.position }},

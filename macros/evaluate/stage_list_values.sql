@@ -39,7 +39,7 @@
     {%- endfor -%}
 rw_list_values as (
     select
-        {{ rankwise._group_columns(spec.groups, 'sums') }}sums.rw_user
+        {{ rankwise._selected_columns(spec.groups, 'sums') }}sums.rw_user as rw_user
         {%- for entry in spec.list_metrics %},
         {{ items_within[entry.position] }} as rw_top__{{ entry.position }},
         {%- if entry in spec.pair_metrics %}
@@ -52,7 +52,7 @@ rw_list_values as (
         {%- endfor %}
     from (
         select
-            {{ rankwise._group_columns(spec.groups, 'recommendation') }}recommendation.rw_user
+            {{ rankwise._selected_columns(spec.groups, 'recommendation') }}recommendation.rw_user as rw_user
             {%- for cutoff in distinct_cutoffs %},
             count(case when {{ rankwise._within_cutoff('recommendation.rw_rank', cutoff) }} then 1 end) as rw_within__{{ loop.index }}
             {%- endfor %}
@@ -91,13 +91,16 @@ rw_list_values as (
 {%- endmacro %}
 
 {#- rw_list_means: per group, each list-level metric's mean over the lists with
-    an item in the top k, their number and the values' population variance. -#}
+    an item in the top k, their number and the values' population variance.
+    The mean is not named as the values (rw_value__p): ClickHouse reads a name
+    in a select list as the alias of that select when there is one, so the
+    count and the variance would read the mean. -#}
 {% macro _stage_list_means(spec) %}
 rw_list_means as (
     select
         {{ rankwise._group_columns(spec.groups) }}count(*) as rw_n_lists
         {%- for entry in spec.list_metrics %},
-        avg(rw_value__{{ entry.position }}) as rw_value__{{ entry.position }},
+        avg(rw_value__{{ entry.position }}) as rw_mean__{{ entry.position }},
         count(rw_value__{{ entry.position }}) as rw_n__{{ entry.position }},
         var_pop(rw_value__{{ entry.position }}) as rw_var__{{ entry.position }}
         {%- endfor %}

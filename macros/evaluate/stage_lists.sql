@@ -27,12 +27,14 @@
 )
 {%- endmacro %}
 
-{#- rw_list_rows: one row per list, with its length. -#}
+{#- rw_list_rows: one row per list, with its length. The counts that meet a
+    BIGINT (a cutoff, a literal) in a CASE, a COALESCE or a UNION are cast to
+    BIGINT: ClickHouse counts in UInt64, which has no common type with Int64. -#}
 {% macro _stage_list_rows(spec) %}
 rw_list_rows as (
     select
         {{ rankwise._group_columns(spec.groups) }}rw_user,
-        count(*) as rw_list_length
+        cast(count(*) as bigint) as rw_list_length
     from rw_recommendations
     group by {{ spec.list_keys | join(', ') }}
 )
@@ -64,9 +66,9 @@ rw_cutoffs as (
 rw_list_lengths as (
     {%- if spec.exact_lengths %}
     select
-        {{ rankwise._group_columns(spec.groups, 'recommendation') }}recommendation.rw_user,
-        cutoff.rw_limit,
-        count(*) as rw_n_recommended
+        {{ rankwise._selected_columns(spec.groups, 'recommendation') }}recommendation.rw_user as rw_user,
+        cutoff.rw_limit as rw_limit,
+        cast(count(*) as bigint) as rw_n_recommended
     from rw_recommendations as recommendation
     inner join rw_cutoffs as cutoff
         on recommendation.rw_rank <= cutoff.rw_limit

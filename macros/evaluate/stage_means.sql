@@ -32,7 +32,7 @@ rw_group_sums as (
 {% macro _stage_group_counts(spec) %}
 rw_group_counts as (
     select
-        {{ rankwise._group_columns(spec.groups, 'list') }}count(truth.rw_user) as rw_n_both,
+        {{ rankwise._selected_columns(spec.groups, 'list') }}count(truth.rw_user) as rw_n_both,
         count(case when truth.rw_n_relevant > 0 then 1 end) as rw_n_relevant
     from rw_list_rows as list
     left join rw_user_truth_counts as truth
@@ -58,7 +58,7 @@ rw_truth_totals as (
     {%- set idcg = rankwise._idcg_value('cutoff.rw_limit', spec) -%}
 rw_idcg_sums as (
     select
-        {{ rankwise._group_columns(spec.groups, 'list') }}cutoff.rw_limit,
+        {{ rankwise._selected_columns(spec.groups, 'list') }}cutoff.rw_limit as rw_limit,
         sum({{ idcg }}) as rw_sum__idcg,
         sum(case when truth.rw_n_relevant > 0 then {{ idcg }} end) as rw_sum_relevant__idcg
         {%- if spec.confidence is not none %},
@@ -79,7 +79,7 @@ rw_idcg_sums as (
     {%- set idcg = rankwise._idcg_value('cutoff.rw_limit', spec) -%}
 rw_truth_idcg_sums as (
     select
-        {{ rankwise._partition_columns(spec, 'truth') }}cutoff.rw_limit,
+        {{ rankwise._selected_columns(spec.partitions, 'truth') }}cutoff.rw_limit as rw_limit,
         sum({{ idcg }}) as rw_sum_interactions__idcg
         {%- if spec.confidence is not none %},
         var_pop({{ idcg }}) as rw_var_interactions__idcg
@@ -96,7 +96,7 @@ rw_truth_idcg_sums as (
 {% macro _stage_group_means(spec) %}
 rw_group_means as (
     select
-        {{ rankwise._group_columns(spec.groups, 'counts') }}cutoff.rw_limit
+        {{ rankwise._selected_columns(spec.groups, 'counts') }}cutoff.rw_limit as rw_limit
         {%- for metric in spec.user_metric_names %}
         {%- set name = metric.name %}
         {%- set count = {'interactions': 'totals.rw_n_interactions', 'both': 'counts.rw_n_both', 'relevant': 'counts.rw_n_relevant'}[metric.users] %}

@@ -18,7 +18,7 @@
     {%- endfor -%}
     {%- set parts = [] -%}
     {%- if by_default | length > 0 -%}
-        {%- do parts.append('select names.metric, cutoff.rw_k as k, cutoff.rw_limit from (' ~ rankwise._literal_rows(['metric'], by_default)
+        {%- do parts.append('select names.metric as metric, cutoff.rw_k as k, cutoff.rw_limit as rw_limit from (' ~ rankwise._literal_rows(['metric'], by_default)
             ~ ') as names cross join rw_cutoffs as cutoff where cutoff.rw_is_default = 1') -%}
     {%- endif -%}
     {%- if one_by_one | length > 0 -%}
@@ -46,8 +46,8 @@
 {% macro _output_per_user(spec) %}
 select
     rw_user_metrics.rw_user as {{ spec.user }},
-    {{ rankwise._group_columns(spec.groups, 'rw_user_metrics') }}grid.metric,
-    grid.k,
+    {{ rankwise._selected_columns(spec.groups, 'rw_user_metrics') }}grid.metric as metric,
+    grid.k as k,
     {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
     {{ rankwise._pick_metric(spec, 'rw_user_metrics.rw_value__{name}') }} as value,
     cast(rw_user_metrics.rw_n_relevant as bigint) as n_relevant,
@@ -61,16 +61,18 @@ inner join {{ rankwise._requested_user_metrics(spec) }}
 where {{ rankwise._pick_metric(spec, 'rw_user_metrics.rw_value__{name}') }} is not null
 {%- endmacro %}
 
-{#- The means of the per-user metrics, per group, with their intervals. -#}
+{#- The means of the per-user metrics, per group, with their intervals. The
+    counts of users are BIGINT on every engine (ClickHouse counts in UInt64, which
+    shares no type with a BIGINT in a UNION or a CASE). -#}
 {% macro _output_user_metric_means(spec) %}
     {%- set means -%}
 select
-    {{ rankwise._group_columns(spec.groups, 'rw_group_means') }}grid.metric,
-    grid.k,
+    {{ rankwise._selected_columns(spec.groups, 'rw_group_means') }}grid.metric as metric,
+    grid.k as k,
     {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
     {{ rankwise._pick_metric(spec, 'rw_group_means.rw_value__{name}') }} as value,
-    {{ rankwise._pick_metric(spec, 'rw_group_means.rw_n_users__{name}') }} as n_users,
-    rw_group_means.rw_n_users_without_list as n_users_without_list
+    cast({{ rankwise._pick_metric(spec, 'rw_group_means.rw_n_users__{name}') }} as bigint) as n_users,
+    cast(rw_group_means.rw_n_users_without_list as bigint) as n_users_without_list
     {%- if spec.confidence is not none %},
     {{ rankwise._pick_metric(spec, 'rw_group_means.rw_listed__{name}') }} as rw_listed,
     {{ rankwise._pick_metric(spec, 'rw_group_means.rw_var__{name}') }} as rw_var
@@ -86,12 +88,12 @@ where {{ rankwise._pick_metric(spec, 'rw_group_means.rw_n_users__{name}') }} > 0
     {%- set half_width = rankwise._interval_half_width('rw_means.value', 'rw_means.n_users', 'rw_means.rw_listed', 'rw_means.rw_var', spec.confidence) -%}
     {%- set interval -%}
 select
-    {{ rankwise._group_columns(spec.groups, 'rw_means') }}rw_means.metric,
-    rw_means.k,
-    rw_means.metric_label,
-    rw_means.value,
-    rw_means.n_users,
-    rw_means.n_users_without_list,
+    {{ rankwise._selected_columns(spec.groups, 'rw_means') }}rw_means.metric as metric,
+    rw_means.k as k,
+    rw_means.metric_label as metric_label,
+    rw_means.value as value,
+    rw_means.n_users as n_users,
+    rw_means.n_users_without_list as n_users_without_list,
     rw_means.value - {{ half_width }} as ci_low,
     rw_means.value + {{ half_width }} as ci_high
 from (
@@ -122,11 +124,11 @@ from (
 {% macro _output_group_metrics(spec) %}
     {%- set metrics = spec.group_metrics -%}
 select
-    {{ rankwise._group_columns(spec.groups, 'rw_group_metrics') }}grid.metric,
-    grid.k,
+    {{ rankwise._selected_columns(spec.groups, 'rw_group_metrics') }}grid.metric as metric,
+    grid.k as k,
     {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
     {{ rankwise._pick_by_position(metrics, 'rw_group_metrics.rw_value__{position}') }} as value,
-    rw_group_metrics.rw_n_users as n_users,
+    cast(rw_group_metrics.rw_n_users as bigint) as n_users,
     -- a group-level metric reads no interactions
     cast(null as bigint) as n_users_without_list
     {%- if spec.confidence is not none and spec.group_bootstrap is not none %},
@@ -171,11 +173,11 @@ left join rw_group_intervals as intervals
     {%- set metrics = spec.list_metrics -%}
     {%- set means -%}
 select
-    {{ rankwise._group_columns(spec.groups, 'rw_list_means') }}grid.metric,
-    grid.k,
+    {{ rankwise._selected_columns(spec.groups, 'rw_list_means') }}grid.metric as metric,
+    grid.k as k,
     {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
-    {{ rankwise._pick_by_position(metrics, 'rw_list_means.rw_value__{position}') }} as value,
-    {{ rankwise._pick_by_position(metrics, 'rw_list_means.rw_n__{position}') }} as n_users,
+    {{ rankwise._pick_by_position(metrics, 'rw_list_means.rw_mean__{position}') }} as value,
+    cast({{ rankwise._pick_by_position(metrics, 'rw_list_means.rw_n__{position}') }} as bigint) as n_users,
     -- a list-level metric reads no interactions
     cast(null as bigint) as n_users_without_list
     {%- if spec.confidence is not none %},
@@ -191,12 +193,12 @@ where {{ rankwise._pick_by_position(metrics, 'rw_list_means.rw_n__{position}') }
     {%- set half_width = rankwise._interval_half_width('rw_means.value', 'rw_means.n_users', 'rw_means.n_users', 'rw_means.rw_var', spec.confidence) -%}
     {%- set interval -%}
 select
-    {{ rankwise._group_columns(spec.groups, 'rw_means') }}rw_means.metric,
-    rw_means.k,
-    rw_means.metric_label,
-    rw_means.value,
-    rw_means.n_users,
-    rw_means.n_users_without_list,
+    {{ rankwise._selected_columns(spec.groups, 'rw_means') }}rw_means.metric as metric,
+    rw_means.k as k,
+    rw_means.metric_label as metric_label,
+    rw_means.value as value,
+    rw_means.n_users as n_users,
+    rw_means.n_users_without_list as n_users_without_list,
     rw_means.value - {{ half_width }} as ci_low,
     rw_means.value + {{ half_width }} as ci_high
 from (
@@ -212,8 +214,8 @@ from (
     {%- set metrics = spec.list_metrics -%}
 select
     rw_list_values.rw_user as {{ spec.user }},
-    {{ rankwise._group_columns(spec.groups, 'rw_list_values') }}grid.metric,
-    grid.k,
+    {{ rankwise._selected_columns(spec.groups, 'rw_list_values') }}grid.metric as metric,
+    grid.k as k,
     {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
     {{ rankwise._pick_by_position(metrics, 'rw_list_values.rw_value__{position}') }} as value,
     cast(null as bigint) as n_relevant,

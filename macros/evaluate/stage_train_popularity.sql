@@ -29,8 +29,8 @@ rw_train_item_counts as (
 
 rw_train_totals as (
     select
-        {{ rankwise._group_columns(spec.partitions, 'interactions') }}users.rw_train_users,
-        interactions.rw_train_interactions
+        {{ rankwise._selected_columns(spec.partitions, 'interactions') }}users.rw_train_users as rw_train_users,
+        interactions.rw_train_interactions as rw_train_interactions
     from (
         select {{ partitions }}sum(rw_item_interactions) as rw_train_interactions
         from rw_train_item_counts
@@ -56,15 +56,15 @@ rw_train_totals as (
     interactions, most first, tied items sharing a rank (a dense rank). -#}
 rw_train_items as (
     select
-        {{ rankwise._group_columns(spec.partitions, 'counts') }}counts.rw_item,
-        counts.rw_item_users,
-        counts.rw_item_interactions
+        {{ rankwise._selected_columns(spec.partitions, 'counts') }}counts.rw_item as rw_item,
+        counts.rw_item_users as rw_item_users,
+        counts.rw_item_interactions as rw_item_interactions
         {%- if spec.needs_head %},
         case when counts.rw_more_popular < {{ rankwise._number_literal('evaluate', 'head_share', spec.head_share) }} * totals.rw_train_interactions
              then 1 else 0 end as rw_in_head
         {%- endif %}
         {%- if spec.needs_popularity_rank %},
-        counts.rw_popularity_rank
+        counts.rw_popularity_rank as rw_popularity_rank
         {%- endif %}
     from (
         select

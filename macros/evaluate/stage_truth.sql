@@ -21,12 +21,13 @@
 {%- endmacro %}
 
 {#- rw_user_truth_counts: per user of the truth (per partition), R, the number of
-    relevant items. -#}
+    relevant items, a BIGINT that meets the cutoffs (ClickHouse counts in UInt64:
+    see rw_list_rows). -#}
 {% macro _stage_user_truth_counts(spec) %}
 rw_user_truth_counts as (
     select
         {{ rankwise._partition_columns(spec) }}rw_user,
-        count(case when {{ rankwise._is_relevant('rw_relevance', spec) }} then 1 end) as rw_n_relevant
+        cast(count(case when {{ rankwise._is_relevant('rw_relevance', spec) }} then 1 end) as bigint) as rw_n_relevant
     from rw_interactions
     group by {{ rankwise._partition_columns(spec) }}rw_user
 )

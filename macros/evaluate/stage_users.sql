@@ -16,15 +16,15 @@
     (
         select
             {%- if spec.materialise_missing_users %}
-            {{ rankwise._group_columns(spec.groups, 'rw_group_keys') }}truth.rw_user,
+            {{ rankwise._selected_columns(spec.groups, 'rw_group_keys') }}truth.rw_user as rw_user,
             case when list.rw_user is null then 0 else 1 end as rw_has_list,
             {%- else %}
-            {{ rankwise._group_columns(spec.groups, 'list') }}list.rw_user,
+            {{ rankwise._selected_columns(spec.groups, 'list') }}list.rw_user as rw_user,
             1 as rw_has_list,
             {%- endif %}
-            truth.rw_n_relevant,
-            cutoff.rw_limit,
-            cutoff.rw_k
+            truth.rw_n_relevant as rw_n_relevant,
+            cutoff.rw_limit as rw_limit,
+            cutoff.rw_k as rw_k
         from rw_user_truth_counts as truth
         {%- if spec.materialise_missing_users %}
         {%- if spec.groups | length > 0 %}
@@ -54,11 +54,11 @@
     {%- set keys = 'judged' if not spec.per_user else 'truth' -%}
 rw_user_components as (
     select
-        {{ rankwise._group_columns(spec.groups, keys) }}{{ keys }}.rw_user,
-        {{ keys }}.rw_limit,
-        {{ keys }}.rw_k,
+        {{ rankwise._selected_columns(spec.groups, keys) }}{{ keys }}.rw_user as rw_user,
+        {{ keys }}.rw_limit as rw_limit,
+        {{ keys }}.rw_k as rw_k,
         {{ '1' if not spec.per_user else 'truth.rw_has_list' }} as rw_has_list,
-        truth.rw_n_relevant
+        truth.rw_n_relevant as rw_n_relevant
         {%- for component in spec.components_from.judged %},
         coalesce(judged.{{ rankwise._component_column(component) }}, {{ registry[component].without_list }}) as {{ rankwise._component_column(component) }}
         {%- endfor %}

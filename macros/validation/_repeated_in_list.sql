@@ -1,7 +1,7 @@
 {#- The (list, value) pairs of rw_rows that occur more than once, with their count;
     with `check_flag`, only among the lists rw_lists_to_check flags. -#}
 {% macro _repeated_in_list(value, list_key, groups, check_flag) -%}
-    select {% for column in list_key %}rw_rows.{{ column }}, {% endfor %}rw_rows.{{ value }}, count(*) as rw_n
+    select {% for column in list_key %}rw_rows.{{ column }} as {{ column }}, {% endfor %}rw_rows.{{ value }} as {{ value }}, count(*) as rw_n
     from rw_rows
     {%- if check_flag is not none %}
     inner join rw_lists_to_check as suspect

@@ -91,7 +91,10 @@ class _DbtNamespace:
 
     def type_string(self) -> str:
         # As the adapters' own type_string(): `string` on Spark, Databricks and
-        # BigQuery (which has no varchar), `varchar` elsewhere.
+        # BigQuery (which has no varchar), `String` on ClickHouse, `varchar`
+        # elsewhere.
+        if self._adapter_type == "clickhouse":
+            return "String"
         return "string" if self._adapter_type in ("spark", "databricks", "bigquery") else "varchar"
 
 

@@ -225,8 +225,9 @@ ODD_GROUPS = ['x"; drop table t; --', "model name"]
 def parsed(sql: str, dialect: str) -> exp.Expression:
     """The syntax tree of one statement in `dialect`, after the checks every
     rendered query must pass: it parses with no error, it is one query, it has no
-    one-argument LOG (its base is 10 on some engines, e on others) and no QUALIFY
-    (PostgreSQL, Redshift, Trino and Spark have none)."""
+    one-argument LOG (its base is 10 on some engines, e on others), no QUALIFY
+    (PostgreSQL, Redshift, Trino and Spark have none), and every column of a
+    select list named as ClickHouse names it too (_misnamed_columns)."""
     tree = sqlglot.parse_one(sql, read=dialect, error_level=sqlglot.ErrorLevel.RAISE)
     # several statements parse into an exp.Block
     assert isinstance(tree, exp.Query), f"not a single query in {dialect}: {type(tree).__name__}"
@@ -237,7 +238,59 @@ def parsed(sql: str, dialect: str) -> exp.Expression:
     if re.search(r"(?i)\blog\s*\(", sql):
         assert _one_argument_log_calls(sqlglot.tokenize(sql, read=dialect)) == 0, f"one-argument log() in {dialect}"
     assert not list(tree.find_all(exp.Qualify)), f"QUALIFY in {dialect}"
+    misnamed = _misnamed_columns(tree)
+    assert not misnamed, f"columns ClickHouse names otherwise in {dialect}: {misnamed}"
     return tree
+
+
+def _misnamed_columns(tree: exp.Expression) -> list[str]:
+    """The select-list items whose name ClickHouse reads otherwise than the
+    other engines: a qualified column without an alias (`t.c`), and a qualified
+    star in a join of three relations or more, which ClickHouse names `t.c` when
+    another relation of such a join has a `c`; and a name that a select gives
+    to an expression and also reads, unqualified, elsewhere in its own
+    expressions, where ClickHouse reads the alias and the others the input's
+    column (a cast of the column named as the column reads alike either way)."""
+    misnamed = []
+    for select in tree.find_all(exp.Select):
+        relations = (1 if select.args.get("from_") else 0) + len(select.args.get("joins") or [])
+        aliases = {}
+        for item in select.expressions:
+            if isinstance(item, exp.Column) and item.table and (not isinstance(item.this, exp.Star) or relations >= 3):
+                misnamed.append(item.sql())
+            inner = item.this if isinstance(item, exp.Alias) else None
+            while isinstance(inner, exp.Cast):
+                inner = inner.this
+            if isinstance(item, exp.Alias) and not (isinstance(inner, exp.Column) and inner.name == item.alias):
+                aliases[item.alias] = item
+        for column in _own_columns(select):
+            definition = aliases.get(column.name)
+            if definition is not None and not column.table and not any(parent is definition for parent in _parents(column)):
+                misnamed.append(f"{column.name} (also the alias of {definition.this.sql()})")
+    return misnamed
+
+
+def _own_columns(select: exp.Select) -> list[exp.Column]:
+    """The columns a select reads in its own expressions (select list, WHERE,
+    GROUP BY, HAVING, ORDER BY...), not in its FROM or joins nor in a subquery."""
+    columns, pending = [], [value for key, value in select.args.items() if key not in ("from_", "joins", "with_")]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, list):
+            pending.extend(node)
+        elif isinstance(node, exp.Column):
+            columns.append(node)
+        elif isinstance(node, exp.Expression) and not isinstance(node, (exp.Query, exp.Subquery)):
+            pending.extend(node.args.values())
+    return columns
+
+
+def _parents(node: exp.Expression) -> list[exp.Expression]:
+    parents = []
+    while node.parent is not None:
+        node = node.parent
+        parents.append(node)
+    return parents
 
 
 def _calls(tokens: list[Token], name: str) -> list[list[tuple[int, Token]]]:
@@ -475,6 +528,15 @@ def test_the_trap_checks_fail_on_their_traps(adapter_type: str) -> None:
     # sqlglot reads QUALIFY in every dialect here but Trino, where it is an error
     with pytest.raises((AssertionError, sqlglot.errors.ParseError)):
         parsed("select a from t qualify row_number() over (order by a) = 1", dialect)
+    # named as ClickHouse names them: each qualified column aliased, a qualified
+    # star only in a join of two, no alias read as an input column
+    join_of_three = "from t inner join u on t.k = u.k inner join w on w.k = t.k"
+    parsed(f"select t.k as k, u.x as x, cast(t.y as bigint) as y, y + 1 as z {join_of_three}", dialect)
+    parsed("select t.*, u.x as x from t inner join u on t.k = u.k", dialect)
+    for trap in (f"select t.k, u.x as x {join_of_three}", f"select t.*, u.x as x {join_of_three}",
+                 "select sum(x) as x, count(x) as n from t", "select x + 1 as x from t where x > 0"):
+        with pytest.raises(AssertionError, match="ClickHouse names otherwise"):
+            parsed(trap, dialect)
 
 
 @pytest.mark.parametrize("adapter_type", DIALECTS)

@@ -6,8 +6,8 @@
 {% macro _stage_ideal_lists__ideal_ranks(spec) %}
 rw_ideal_lists as (
     select
-        {{ rankwise._partition_columns(spec, 'ideal') }}ideal.rw_user,
-        cutoff.rw_limit,
+        {{ rankwise._selected_columns(spec.partitions, 'ideal') }}ideal.rw_user as rw_user,
+        cutoff.rw_limit as rw_limit,
         {{ rankwise.idcg_at_k('ideal.rw_ideal_rank', 'ideal.rw_relevance', none, spec.gain, spec.min_gain_relevance) }} as rw_idcg
     from (
         select

@@ -6,7 +6,7 @@
     {%- set finite = spec.cutoffs | reject('none') | list -%}
 rw_slot_idcg as (
     select
-        cutoff.rw_limit,
+        cutoff.rw_limit as rw_limit,
         sum({{ rankwise.rank_discount('slot.rw_position') }}) as rw_idcg
     from rw_cutoffs as cutoff
     inner join {{ rankwise._positions(finite | max if finite | length > 0 else 1) }} as slot

@@ -9,7 +9,7 @@
 {% macro _stage_judged__rank_bits(spec) %}
 rw_list_bits as (
     select
-        {{ rankwise._group_columns(spec.groups, 'recommendation') }}recommendation.rw_user,
+        {{ rankwise._selected_columns(spec.groups, 'recommendation') }}recommendation.rw_user as rw_user,
         bit_or({{ rankwise._rank_bit('recommendation.rw_rank') }}) as rw_judged_ranks,
         bit_or(case when {{ rankwise._is_relevant('judgement.rw_relevance', spec) }} then {{ rankwise._rank_bit('recommendation.rw_rank') }} else 0 end) as rw_relevant_ranks
         {%- if 'dcg' in spec.components_from.judged %}
@@ -32,9 +32,9 @@ rw_list_bits as (
     {%- set components = spec.components_from.judged -%}
 rw_judged_lists as (
     select
-        {{ rankwise._group_columns(spec.groups, 'bits') }}bits.rw_user,
-        cutoff.rw_limit,
-        cutoff.rw_k
+        {{ rankwise._selected_columns(spec.groups, 'bits') }}bits.rw_user as rw_user,
+        cutoff.rw_limit as rw_limit,
+        cutoff.rw_k as rw_k
         {%- if 'hits' in components %},
         bit_count({{ within }}) as {{ rankwise._component_column('hits') }}
         {%- endif %}

@@ -6,12 +6,12 @@
 {% macro _stage_judged__running_hits(spec) %}
 rw_judged as (
     select
-        {{ rankwise._group_columns(spec.groups, 'recommendation') }}recommendation.rw_user,
-        recommendation.rw_rank,
-        judgement.rw_relevance,
+        {{ rankwise._selected_columns(spec.groups, 'recommendation') }}recommendation.rw_user as rw_user,
+        recommendation.rw_rank as rw_rank,
+        judgement.rw_relevance as rw_relevance,
         case when {{ rankwise._is_relevant('judgement.rw_relevance', spec) }} then 1 else 0 end as rw_is_relevant
         {%- if spec.needs_n_relevant_on_rows %},
-        truth.rw_n_relevant
+        truth.rw_n_relevant as rw_n_relevant
         {%- endif %}
         {%- if spec.needs_running_hits %},
         sum(case when {{ rankwise._is_relevant('judgement.rw_relevance', spec) }} then 1 else 0 end) over (
@@ -34,8 +34,8 @@ rw_judged as (
 rw_judged_lists as (
     select
         {{ rankwise._group_columns(spec.groups) }}rw_user,
-        cutoff.rw_limit,
-        cutoff.rw_k
+        cutoff.rw_limit as rw_limit,
+        cutoff.rw_k as rw_k
         {{- rankwise._component_aggregates(spec.components_from.judged, spec) }}
     from rw_judged
     inner join rw_cutoffs as cutoff
