@@ -30,13 +30,14 @@ import pytest
 
 import rankwise
 from tests.reference import make_expected
+# the expected rows, read as the wrapper's test on DuckDB reads them
+from tests.unit.test_expected_cases import Key, expected  # noqa: F401
 
 TOLERANCE = 1e-9
 SEEDS = make_expected.SEEDS
 CASES = make_expected.cases()
 RUNNER = Path(__file__).with_name("fakesnow_runner.py")
 
-Key = tuple[str, str, str, str]  # (example_id, user_id or "", metric, k or "")
 
 # Case name -> a part of the error fakesnow gives, for the golden cases whose
 # Snowflake SQL fakesnow (on DuckDB) does not run: none today.
@@ -104,18 +105,6 @@ def results() -> dict[str, dict[str, Any]]:
                          timeout=1200, check=False)
     assert run.returncode == 0, run.stderr[-4000:]
     return json.loads(run.stdout)
-
-
-@pytest.fixture(scope="module")
-def expected() -> dict[str, dict[Key, tuple[float, str]]]:
-    import csv
-
-    rows: dict[str, dict[Key, tuple[float, str]]] = {}
-    with (SEEDS / "expected__cases.csv").open(newline="") as handle:
-        for row in csv.DictReader(handle):
-            key = (row["example_id"], row["user_id"], row["metric"], row["k"])
-            rows.setdefault(row["variant"], {})[key] = (float(row["expected_value"]), row["expected_n_users"])
-    return rows
 
 
 def _k(value: Any) -> str:
