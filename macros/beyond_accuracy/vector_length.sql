@@ -30,7 +30,3 @@
     array_size({{ vector }})
 {%- endmacro %}
 
-{#- Redshift: see redshift__vector_dot_product. -#}
-{% macro redshift__vector_length(vector) -%}
-    {{ rankwise.redshift__vector_dot_product(vector, vector) }}
-{%- endmacro %}

@@ -17,7 +17,6 @@ import sqlglot
 from sqlglot import exp
 
 from rankwise import _options, metric_names
-from rankwise.errors import InvalidArgumentError
 from tests.slow.test_dialects_whole_queries import COMPARE_CASES
 from tests.unit.test_dialects import EVALUATE_CASES, VALIDATION_CASES, _render
 from tests.unit.test_warehouse_catalogue import WAREHOUSES, construct_names, outside_catalogue
@@ -75,27 +74,10 @@ def _calls() -> dict[str, tuple[str, tuple[str, ...], dict[str, Any]]]:
     return calls
 
 
-def _reads_item_vectors(arguments: dict[str, Any]) -> bool:
-    return arguments.get("item_vector_col") is not None or arguments.get("vector_col") is not None
-
-
-# What an adapter's overrides refuse when dbt compiles, by design (the message
-# says why): Redshift's SUPER arrays have no element-wise product.
-REFUSED = {"redshift": _reads_item_vectors}
-
-
-def _queries(adapter_type: str) -> tuple[dict[str, str], set[str]]:
-    """The SQL of every query for the adapter, and the names of those its
-    overrides refuse."""
-    queries, refused = {}, set()
-    for name, (macro, inputs, arguments) in _calls().items():
-        try:
-            queries[name] = _render(adapter_type, macro, *inputs, **arguments)
-        except InvalidArgumentError:
-            if not REFUSED.get(adapter_type, lambda _: False)(arguments):
-                raise
-            refused.add(name)
-    return queries, refused
+def _queries(adapter_type: str) -> dict[str, str]:
+    """The SQL of every query for the adapter."""
+    return {name: _render(adapter_type, macro, *inputs, **arguments)
+            for name, (macro, inputs, arguments) in _calls().items()}
 
 
 def test_every_option_value_is_rendered() -> None:
@@ -110,11 +92,7 @@ def test_every_option_value_is_rendered() -> None:
 def test_the_sql_uses_only_what_the_warehouse_documents(adapter_type: str) -> None:
     outside: dict[tuple[str, str], list[str]] = {}
     found: set[tuple[str, str]] = set()
-    queries, refused = _queries(adapter_type)
-    expected_refusals = {name for name, (_, _, arguments) in _calls().items()
-                         if REFUSED.get(adapter_type, lambda _: False)(arguments)}
-    assert refused == expected_refusals
-    for name, sql in queries.items():
+    for name, sql in _queries(adapter_type).items():
         constructs = set(construct_names(sql, WAREHOUSES[adapter_type]))
         found |= constructs
         for construct in outside_catalogue(sql, adapter_type):
@@ -142,7 +120,7 @@ def test_redshift_sort_based_aggregates_share_one_order_by_except_the_known_gap(
     are ordered by different values. The bootstrap intervals (entropy's in
     evaluate, compare's) order each metric's pair by its own column: a known gap
     (KNOWN_RULE_GAPS), held here to exactly those queries."""
-    queries, _ = _queries("redshift")
+    queries = _queries("redshift")
     breaking = {name for name, sql in queries.items() if max(_sort_orders_per_select(sql, "redshift"), default=0) > 1}
     assert breaking, "no query breaks the rule any more: remove it from KNOWN_RULE_GAPS"
     assert len(KNOWN_RULE_GAPS["redshift"]) == 1
