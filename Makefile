@@ -7,9 +7,13 @@ BIN := $(abspath $(VENV))/bin
 DEMO_STAMP := $(VENV)/.installed-demo
 TEST_STAMP := $(VENV)/.installed-test
 UNIT_STAMP := $(VENV)/.installed-test-unit
+# fakesnow (Snowflake's SQL run on DuckDB, tests/engines/test_snowflake_fakesnow.py)
+# pins an older sqlglot than rankwise's, so it has a virtual environment of its own.
+FAKESNOW_VENV ?= $(VENV)-fakesnow
+FAKESNOW_STAMP := $(FAKESNOW_VENV)/.installed
 DBT := PATH=$(BIN):$$PATH DBT_PROFILES_DIR=. DBT_SEND_ANONYMOUS_USAGE_STATS=false $(BIN)/dbt
 
-.PHONY: demo test test-fast test-duckdb test-postgres test-spark clean
+.PHONY: demo test test-fast test-duckdb test-postgres test-spark test-snowflake clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +30,12 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $@ $(DEMO_STAMP) $(UNIT_STAMP)
 
+$(FAKESNOW_STAMP): tests/engines/fakesnow-requirements.txt
+	$(PYTHON) -m venv $(FAKESNOW_VENV)
+	$(FAKESNOW_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(FAKESNOW_VENV)/bin/python -m pip install --quiet -r tests/engines/fakesnow-requirements.txt
+	touch $@
+
 # tests/unit only: neither dbt, PostgreSQL, Spark nor Chromium.
 $(UNIT_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test-unit]"
@@ -38,14 +48,14 @@ demo: $(DEMO_STAMP)
 	cd demo && $(DBT) build --quiet
 	cd demo && $(BIN)/python show_metrics.py
 
-PYTEST := PATH=$(BIN):$$PATH $(BIN)/python -m pytest
+PYTEST := PATH=$(BIN):$$PATH RANKWISE_FAKESNOW_PYTHON=$(abspath $(FAKESNOW_VENV))/bin/python $(BIN)/python -m pytest
 # One pytest-xdist worker per core; each test file runs whole on one worker, so
 # a file's module fixtures (a dbt build, a started engine) are built once, and a
 # session fixture once per worker that uses it.
 PARALLEL := -n auto --dist loadfile
 
 ## make test: the whole suite (pytest, including dbt build of integration_tests/ on DuckDB, PostgreSQL and Spark)
-test: $(TEST_STAMP)
+test: $(TEST_STAMP) $(FAKESNOW_STAMP)
 	$(PYTEST) $(PARALLEL)
 
 ## make test-fast: tests/unit, every test that needs neither dbt, another engine, a browser, a
@@ -54,15 +64,19 @@ test-fast: $(UNIT_STAMP)
 	$(PYTEST) $(PARALLEL) tests/unit
 
 ## make test-<engine>: dbt build of integration_tests/ on one engine, which the tests start and stop
-test-duckdb: $(TEST_STAMP)
+test-duckdb: $(TEST_STAMP) $(FAKESNOW_STAMP)
 	$(PYTEST) tests/engines --engines duckdb
 
-test-postgres: $(TEST_STAMP)
+test-postgres: $(TEST_STAMP) $(FAKESNOW_STAMP)
 	$(PYTEST) tests/engines --engines postgres
 
-test-spark: $(TEST_STAMP)
+test-spark: $(TEST_STAMP) $(FAKESNOW_STAMP)
 	$(PYTEST) tests/engines --engines spark
 
+## make test-snowflake: the golden cases as rankwise.sql writes them for Snowflake, run in fakesnow
+test-snowflake: $(TEST_STAMP) $(FAKESNOW_STAMP)
+	$(PYTEST) tests/engines/test_snowflake_fakesnow.py
+
 clean:
-	rm -rf $(VENV) integration_tests/target integration_tests/dbt_packages integration_tests/logs \
+	rm -rf $(VENV) $(FAKESNOW_VENV) integration_tests/target integration_tests/dbt_packages integration_tests/logs \
 	       demo/target demo/dbt_packages demo/logs demo/seeds/*.csv .pytest_cache

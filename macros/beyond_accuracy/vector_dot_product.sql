@@ -42,14 +42,6 @@
     reduce(transform(array_generate_range(0, array_size({{ first }})), rw_i -> cast(({{ first }})[rw_i] as double) * cast(({{ second }})[rw_i] as double)), cast(0 as double), (rw_sum, rw_term) -> rw_sum + rw_term)
 {%- endmacro %}
 
-{#- Redshift's arrays (SUPER) have no function that pairs two arrays' elements
-    nor a lambda (https://docs.aws.amazon.com/redshift/latest/dg/c_Array_functions.html),
-    so item vectors are refused when the SQL is compiled; item_feature_cols
-    (the hamming distance) and item_distance='cooccurrence' need no array. -#}
-{% macro redshift__vector_dot_product(first, second) -%}
-    {{ exceptions.raise_compiler_error("rankwise: item vectors (item_vector_col) are not supported on Redshift: its SUPER arrays have no element-wise product. Give the features as item_feature_cols, or use item_distance='cooccurrence'.") }}
-{%- endmacro %}
-
 {#- ClickHouse: dotProduct of two arrays of one length, whose elements may not
     be Nullable (a NULL element fails the cast):
     https://clickhouse.com/docs/sql-reference/functions/distance-functions#dotproduct -#}

@@ -30,11 +30,6 @@
     array_size({{ vector }})
 {%- endmacro %}
 
-{#- Redshift: see redshift__vector_dot_product. -#}
-{% macro redshift__vector_length(vector) -%}
-    {{ rankwise.redshift__vector_dot_product(vector, vector) }}
-{%- endmacro %}
-
 {#- https://clickhouse.com/docs/sql-reference/functions/array-functions#length -#}
 {% macro clickhouse__vector_length(vector) -%}
     length({{ vector }})
