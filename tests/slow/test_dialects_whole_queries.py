@@ -104,6 +104,7 @@ def test_casts_name_types_the_engine_has(adapter_type: str) -> None:
         "redshift": {"double precision", "varchar", "bigint", "integer"},
         "spark": {"double", "string", "bigint", "integer"},
         "databricks": {"double", "string", "bigint", "integer"},
+        "clickhouse": {"double", "string", "bigint", "integer"},
     }.get(adapter_type, {"double", "varchar", "bigint", "integer"})
     assert types <= expected, f"{adapter_type} casts to {sorted(types - expected)}"
 

@@ -13,7 +13,7 @@ from rankwise.errors import InvalidArgumentError
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 MACRO_ROOT = REPO_ROOT / "macros"
-ADAPTER_TYPES = ("duckdb", "postgres", "spark", "databricks", "redshift", "snowflake", "bigquery", "trino")
+ADAPTER_TYPES = ("duckdb", "postgres", "spark", "databricks", "redshift", "snowflake", "bigquery", "trino", "clickhouse")
 
 
 def _documented_macros() -> set[str]:
