@@ -9,7 +9,7 @@ TEST_STAMP := $(VENV)/.installed-test
 UNIT_STAMP := $(VENV)/.installed-test-unit
 DBT := PATH=$(BIN):$$PATH DBT_PROFILES_DIR=. DBT_SEND_ANONYMOUS_USAGE_STATS=false $(BIN)/dbt
 
-.PHONY: demo test test-fast test-duckdb test-postgres test-spark clean
+.PHONY: demo test test-fast test-duckdb test-postgres test-spark test-clickhouse clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,7 +44,7 @@ PYTEST := PATH=$(BIN):$$PATH $(BIN)/python -m pytest
 # session fixture once per worker that uses it.
 PARALLEL := -n auto --dist loadfile
 
-## make test: the whole suite (pytest, including dbt build of integration_tests/ on DuckDB, PostgreSQL and Spark)
+## make test: the whole suite (pytest, including dbt build of integration_tests/ on DuckDB, PostgreSQL, Spark and ClickHouse)
 test: $(TEST_STAMP)
 	$(PYTEST) $(PARALLEL)
 
@@ -62,6 +62,9 @@ test-postgres: $(TEST_STAMP)
 
 test-spark: $(TEST_STAMP)
 	$(PYTEST) tests/engines --engines spark
+
+test-clickhouse: $(TEST_STAMP)
+	$(PYTEST) tests/engines --engines clickhouse
 
 clean:
 	rm -rf $(VENV) integration_tests/target integration_tests/dbt_packages integration_tests/logs \
