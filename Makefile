@@ -13,7 +13,7 @@ FAKESNOW_VENV ?= $(VENV)-fakesnow
 FAKESNOW_STAMP := $(FAKESNOW_VENV)/.installed
 DBT := PATH=$(BIN):$$PATH DBT_PROFILES_DIR=. DBT_SEND_ANONYMOUS_USAGE_STATS=false $(BIN)/dbt
 
-.PHONY: demo test test-fast test-duckdb test-postgres test-spark test-snowflake clean
+.PHONY: demo test test-fast test-duckdb test-postgres test-spark test-clickhouse test-snowflake clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,7 +54,8 @@ PYTEST := PATH=$(BIN):$$PATH RANKWISE_FAKESNOW_PYTHON=$(abspath $(FAKESNOW_VENV)
 # session fixture once per worker that uses it.
 PARALLEL := -n auto --dist loadfile
 
-## make test: the whole suite (pytest, including dbt build of integration_tests/ on DuckDB, PostgreSQL and Spark)
+## make test: the whole suite (pytest, including dbt build of integration_tests/ on DuckDB, PostgreSQL, Spark and
+## ClickHouse, and the Snowflake golden cases in fakesnow)
 test: $(TEST_STAMP) $(FAKESNOW_STAMP)
 	$(PYTEST) $(PARALLEL)
 
@@ -72,6 +73,9 @@ test-postgres: $(TEST_STAMP) $(FAKESNOW_STAMP)
 
 test-spark: $(TEST_STAMP) $(FAKESNOW_STAMP)
 	$(PYTEST) tests/engines --engines spark
+
+test-clickhouse: $(TEST_STAMP) $(FAKESNOW_STAMP)
+	$(PYTEST) tests/engines --engines clickhouse
 
 ## make test-snowflake: the golden cases as rankwise.sql writes them for Snowflake, run in fakesnow
 test-snowflake: $(TEST_STAMP) $(FAKESNOW_STAMP)

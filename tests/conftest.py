@@ -14,8 +14,8 @@ LANES = ("unit", "crosscheck", "dbt", "engines", "slow")
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--engines",
-        default="duckdb,postgres,spark",
-        help="comma-separated engines the dbt integration project is built on (default: all three)",
+        default="duckdb,postgres,spark,clickhouse",
+        help="comma-separated engines the dbt integration project is built on (default: all four)",
     )
 
 

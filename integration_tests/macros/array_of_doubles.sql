@@ -14,3 +14,7 @@
 {% macro spark__array_of_doubles(columns) -%}
     array({% for column in columns %}cast({{ column }} as double){{ ', ' if not loop.last }}{% endfor %})
 {%- endmacro %}
+
+{% macro clickhouse__array_of_doubles(columns) -%}
+    array({% for column in columns %}cast({{ column }} as Float64){{ ', ' if not loop.last }}{% endfor %})
+{%- endmacro %}

@@ -29,3 +29,17 @@
         ("set spark.sql.ansi.enabled = false", "set spark.sql.ansi.enabled = true"),
     ]) }}
 {% endmacro %}
+
+{#- ClickHouse: a name that is both a column and an alias read as the column
+    (the default reads the alias), no Variant as the common type of two types
+    (an error instead), NULL rather than 0 or nan from an aggregate over no
+    rows, and NULL IN (...) as a comparison. rankwise's SQL must read alike
+    under either value of each. -#}
+{% macro clickhouse__session_settings() %}
+    {{ return([
+        ("set prefer_column_name_to_alias = 1", "set prefer_column_name_to_alias = DEFAULT"),
+        ("set use_variant_as_common_type = 0", "set use_variant_as_common_type = DEFAULT"),
+        ("set aggregate_functions_null_for_empty = 1", "set aggregate_functions_null_for_empty = DEFAULT"),
+        ("set transform_null_in = 1", "set transform_null_in = DEFAULT"),
+    ]) }}
+{% endmacro %}

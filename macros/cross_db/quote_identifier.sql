@@ -67,6 +67,13 @@
     `{{ name | replace('`', '``') }}`
 {%- endmacro %}
 
+{#- ClickHouse reads a quoted identifier's backslash escapes as a string
+    literal's ("rel\evance" is the name relvance), so a backslash is doubled as
+    well as the quote: https://clickhouse.com/docs/sql-reference/syntax#identifiers -#}
+{% macro clickhouse__quote_identifier(name) -%}
+    "{{ name | replace('\\', '\\\\') | replace('"', '""') }}"
+{%- endmacro %}
+
 {#- BigQuery quotes identifiers with backticks, and a quoted identifier takes the
     backslash escapes of a string literal (a doubled backtick would end it):
     https://cloud.google.com/bigquery/docs/reference/standard-sql/lexical#quoted_identifiers -#}

@@ -29,6 +29,12 @@
     {{- return("'" ~ text | replace('\\', '\\\\') | replace("'", "''") ~ "'") -}}
 {% endmacro %}
 
+{#- ClickHouse reads backslash escapes in a literal; a doubled quote is a quote:
+    https://clickhouse.com/docs/sql-reference/syntax#string -#}
+{% macro clickhouse___string_literal(text) %}
+    {{- return("'" ~ text | replace('\\', '\\\\') | replace("'", "''") ~ "'") -}}
+{% endmacro %}
+
 {#- Redshift, unlike PostgreSQL today, reads backslash escapes in a literal (its LIKE
     writes one backslash as two: https://docs.aws.amazon.com/redshift/latest/dg/r_patternmatching_condition_like.html);
     a doubled quote is a quote. -#}

@@ -62,6 +62,8 @@ rw_truth_users as (
     where rw_user_set <> 'relevant'
 )
 
+{#- the union ordered as a whole: ClickHouse would order its last branch only #}
+select * from (
 select
     'different_user_sets' as warning,
     'rankwise: ' || {{ "'in ' || " ~ partition_label ~ " || ', ' || " if partition_label else '' }}'the groups are scored on different users: a mean is over '
@@ -84,6 +86,6 @@ select
            else 'its means leave the others out, so they describe few of the users.' end as message
 from rw_truth_users
 where n_users_without_list * 2 > rw_n_truth
-
+) as rw_warnings
 order by warning, message
 {%- endmacro %}

@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .engines import ENGINES
+from .engines import ENGINES, IN_DBT_PROCESS
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 INTEGRATION_PROJECT = REPO_ROOT / "integration_tests"
@@ -103,6 +103,9 @@ def run_dbt_commands(commands: list[list[str]], scratch: Path, engine: str = "du
 
 def run_dbt(command: list[str], scratch: Path, engine: str = "duckdb") -> DbtRun:
     """Starts `engine`, runs `dbt deps` then `dbt <command>` on it, and stops it."""
+    if engine in IN_DBT_PROCESS:
+        [result] = run_dbt_commands([command], scratch, engine)
+        return DbtRun(engine, result.returncode, result.output, _results(scratch), scratch)
     dbt = Path(sys.executable).with_name("dbt")
     paths = ["--target-path", str(scratch / "target"), "--log-path", str(scratch / "logs")]
     output = []
@@ -121,6 +124,9 @@ def run_dbt(command: list[str], scratch: Path, engine: str = "duckdb") -> DbtRun
             output.append(completed.stdout + completed.stderr)
             if completed.returncode != 0 and args[0] == "deps":
                 break
+    return DbtRun(engine, completed.returncode, "\n".join(output), _results(scratch), scratch)
+
+
+def _results(scratch: Path) -> list[dict]:
     results_file = scratch / "target" / "run_results.json"
-    results = json.loads(results_file.read_text())["results"] if results_file.exists() else []
-    return DbtRun(engine, completed.returncode, "\n".join(output), results, scratch)
+    return json.loads(results_file.read_text())["results"] if results_file.exists() else []

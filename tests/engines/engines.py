@@ -54,8 +54,21 @@ def spark_engine(scratch: Path) -> Iterator[Environment]:
     }
 
 
+@contextlib.contextmanager
+def clickhouse_engine(scratch: Path) -> Iterator[Environment]:
+    """ClickHouse inside the dbt process (the `chdb` package), its data in the
+    scratch folder: dbt runs through tests/engines/commands_in_one_process.py,
+    which connects dbt-clickhouse to it (IN_DBT_PROCESS)."""
+    yield {"RANKWISE_TARGET": "clickhouse", "RANKWISE_CHDB_PATH": str(scratch / "chdb")}
+
+
 ENGINES: dict[str, Callable[[Path], contextlib.AbstractContextManager[Environment]]] = {
     "duckdb": duckdb_engine,
     "postgres": postgres_engine,
     "spark": spark_engine,
+    "clickhouse": clickhouse_engine,
 }
+
+# The engines that live inside the dbt process, which the `dbt` command cannot
+# reach: dbt runs on them through tests/engines/commands_in_one_process.py.
+IN_DBT_PROCESS = {"clickhouse"}

@@ -1,6 +1,6 @@
-"""`dbt build` of integration_tests/ on every engine (DuckDB, PostgreSQL, Spark):
-seeds, the case models, and the tests that compare them with the oracle's
-expected values within 1e-9. The same expected values on every engine make the
+"""`dbt build` of integration_tests/ on every engine (DuckDB, PostgreSQL, Spark,
+ClickHouse): seeds, the case models, and the tests that compare them with the
+oracle's expected values within 1e-9. The same expected values on every engine make the
 engines' numbers identical to within 1e-9."""
 
 from __future__ import annotations

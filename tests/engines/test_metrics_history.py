@@ -1,9 +1,9 @@
 """The package model rankwise_metrics_history: three `dbt build`s on one
 database, two with the same evaluation key and one with another. The same key
 replaces its rows (never duplicates them); a new key adds one evaluation. On
-each engine (PostgreSQL and Spark under the `engines` marker); the tables are
-read back with `dbt show` in the same dbt process, as the engines' servers live
-only while dbt runs."""
+each engine (PostgreSQL, Spark and ClickHouse under the `engines` marker); the
+tables are read back with `dbt show` in the same dbt process, as the engines'
+servers live only while dbt runs."""
 
 from __future__ import annotations
 
@@ -45,6 +45,7 @@ def _at(value: str) -> datetime:
 COMMENT_SQL = {
     "duckdb": "select comment from duckdb_tables() where table_name = 'rankwise_metrics_history'",
     "postgres": "select obj_description(oid) as comment from pg_class where relname = 'rankwise_metrics_history'",
+    "clickhouse": "select comment from system.tables where name = 'rankwise_metrics_history'",
 }
 
 

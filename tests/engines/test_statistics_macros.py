@@ -1,6 +1,6 @@
-"""The statistics building blocks of macros/statistics/ on PostgreSQL and Spark:
-one query with every macro, the same numbers as on DuckDB, whose own are
-checked against scipy in tests/crosscheck/test_statistics_macros.py."""
+"""The statistics building blocks of macros/statistics/ on PostgreSQL, Spark and
+ClickHouse: one query with every macro, the same numbers as on DuckDB, whose own
+are checked against scipy in tests/crosscheck/test_statistics_macros.py."""
 
 from __future__ import annotations
 
@@ -101,6 +101,33 @@ def _on_spark(rows: list[tuple], scratch: Path) -> list[tuple]:
         spark.stop()
 
 
+def _on_clickhouse(rows: list[tuple]) -> list[tuple]:
+    """ClickHouse inside this process (chDB, its data in a folder of its own that
+    closing removes), with the session settings of integration_tests/profiles.yml."""
+    from chdb import session
+
+    connection = session.Session()
+    try:
+        for setting in ("join_use_nulls = 1", "cast_keep_nullable = 1"):
+            connection.query(f"set {setting}")
+        values = ", ".join(f"({t!r}, {df!r}, {key}, {resample})" for t, df, key, resample in rows)
+        connection.query("create table grid engine = Memory as select * from "
+                         f"values('t Float64, df Float64, user_key Int64, resample Int64', {values})")
+        table = connection.query(_engine_query("clickhouse"), "ArrowTable")
+        return list(zip(*(column.to_pylist() for column in table.columns)))
+    finally:
+        connection.close()
+
+
+def _assert_the_same_numbers(name: str, reference: list[tuple], results: list[tuple]) -> None:
+    assert len(results) == len(reference), name
+    for expected, got in zip(reference, results):
+        assert got[:2] == pytest.approx(expected[:2]), name
+        for a, b in zip(expected[2:6], got[2:6]):
+            assert float(b) == pytest.approx(float(a), abs=1e-9, rel=1e-9), (name, expected, got)
+        assert tuple(got[6:]) == tuple(expected[6:]), (name, expected, got)
+
+
 @pytest.mark.needs_engines("postgres", "spark")
 def test_postgres_and_spark_compute_the_same_numbers(tmp_path: Path) -> None:
     """One query with every macro over a grid of t, df, user keys and resamples:
@@ -109,14 +136,17 @@ def test_postgres_and_spark_compute_the_same_numbers(tmp_path: Path) -> None:
     rows = _engine_rows()
     reference = _on_duckdb(rows)
     for name, results in (("postgres", _on_postgres(rows, tmp_path)), ("spark", _on_spark(rows, tmp_path))):
-        assert len(results) == len(reference), name
-        for expected, got in zip(reference, results):
-            assert got[:2] == pytest.approx(expected[:2]), name
-            for a, b in zip(expected[2:6], got[2:6]):
-                assert float(b) == pytest.approx(float(a), abs=1e-9, rel=1e-9), (name, expected, got)
-            assert tuple(got[6:]) == tuple(expected[6:]), (name, expected, got)
+        _assert_the_same_numbers(name, reference, results)
     # and DuckDB's values are right
     for t, df, p, p_normal, q975, q2, draw, flip, weight in reference:
         assert p == pytest.approx(2 * stats.t.sf(abs(t), df), abs=1e-7)
         assert q975 == pytest.approx(stats.t.ppf(0.975, df), rel=1e-9)
         assert q2 == pytest.approx(stats.t.ppf(0.02, df), rel=1e-9)
+
+
+@pytest.mark.needs_engines("clickhouse")
+def test_clickhouse_computes_the_same_numbers() -> None:
+    """The same query on ClickHouse, with no override of these macros: the same
+    numbers as on DuckDB to 1e-9, the draws and the counts exactly."""
+    rows = _engine_rows()
+    _assert_the_same_numbers("clickhouse", _on_duckdb(rows), _on_clickhouse(rows))

@@ -1,7 +1,7 @@
 """The macros, rendered for each warehouse's dbt adapter, parse in that warehouse's
 SQL dialect.
 
-DuckDB, PostgreSQL and Spark run the SQL for real (tests/engines/); Snowflake,
+DuckDB, PostgreSQL, Spark and ClickHouse run the SQL for real (tests/engines/); Snowflake,
 BigQuery, Trino, Databricks and Redshift are not run in CI, so their SQL is held
 to sqlglot's parser here. The SQL is what dbt compiles there: the macros of
 macros/ through adapter.dispatch (``bigquery__``, then the adapter's parents,
@@ -49,6 +49,7 @@ DIALECTS = {
     "duckdb": "duckdb",
     "postgres": "postgres",
     "spark": "spark",
+    "clickhouse": "clickhouse",
 }
 BACKTICK_DIALECTS = ("bigquery", "spark", "databricks")
 
@@ -59,7 +60,7 @@ PER_USER_METRICS = [name for name in ALL_METRICS if name != "entropy"]
 
 def _integration_cases() -> dict[str, dict[str, Any]]:
     """The evaluate calls of the integration project, as dbt builds them on
-    DuckDB, PostgreSQL and Spark: each case of rankwise_test_cases (means per
+    DuckDB, PostgreSQL, Spark and ClickHouse: each case of rankwise_test_cases (means per
     example_id, as models/actual__cases.sql calls it) and each evaluate call of
     rankwise_parity_cases."""
     cases = {
@@ -226,7 +227,8 @@ def parsed(sql: str, dialect: str) -> exp.Expression:
     """The syntax tree of one statement in `dialect`, after the checks every
     rendered query must pass: it parses with no error, it is one query, it has no
     one-argument LOG (its base is 10 on some engines, e on others), no QUALIFY
-    (PostgreSQL, Redshift, Trino and Spark have none), and every column of a
+    (PostgreSQL, Redshift, Trino and Spark have none), no ORDER BY of a whole
+    UNION (ClickHouse orders its last branch only), and every column of a
     select list named as ClickHouse names it too (_misnamed_columns)."""
     tree = sqlglot.parse_one(sql, read=dialect, error_level=sqlglot.ErrorLevel.RAISE)
     # several statements parse into an exp.Block
@@ -238,6 +240,7 @@ def parsed(sql: str, dialect: str) -> exp.Expression:
     if re.search(r"(?i)\blog\s*\(", sql):
         assert _one_argument_log_calls(sqlglot.tokenize(sql, read=dialect)) == 0, f"one-argument log() in {dialect}"
     assert not list(tree.find_all(exp.Qualify)), f"QUALIFY in {dialect}"
+    assert not [union for union in tree.find_all(exp.Union) if union.args.get("order")], f"ORDER BY of a UNION in {dialect}"
     misnamed = _misnamed_columns(tree)
     assert not misnamed, f"columns ClickHouse names otherwise in {dialect}: {misnamed}"
     return tree
@@ -272,8 +275,9 @@ def _misnamed_columns(tree: exp.Expression) -> list[str]:
 
 def _own_columns(select: exp.Select) -> list[exp.Column]:
     """The columns a select reads in its own expressions (select list, WHERE,
-    GROUP BY, HAVING, ORDER BY...), not in its FROM or joins nor in a subquery."""
-    columns, pending = [], [value for key, value in select.args.items() if key not in ("from_", "joins", "with_")]
+    GROUP BY, HAVING...), not in its FROM or joins nor in a subquery, nor in its
+    ORDER BY, which reads the select's own names on every engine."""
+    columns, pending = [], [value for key, value in select.args.items() if key not in ("from_", "joins", "with_", "order")]
     while pending:
         node = pending.pop()
         if isinstance(node, list):
@@ -328,13 +332,16 @@ def quoted(name: str, dialect: str) -> str:
     """`name` as the engine's identifier, written here independently of the
     macros: a plain name as it is; any other quoted, with backticks on BigQuery
     (with a string literal's backslash escapes), on Spark and Databricks (a
-    backtick doubled), double quotes elsewhere."""
+    backtick doubled), double quotes elsewhere (on ClickHouse with a backslash
+    doubled too, as it reads a string literal's escapes there)."""
     if _plain(name):
         return name
     if dialect == "bigquery":
         return "`" + name.replace("\\", "\\\\").replace("`", "\\`") + "`"
     if dialect in BACKTICK_DIALECTS:
         return "`" + name.replace("`", "``") + "`"
+    if dialect == "clickhouse":
+        return '"' + name.replace("\\", "\\\\").replace('"', '""') + '"'
     return '"' + name.replace('"', '""') + '"'
 
 
@@ -432,6 +439,7 @@ ENGINE_TYPES = {
     "redshift": {"double precision", "varchar", "bigint", "integer"},
     "spark": {"double", "string", "bigint", "integer"},
     "databricks": {"double", "string", "bigint", "integer"},
+    "clickhouse": {"double", "string", "bigint", "integer"},
 }
 
 
@@ -527,6 +535,10 @@ def test_the_trap_checks_fail_on_their_traps(adapter_type: str) -> None:
         parsed("select 1 - log((x + 1) * 2) as v from t", dialect)
     with pytest.raises(AssertionError, match="not a single query"):
         parsed("select 1 as v from t; drop table t", dialect)
+    parsed("select * from (select a from t union all select a from u) as w order by a", dialect)
+    if dialect != "clickhouse":  # where the ORDER BY belongs to the last select
+        with pytest.raises(AssertionError, match="ORDER BY of a UNION"):
+            parsed("select a from t union all select a from u order by a", dialect)
     # sqlglot reads QUALIFY in every dialect here but Trino, where it is an error
     with pytest.raises((AssertionError, sqlglot.errors.ParseError)):
         parsed("select a from t qualify row_number() over (order by a) = 1", dialect)
