@@ -82,10 +82,17 @@ inner join {{ rankwise._requested_user_metrics(spec) }}
     on grid.rw_limit = rw_group_means.rw_limit
 where {{ rankwise._pick_metric(spec, 'rw_group_means.rw_n_users__{name}') }} > 0
     {%- endset -%}
+    {{ return(rankwise._with_interval(means, 'rw_means.rw_listed', spec)) }}
+{%- endmacro %}
+
+{#- `means`, a select of the output's columns and rw_var (and of what `listed`
+    reads), with the Student t interval of each mean; as it is without a
+    confidence level. -#}
+{% macro _with_interval(means, listed, spec) %}
     {%- if spec.confidence is none -%}
         {{ return(means) }}
     {%- endif -%}
-    {%- set half_width = rankwise._interval_half_width('rw_means.value', 'rw_means.n_users', 'rw_means.rw_listed', 'rw_means.rw_var', spec.confidence) -%}
+    {%- set half_width = rankwise._interval_half_width('rw_means.value', 'rw_means.n_users', listed, 'rw_means.rw_var', spec.confidence) -%}
     {%- set interval -%}
 select
     {{ rankwise._selected_columns(spec.groups, 'rw_means') }}rw_means.metric as metric,
@@ -187,25 +194,7 @@ from rw_list_means
 cross join ({{ rankwise._metric_grid(metrics) }}) as grid
 where {{ rankwise._pick_by_position(metrics, 'rw_list_means.rw_n__{position}') }} > 0
     {%- endset -%}
-    {%- if spec.confidence is none -%}
-        {{ return(means) }}
-    {%- endif -%}
-    {%- set half_width = rankwise._interval_half_width('rw_means.value', 'rw_means.n_users', 'rw_means.n_users', 'rw_means.rw_var', spec.confidence) -%}
-    {%- set interval -%}
-select
-    {{ rankwise._selected_columns(spec.groups, 'rw_means') }}rw_means.metric as metric,
-    rw_means.k as k,
-    rw_means.metric_label as metric_label,
-    rw_means.value as value,
-    rw_means.n_users as n_users,
-    rw_means.n_users_without_list as n_users_without_list,
-    rw_means.value - {{ half_width }} as ci_low,
-    rw_means.value + {{ half_width }} as ci_high
-from (
-{{ means }}
-) as rw_means
-    {%- endset -%}
-    {{ return(interval) }}
+    {{ return(rankwise._with_interval(means, 'rw_means.n_users', spec)) }}
 {%- endmacro %}
 
 {#- The per-list values of the list-level metrics, as per-user rows: the items
