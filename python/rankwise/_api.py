@@ -1,6 +1,6 @@
 """rankwise.evaluate, rankwise.sql and rankwise.check: the dbt macros, planned
 (rankwise._plan), checked (rankwise._checks), rendered for the engine's adapter
-and run on it (rankwise.engines)."""
+and run on it (rankwise.engines: DuckDB, or Spark for Spark DataFrames)."""
 
 from __future__ import annotations
 
@@ -53,16 +53,20 @@ def evaluate(
     output: Output | None = None,
     **options: Unpack[EvaluateOptions],
 ) -> Any:
-    """Evaluates ranked recommendations against interactions, in DuckDB.
+    """Evaluates ranked recommendations against interactions, in DuckDB or Spark.
 
     Runs the SQL of the dbt macro ``rankwise.evaluate`` (rendered from the same
-    macro files dbt compiles): every metric at every cutoff in one pass.
+    macro files dbt compiles, with the dispatch of the engine it runs on):
+    every metric at every cutoff in one pass. Spark DataFrames (or table names
+    with ``con`` a SparkSession) run in their Spark session; anything else in
+    DuckDB.
 
     Args:
         recommendations: The ranked lists: a pandas or polars DataFrame, a pyarrow
             Table, a DuckDB relation (of ``con``), a table or view name on ``con``,
-            or a path or glob to Parquet or CSV files. One row per (groups, user,
-            item) with a rank (1 = best) or a score (higher = better).
+            or a path or glob to Parquet or CSV files; or a Spark DataFrame. One
+            row per (groups, user, item) with a rank (1 = best) or a score
+            (higher = better).
         interactions: The truth, in any of the same forms: one row per (user,
             item), with an optional numeric relevance.
         metrics: Metric names, each optionally with a cutoff as in ranx:
@@ -95,7 +99,9 @@ def evaluate(
             the same forms; read by novelty, arp and long_tail_share for each
             item's popularity.
         con: A DuckDB connection to run on (and to read table names from);
-            default: a private in-memory one. It is left as it was found.
+            default: a private in-memory one. Or a SparkSession, to read table
+            names in (the session of Spark DataFrames otherwise). It is left as
+            it was found.
         validate: Check the inputs before computing (missing columns, wrong
             types, empty tables, null ids, invalid ranks, scores or relevances,
             duplicates) and raise a clear error. Turn off only for data known
@@ -103,10 +109,12 @@ def evaluate(
         memory_limit: DuckDB's ``memory_limit`` for this evaluation, such as
             "8GB"; past it, DuckDB spills to ``temp_directory``. Default: DuckDB's
             (80% of RAM). Only without ``con``: rankwise never changes the
-            settings of a connection it is given.
+            settings of a connection it is given (nor of a Spark session).
         temp_directory: Where DuckDB spills when data outgrows memory.
-        output: "pandas" (default), "arrow", "polars" or "relation" (a lazy DuckDB
-            relation, returned on ``con``).
+        output: On DuckDB "pandas" (the default), "arrow", "polars" or
+            "relation" (a lazy DuckDB relation, returned on ``con``); on Spark
+            "spark" (the default: a Spark DataFrame), "pandas", "arrow" or
+            "polars", the result alone brought to the driver.
         **options: The columns and conventions (:class:`rankwise.EvaluateOptions`):
 
     Returns:
@@ -241,7 +249,8 @@ def check(
     item, lists shorter than the largest ``k``, and lists with tied scores.
     Arguments are those of :func:`evaluate`, checked as it checks them, so that
     the options an evaluation will use can be passed here first. An empty report
-    means nothing to report.
+    means nothing to report. Spark DataFrames are checked in their session (the
+    report, a few rows, is pandas on every engine).
 
     Args:
         **options: The columns and conventions (:class:`rankwise.EvaluateOptions`):

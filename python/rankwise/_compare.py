@@ -1,6 +1,6 @@
 """rankwise.compare and rankwise.comparison_table: the dbt macro compare, rendered
-and run on an engine (rankwise.engines), and its result laid out as ranx lays
-out its comparisons."""
+and run on an engine (DuckDB, or Spark for Spark DataFrames), and its result
+laid out as ranx lays out its comparisons."""
 
 from __future__ import annotations
 
@@ -265,7 +265,7 @@ def _as_pandas(result: Any) -> Any:
 
     if isinstance(result, pd.DataFrame):
         return result
-    for method in ("to_pandas", "df"):
+    for method in ("to_pandas", "df", "toPandas"):  # Arrow and polars, DuckDB, Spark
         if hasattr(result, method):
             return getattr(result, method)()
     raise InvalidArgumentError(

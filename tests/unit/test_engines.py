@@ -1,6 +1,9 @@
-"""The engine layer as a seam (rankwise.engines): each engine implements the
+"""The engine layer as a seam (rankwise.engines): the engine is picked from the
+inputs and `con`, inputs of two engines are refused, each engine implements the
 whole interface, and the checks read nothing but that interface: the column
-types as engine-neutral families, with the engine's names in the messages."""
+types as engine-neutral families, with the engine's names in the messages.
+Spark itself runs in tests/engines/test_spark_wrapper.py; here it is only named
+(by classes whose module says pyspark), so no Spark is started."""
 
 from __future__ import annotations
 
@@ -10,9 +13,13 @@ import pytest
 
 import rankwise
 from rankwise import _api, _checks
-from rankwise.engines import ColumnType, Engine
+from rankwise.engines import ColumnType, Engine, engine_for
 from rankwise.engines.duckdb import DuckDBEngine
+from rankwise.engines.spark import SparkEngine
 from rankwise.errors import ColumnTypeError, InvalidArgumentError
+
+FakeSparkFrame = type("DataFrame", (), {"__module__": "pyspark.sql.classic.dataframe"})
+FakeSparkSession = type("SparkSession", (), {"__module__": "pyspark.sql.session"})
 
 
 def _frames() -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -20,10 +27,38 @@ def _frames() -> tuple[pd.DataFrame, pd.DataFrame]:
             pd.DataFrame({"user_id": ["u1"], "item_id": ["b"]}))
 
 
+def test_the_engine_is_picked_from_the_inputs_and_con() -> None:
+    recommendations = _frames()[0]
+    assert engine_for("evaluate", None, {"recommendations": recommendations, "interactions": "truth.csv"}) is DuckDBEngine
+    assert engine_for("evaluate", duckdb.connect(), {"recommendations": "recs", "interactions": "truth"}) is DuckDBEngine
+    assert engine_for("evaluate", None, {"recommendations": FakeSparkFrame(), "interactions": FakeSparkFrame(),
+                                         "items": None}) is SparkEngine
+    assert engine_for("check", FakeSparkSession(), {"recommendations": "recs", "interactions": FakeSparkFrame()}) \
+        is SparkEngine
+
+
+@pytest.mark.parametrize(("con", "inputs", "message"), [
+    (None, {"recommendations": FakeSparkFrame(), "interactions": _frames()[1]},
+     "rankwise.evaluate: the recommendations is a Spark DataFrame but the interactions is a pandas DataFrame: the "
+     "inputs of one evaluation must live in one engine, and rankwise moves no table from one to the other."),
+    (FakeSparkSession(), {"recommendations": "recs", "interactions": "truth", "train": _frames()[1]},
+     "rankwise.evaluate: `con` is a SparkSession but the train is a pandas DataFrame"),
+    (duckdb.connect(), {"recommendations": "recs", "interactions": FakeSparkFrame()},
+     "rankwise.evaluate: the interactions is a Spark DataFrame but `con` is a duckdb DuckDBPyConnection: pass the "
+     "SparkSession"),
+])
+def test_inputs_of_two_engines_are_refused_before_anything_runs(con, inputs, message) -> None:
+    with pytest.raises(InvalidArgumentError) as raised:
+        engine_for("evaluate", con, inputs)
+    assert message in str(raised.value)
+
+
 def test_each_engine_implements_the_whole_interface() -> None:
-    assert issubclass(DuckDBEngine, Engine) and not DuckDBEngine.__abstractmethods__
-    assert DuckDBEngine.adapter_type == "duckdb"
-    assert DuckDBEngine.check_output("evaluate", None) == "pandas"
+    for engine in (DuckDBEngine, SparkEngine):
+        assert issubclass(engine, Engine) and not engine.__abstractmethods__
+        assert engine.check_output("evaluate", None) == engine.outputs[0]
+    assert (DuckDBEngine.adapter_type, SparkEngine.adapter_type) == ("duckdb", "spark")
+    assert (DuckDBEngine.outputs[0], SparkEngine.outputs[0]) == ("pandas", "spark")
     with pytest.raises(InvalidArgumentError, match=r"`output` must be one of 'pandas', 'arrow', 'polars', "
                                                    r"'relation'; got 'spark'"):
         rankwise.evaluate(*_frames(), ["ndcg"], output="spark")

@@ -9,7 +9,8 @@ checks (rankwise._checks) read the column types and run their queries through
 the same :class:`Engine`, so every engine gets every check and every message.
 One module per engine:
 
-- :mod:`rankwise.engines.duckdb`: DuckDB, embedded (the default).
+- :mod:`rankwise.engines.duckdb`: DuckDB, embedded (the default);
+- :mod:`rankwise.engines.spark`: Apache Spark, in the caller's SparkSession.
 
 :func:`engine_for` picks the engine from the inputs and ``con``.
 :data:`DIALECT_ADAPTERS` lists the dialects :func:`rankwise.sql` renders for.
@@ -45,7 +46,7 @@ _SIMPLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*){0
 
 Family = Literal["number", "string", "nested", "null", "other"]
 
-Output = Literal["pandas", "arrow", "polars", "relation"]
+Output = Literal["pandas", "arrow", "polars", "relation", "spark"]
 """Every form a result can take; each engine takes some (Engine.outputs)."""
 
 
@@ -57,7 +58,7 @@ class ColumnType:
     (lists, arrays, structs, maps: never an id), "null" (a column of nulls
     only, whose type says nothing) or "other" (dates, booleans...: each only
     with itself). `name` is the type as the engine spells it, for messages
-    (DuckDB's VARCHAR); `element` the type of the elements of
+    (DuckDB's VARCHAR, Spark's STRING); `element` the type of the elements of
     a list or array."""
 
     family: Family
@@ -158,7 +159,8 @@ class Engine(abc.ABC):
 
     @abc.abstractmethod
     def run(self, query: str) -> Any:
-        """The result query, as the engine's own lazy result (a DuckDB relation)."""
+        """The result query, as the engine's own lazy result (a DuckDB relation,
+        a Spark DataFrame)."""
 
     @abc.abstractmethod
     def computed(self, result: Any) -> Any:
@@ -175,8 +177,54 @@ class Engine(abc.ABC):
         """The result in the form asked (one of :attr:`outputs`)."""
 
 
-def engine_for(caller: str, con: Any, inputs: Mapping[str, Any]) -> type[Engine]:
-    """The engine an evaluation runs on: DuckDB, the one engine so far."""
-    from .duckdb import DuckDBEngine
+def _is_spark(value: Any, *names: str) -> bool:
+    """Whether `value` is a PySpark object of one of the class names, classic or
+    Spark Connect, without importing pyspark."""
+    kind = type(value)
+    return kind.__module__.split(".")[0] == "pyspark" and kind.__name__ in names
 
-    return DuckDBEngine
+
+def is_spark_dataframe(value: Any) -> bool:
+    return _is_spark(value, "DataFrame")
+
+
+def is_spark_session(value: Any) -> bool:
+    return _is_spark(value, "SparkSession")
+
+
+def _kind(value: Any) -> str:
+    """An object's kind for a message: 'pandas DataFrame', 'duckdb DuckDBPyConnection'."""
+    module = type(value).__module__.split(".")[0].lstrip("_")
+    return type(value).__name__ if module == "builtins" else f"{module} {type(value).__name__}"
+
+
+def engine_for(caller: str, con: Any, inputs: Mapping[str, Any]) -> type[Engine]:
+    """The engine an evaluation runs on: Spark when `con` is a SparkSession or an
+    input is a Spark DataFrame, DuckDB otherwise. The inputs of one evaluation
+    live in one engine: a Spark DataFrame beside a pandas one, or beside a DuckDB
+    connection, is refused, as rankwise moves no table between engines."""
+    given = {role: value for role, value in inputs.items() if value is not None}
+    spark_frames = [role for role, value in given.items() if is_spark_dataframe(value)]
+    if not spark_frames and not is_spark_session(con):
+        from .duckdb import DuckDBEngine
+
+        return DuckDBEngine
+    if con is not None and not is_spark_session(con):
+        raise InvalidArgumentError(
+            f"rankwise.{caller}: the {spark_frames[0]} is a Spark DataFrame but `con` is a {_kind(con)}: pass the "
+            "SparkSession that holds the DataFrames as `con`, or no `con`.")
+    # Table names are read in the session; anything else must be a DataFrame of it.
+    local = [role for role, value in given.items() if not is_spark_dataframe(value) and not isinstance(value, str)]
+    if local:
+        role = local[0]
+        on_spark = (f"the {spark_frames[0]} is a Spark DataFrame" if spark_frames
+                    else "`con` is a SparkSession")
+        raise InvalidArgumentError(
+            f"rankwise.{caller}: {on_spark} but the {role} is a {_kind(given[role])}: the inputs of one "
+            "evaluation must live in one engine, and rankwise moves no table from one to the other. Pass every "
+            "input as a Spark DataFrame (spark.createDataFrame(...)) or a table name of the session, or every "
+            "one as local data (pandas, polars, Arrow, files) to run on DuckDB.")
+    from .spark import SparkEngine
+
+    return SparkEngine
+
