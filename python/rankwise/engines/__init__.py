@@ -112,6 +112,8 @@ class Engine(abc.ABC):
     """The dbt adapter type whose dispatch the macros are rendered with."""
     outputs: ClassVar[tuple[str, ...]]
     """The forms a result can be returned in; the first is the default."""
+    output_note: ClassVar[str] = ""
+    """What the message of a refused output adds after the list of outputs."""
 
     @property
     def macros(self) -> MacroRenderer:
@@ -126,12 +128,8 @@ class Engine(abc.ABC):
         if output not in cls.outputs:
             raise InvalidArgumentError(
                 f"rankwise.{caller}: argument `output` must be one of {', '.join(map(repr, cls.outputs))}"
-                f"{cls._output_note()}; got {output!r}.")
+                f"{cls.output_note}; got {output!r}.")
         return output
-
-    @classmethod
-    def _output_note(cls) -> str:
-        return ""
 
     @classmethod
     @abc.abstractmethod

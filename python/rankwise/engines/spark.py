@@ -101,16 +101,13 @@ class SparkEngine(Engine):
 
     adapter_type = "spark"
     outputs = OUTPUTS
+    output_note = " on Spark (a Spark DataFrame, or the result alone brought to the driver)"
 
     def __init__(self, session: Any) -> None:
         self.session = session
         self._frames: dict[str, Any] = {}
         self._tables: dict[str, str] = {}
         self._types: dict[str, dict[str, ColumnType]] = {}
-
-    @classmethod
-    def _output_note(cls) -> str:
-        return " on Spark (a Spark DataFrame, or the result alone brought to the driver)"
 
     @classmethod
     @contextlib.contextmanager
