@@ -2,7 +2,7 @@
 
 The metric SQL lives in the dbt macros of the package; this module renders them
 and runs them in DuckDB on DataFrames, Arrow tables, DuckDB relations, tables or
-Parquet/CSV files.
+Parquet/CSV files, or in Spark on Spark DataFrames.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """rankwise.evaluate, rankwise.sql and rankwise.check: the dbt macros, planned
-(rankwise._plan), checked (rankwise._checks), rendered and run on an engine
-(rankwise.engines)."""
+(rankwise._plan), checked (rankwise._checks), rendered for the engine's adapter
+and run on it (rankwise.engines: DuckDB, or Spark for Spark DataFrames)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,11 @@ import warnings
 from collections.abc import Sequence
 from typing import Any, Unpack
 
-import duckdb
-
 from . import _checks
 from ._options import Convention, EvaluateOptions, documented
 from ._plan import evaluation_plan, macro_arguments, metric_names, render_evaluate
 from ._render import renderer
-from .engines import DIALECT_ADAPTERS
-from .engines import duckdb as duckdb_engine
+from .engines import DIALECT_ADAPTERS, Output, engine_for, quote_table_name
 from .errors import InvalidArgumentError, RankwiseWarning
 
 __all__ = ["DIALECT_ADAPTERS", "check", "convention_options", "evaluate", "metric_names", "sql"]
@@ -49,23 +46,27 @@ def evaluate(
     seed: int = 0,
     items: Any = None,
     train: Any = None,
-    con: duckdb.DuckDBPyConnection | None = None,
+    con: Any = None,
     validate: bool = True,
     memory_limit: str | None = None,
     temp_directory: str | os.PathLike[str] | None = None,
-    output: duckdb_engine.Output = "pandas",
+    output: Output | None = None,
     **options: Unpack[EvaluateOptions],
 ) -> Any:
-    """Evaluates ranked recommendations against interactions, in DuckDB.
+    """Evaluates ranked recommendations against interactions, in DuckDB or Spark.
 
     Runs the SQL of the dbt macro ``rankwise.evaluate`` (rendered from the same
-    macro files dbt compiles): every metric at every cutoff in one pass.
+    macro files dbt compiles, with the dispatch of the engine it runs on):
+    every metric at every cutoff in one pass. Spark DataFrames (or table names
+    with ``con`` a SparkSession) run in their Spark session; anything else in
+    DuckDB.
 
     Args:
         recommendations: The ranked lists: a pandas or polars DataFrame, a pyarrow
             Table, a DuckDB relation (of ``con``), a table or view name on ``con``,
-            or a path or glob to Parquet or CSV files. One row per (groups, user,
-            item) with a rank (1 = best) or a score (higher = better).
+            or a path or glob to Parquet or CSV files; or a Spark DataFrame. One
+            row per (groups, user, item) with a rank (1 = best) or a score
+            (higher = better).
         interactions: The truth, in any of the same forms: one row per (user,
             item), with an optional numeric relevance.
         metrics: Metric names, each optionally with a cutoff as in ranx:
@@ -98,7 +99,9 @@ def evaluate(
             the same forms; read by novelty, arp and long_tail_share for each
             item's popularity.
         con: A DuckDB connection to run on (and to read table names from);
-            default: a private in-memory one. It is left as it was found.
+            default: a private in-memory one. Or a SparkSession, to read table
+            names in (the session of Spark DataFrames otherwise). It is left as
+            it was found.
         validate: Check the inputs before computing (missing columns, wrong
             types, empty tables, null ids, invalid ranks, scores or relevances,
             duplicates) and raise a clear error. Turn off only for data known
@@ -106,10 +109,12 @@ def evaluate(
         memory_limit: DuckDB's ``memory_limit`` for this evaluation, such as
             "8GB"; past it, DuckDB spills to ``temp_directory``. Default: DuckDB's
             (80% of RAM). Only without ``con``: rankwise never changes the
-            settings of a connection it is given.
+            settings of a connection it is given (nor of a Spark session).
         temp_directory: Where DuckDB spills when data outgrows memory.
-        output: "pandas" (default), "arrow", "polars" or "relation" (a lazy DuckDB
-            relation, returned on ``con``).
+        output: On DuckDB "pandas" (the default), "arrow", "polars" or
+            "relation" (a lazy DuckDB relation, returned on ``con``); on Spark
+            "spark" (the default: a Spark DataFrame), "pandas", "arrow" or
+            "polars", the result alone brought to the driver.
         **options: The columns and conventions (:class:`rankwise.EvaluateOptions`):
 
     Returns:
@@ -127,42 +132,39 @@ def evaluate(
             DuplicateRowsError), and the message the table, column, an example
             and the fix.
     """
-    duckdb_engine.check_output("evaluate", output)
+    optional = {role: value for role, value in (("items", items), ("train", train)) if value is not None}
+    given = {"recommendations": recommendations, "interactions": interactions, **optional}
+    engine = engine_for("evaluate", con, given)
+    output = engine.check_output("evaluate", output)
     arguments = macro_arguments("evaluate", metrics, k, group_by, per_user, options, partition_by, confidence,
                                 bootstrap_resamples, seed)
-    optional = {role: value for role, value in (("items", items), ("train", train)) if value is not None}
     # The plan first: an invalid argument fails before anything touches a connection.
     plan = evaluation_plan(arguments, items="items" in optional, train="train" in optional)
     for unread in plan.unread_inputs:
         warnings.warn(unread["message"], RankwiseWarning, stacklevel=2)
 
-    with duckdb_engine.evaluation_inputs("evaluate", con, memory_limit, temp_directory, output,
-                                         {"recommendations": recommendations, "interactions": interactions, **optional},
-                                         _checks.text_keys(plan)) as (connection, inputs):
+    with engine.opened("evaluate", con, given, output=output,
+                       settings={"memory_limit": memory_limit, "temp_directory": temp_directory},
+                       text_keys=_checks.text_keys(plan)) as (running, inputs):
         # The means tell whether the tables share ids (shows_a_hit): the overlap
         # check then runs after them, and only when they show no hit.
         overlap_first = arguments["per_user"]
         if validate:
-            _checks.refuse_bad_input(connection, inputs, plan, overlap=overlap_first)
-            _checks.refuse_bad_optional_inputs(connection, inputs, plan, list(optional))
-        _checks.warn_of_an_unread_relevance(connection, inputs, plan)
-        query = render_evaluate("duckdb", arguments, inputs["recommendations"].sql, inputs["interactions"].sql,
+            _checks.refuse_bad_input(running, inputs, plan, overlap=overlap_first)
+            _checks.refuse_bad_optional_inputs(running, inputs, plan, list(optional))
+        _checks.warn_of_an_unread_relevance(running, inputs, plan)
+        query = render_evaluate(running.adapter_type, arguments, inputs["recommendations"].sql,
+                                inputs["interactions"].sql,
                                 *(inputs[role].sql if role in optional else None for role in ("items", "train")))
-        relation = connection.sql(query)
+        result = running.run(query)
         if arguments["per_user"]:
-            if output != "relation":
-                return duckdb_engine.converted(relation, output)
-            if not any(resolved.registered for resolved in inputs.values()):
-                return relation
-            # Registered inputs are dropped on leaving this block: compute the
-            # result now and hand it back as a relation over the computed data.
-            return duckdb_engine.detached(connection, relation)
+            return running.returned(result, output)
         # Means are few rows: computed once, then read again for the warnings.
-        computed = duckdb_engine.detached(connection, relation)
-        if validate and not overlap_first and not _checks.shows_a_hit(computed, plan):
-            _checks.refuse_without_overlap(connection, inputs, plan)
-        _checks.warn_of_coverage(computed, plan)
-        return computed if output == "relation" else duckdb_engine.converted(computed, output)
+        computed = running.computed(result)
+        if validate and not overlap_first and not _checks.shows_a_hit(running, computed, plan):
+            _checks.refuse_without_overlap(running, inputs, plan)
+        _checks.warn_of_coverage(running, computed, plan)
+        return running.returned(computed, output)
 
 
 @documented
@@ -210,9 +212,9 @@ def sql(
     rendered = render_evaluate(
         adapter_type,
         arguments,
-        duckdb_engine.quote_table_name(recommendations, adapter_type),
-        duckdb_engine.quote_table_name(interactions, adapter_type),
-        *(None if name is None else duckdb_engine.quote_table_name(name, adapter_type) for name in (items, train)),
+        quote_table_name(recommendations, adapter_type),
+        quote_table_name(interactions, adapter_type),
+        *(None if name is None else quote_table_name(name, adapter_type) for name in (items, train)),
     )
     if written_in == dialect:
         return rendered
@@ -232,7 +234,7 @@ def check(
     k: int | Sequence[int | None] | None = None,
     group_by: Sequence[str] | str | None = None,
     partition_by: Sequence[str] | str | None = None,
-    con: duckdb.DuckDBPyConnection | None = None,
+    con: Any = None,
     **options: Unpack[EvaluateOptions],
 ) -> Any:
     """A data-quality report of the two tables, to read before evaluating.
@@ -246,13 +248,16 @@ def check(
     item, lists shorter than the largest ``k``, and lists with tied scores.
     Arguments are those of :func:`evaluate`, checked as it checks them, so that
     the options an evaluation will use can be passed here first. An empty report
-    means nothing to report.
+    means nothing to report. Spark DataFrames are checked in their session (the
+    report, a few rows, is pandas on every engine).
 
     Args:
         **options: The columns and conventions (:class:`rankwise.EvaluateOptions`):
     """
     import pandas as pd
 
+    given = {"recommendations": recommendations, "interactions": interactions}
+    engine = engine_for("check", con, given)
     arguments = macro_arguments("check", ["precision"], k, group_by, False, options, partition_by)
     # The plan first: an invalid argument fails before anything touches a connection.
     plan = evaluation_plan(arguments)
@@ -264,8 +269,7 @@ def check(
     renderer().call("evaluation_notes", "recommendations", "interactions", relevance_threshold=threshold,
                     k=largest_k, group_by=arguments["group_by"] or [], partition_by=arguments["partition_by"] or [],
                     **{name: plan.options[name] for name in ("user_col", "item_col", "score_col", "relevance_col")})
-    with duckdb_engine.evaluation_inputs("check", con, None, None, "pandas",
-                                         {"recommendations": recommendations, "interactions": interactions},
-                                         _checks.text_keys(plan)) as (connection, inputs):
-        rows = _checks.report_rows(connection, inputs, plan, threshold, largest_k)
+    with engine.opened("check", con, given, output="pandas", settings={},
+                       text_keys=_checks.text_keys(plan)) as (running, inputs):
+        rows = _checks.report_rows(running, inputs, plan, threshold, largest_k)
     return pd.DataFrame(rows, columns=CHECK_COLUMNS)

@@ -1,9 +1,11 @@
 """Checks of the inputs, run before any metric SQL so that bad input gets a clear
-rankwise error, not a DuckDB error or a silently wrong number. The value checks
-are the SQL of the macros recommendation_problems and interaction_problems; the
-options they depend on come from the plan (rankwise._plan). Here too: the
-warnings read off the means (coverage_warnings) and the report of
-:func:`rankwise.check`."""
+rankwise error, not an engine's error or a silently wrong number. The column
+checks read the engine-neutral column types of an input (rankwise.engines
+.ColumnType); the value checks are the SQL of the macros recommendation_problems
+and interaction_problems, rendered for the engine's adapter and run through it;
+the options they depend on come from the plan (rankwise._plan). Every engine
+gets every check, and every message. Here too: the warnings read off the means
+(coverage_warnings) and the report of :func:`rankwise.check`."""
 
 from __future__ import annotations
 
@@ -12,13 +14,11 @@ import re
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-import duckdb
+from typing import Any
 
 from ._plan import Plan
 from ._render import renderer
-from .engines.duckdb import ResolvedInput
+from .engines import ColumnType, Engine, ResolvedInput
 from .errors import (
     RankwiseWarning,
     ColumnTypeError,
@@ -29,17 +29,6 @@ from .errors import (
     MissingColumnError,
     NoOverlapError,
 )
-
-if TYPE_CHECKING:
-    from duckdb.sqltypes import DuckDBPyType
-
-# DuckDB's type ids (DuckDBPyType.id): numbers, the strings ids may be, and the
-# nested types no id may be. The id, not the type's text: an ENUM's text lists its
-# categories, and 'Song [Live]' or 'roadmap' are not nested types.
-_NUMERIC = frozenset({"tinyint", "smallint", "integer", "bigint", "hugeint", "utinyint", "usmallint", "uinteger",
-                      "ubigint", "uhugeint", "float", "double", "decimal", "bignum"})
-_STRING = frozenset({"varchar", "enum"})
-_NESTED = frozenset({"list", "array", "struct", "map", "union"})
 
 # The exception class of each problem; what it means and how to fix it are the
 # macro _problem_descriptions' (one wording with the package models').
@@ -66,20 +55,7 @@ class Problem:
                     n_rows=self.n_rows, example=self.example)
 
 
-def _schema(con: duckdb.DuckDBPyConnection, resolved: ResolvedInput) -> dict[str, DuckDBPyType]:
-    try:
-        relation = con.sql(f"select * from {resolved.sql}")
-    except duckdb.CatalogException:
-        raise InputError(
-            f"rankwise: the {resolved.label} does not exist on the connection. Pass `con`, the connection that holds it, "
-            "or a DataFrame or file path instead.", table=resolved.label) from None
-    except duckdb.Error as error:
-        first_line = str(error).strip().splitlines()[0]
-        raise InputError(f"rankwise: the {resolved.label} cannot be read: {first_line}", table=resolved.label) from error
-    return dict(zip(relation.columns, relation.types))
-
-
-def _require(schema: dict[str, DuckDBPyType], table: str, role: str, column: str) -> DuckDBPyType:
+def _require(schema: dict[str, ColumnType], table: str, role: str, column: str) -> ColumnType:
     if column in schema:
         return schema[column]
     close = difflib.get_close_matches(column, list(schema), n=1)
@@ -88,36 +64,14 @@ def _require(schema: dict[str, DuckDBPyType], table: str, role: str, column: str
     raise MissingColumnError(message, table=table, column=column)
 
 
-def require_column(con: duckdb.DuckDBPyConnection, resolved: ResolvedInput, role: str, column: str) -> None:
+def require_column(engine: Engine, resolved: ResolvedInput, role: str, column: str) -> None:
     """Raises MissingColumnError unless the input has `column` (its `role` in
     the message, such as "model column")."""
-    _require(_schema(con, resolved), resolved.label, role, column)
-
-
-def _numeric(kind: DuckDBPyType) -> bool:
-    return kind.id in _NUMERIC
-
-
-def _family(kind: DuckDBPyType) -> str | None:
-    """What the ids of a column compare as: numbers with numbers, strings with
-    strings, any other type only with itself; None for a column of nulls only
-    (its null ids are reported as such)."""
-    if kind.id == "null":
-        return None
-    if kind.id in _NUMERIC:
-        return "number"
-    if kind.id in _STRING:
-        return "string"
-    return str(kind)
-
-
-def _type_name(kind: DuckDBPyType) -> str:
-    """The type as a message names it: an ENUM without its list of categories."""
-    return "ENUM" if kind.id == "enum" else str(kind)
+    _require(engine.column_types(resolved), resolved.label, role, column)
 
 
 def check_columns(
-    con: duckdb.DuckDBPyConnection,
+    engine: Engine,
     recommendations: ResolvedInput,
     interactions: ResolvedInput,
     *,
@@ -131,18 +85,18 @@ def check_columns(
 ) -> None:
     """Both tables have rows, and every column the evaluation reads exists and has
     a type it can use."""
-    tables = {"recommendations": _schema(con, recommendations), "interactions": _schema(con, interactions)}
+    tables = {"recommendations": engine.column_types(recommendations), "interactions": engine.column_types(interactions)}
     for resolved in (recommendations, interactions):
-        if not con.sql(f"select 1 from {resolved.sql} limit 1").fetchall():
+        if not engine.has_rows(resolved):
             raise EmptyInputError(f"rankwise: the {resolved.label} is empty: there is nothing to evaluate.", table=resolved.label)
     labels = {"recommendations": recommendations.label, "interactions": interactions.label}
     id_types = {}
     for role, schema in tables.items():
         for column, purpose in ((user_col, "user id"), (item_col, "item id")):
             kind = _require(schema, labels[role], purpose, column)
-            if kind.id in _NESTED:
+            if kind.family == "nested":
                 raise ColumnTypeError(
-                    f"rankwise: the {purpose} column '{column}' of the {labels[role]} is of type {_type_name(kind)}; "
+                    f"rankwise: the {purpose} column '{column}' of the {labels[role]} is of type {kind.name}; "
                     "ids must be strings or numbers.", table=labels[role], column=column)
             id_types[(role, purpose)] = kind
     for purpose, column in (("user id", user_col), ("item id", item_col)):
@@ -153,9 +107,9 @@ def check_columns(
         numeric_columns.append(("interactions", relevance_col, "relevance"))
     for role, column, purpose in numeric_columns:
         kind = _require(tables[role], labels[role], purpose, column)
-        if not _numeric(kind):
+        if not kind.numeric:
             raise ColumnTypeError(
-                f"rankwise: the {purpose} column '{column}' of the {labels[role]} is of type {_type_name(kind)}; it must be numeric.",
+                f"rankwise: the {purpose} column '{column}' of the {labels[role]} is of type {kind.name}; it must be numeric.",
                 table=labels[role], column=column)
     for column in group_by:
         _require(tables["recommendations"], labels["recommendations"], "group_by column", column)
@@ -165,7 +119,7 @@ def check_columns(
 
 
 def check_optional_inputs(
-    con: duckdb.DuckDBPyConnection,
+    engine: Engine,
     recommendations: ResolvedInput,
     optional: dict[str, ResolvedInput],
     *,
@@ -182,10 +136,10 @@ def check_optional_inputs(
     intra_list_diversity reads, one row per item, no null feature, and for a
     cosine distance numbers (or arrays of numbers) that make a vector of one
     length other than zero."""
-    shown = _schema(con, recommendations)
+    shown = engine.column_types(recommendations)
     for role, resolved in optional.items():
-        schema = _schema(con, resolved)
-        if not con.sql(f"select 1 from {resolved.sql} limit 1").fetchall():
+        schema = engine.column_types(resolved)
+        if not engine.has_rows(resolved):
             raise EmptyInputError(f"rankwise: the {resolved.label} is empty: "
                                   + ("a catalog has at least the recommended items." if role == "items"
                                      else "popularity needs train interactions."), table=resolved.label)
@@ -198,48 +152,48 @@ def check_optional_inputs(
                               "cast one so that both are strings or both numbers")
         if role == "items":
             _check_item_features(schema, resolved.label, item_vector_col, item_feature_cols, cosine)
-        macros = renderer()
+        macros = engine.macros
         query = (macros.call("_catalog_problems", recommendations.sql, resolved.sql, item_col,
                              vector_col=item_vector_col, feature_cols=list(item_feature_cols), cosine=cosine)
                  if role == "items" else macros.call("_train_problems", resolved.sql, user_col, item_col))
-        for problem, column_name, n_rows, example in con.sql(query).fetchall():
+        for problem, column_name, n_rows, example in engine.rows(query):
             if n_rows:
                 table = recommendations.label if problem == "item_not_in_catalog" else resolved.label
                 raise Problem(table, problem, column_name, int(n_rows), example).error()
 
 
-def _check_item_features(schema: dict[str, DuckDBPyType], label: str, vector_col: str | None,
+def _check_item_features(schema: dict[str, ColumnType], label: str, vector_col: str | None,
                          feature_cols: Sequence[str], cosine: bool) -> None:
     """The catalog has the feature columns intra_list_diversity reads; a cosine
     reads numbers, or a vector of them."""
     for column in feature_cols:
         kind = _require(schema, label, "item feature", column)
-        if cosine and not _numeric(kind):
+        if cosine and not kind.numeric:
             raise ColumnTypeError(
-                f"rankwise: the item feature column '{column}' of the {label} is {_type_name(kind)}, but "
+                f"rankwise: the item feature column '{column}' of the {label} is {kind.name}, but "
                 "item_distance='cosine' makes a vector of the feature columns, which must be numbers; cast it, or "
                 "use item_distance='hamming' to count the features two items differ in.", table=label, column=column)
     if vector_col is not None:
         kind = _require(schema, label, "item vector", vector_col)
-        if kind.id not in ("list", "array") or not _numeric(kind.child):
+        if kind.element is None or not kind.element.numeric:
             raise ColumnTypeError(
-                f"rankwise: the item vector column '{vector_col}' of the {label} is {_type_name(kind)}, but "
+                f"rankwise: the item vector column '{vector_col}' of the {label} is {kind.name}, but "
                 "item_distance='cosine' reads an array of numbers (DOUBLE[]) per item.", table=label, column=vector_col)
 
 
-def _check_comparable(purpose: str, column: str, kinds: tuple[DuckDBPyType, DuckDBPyType], labels: dict[str, str],
+def _check_comparable(purpose: str, column: str, kinds: tuple[ColumnType, ColumnType], labels: dict[str, str],
                       fix: str) -> None:
     """A column both tables join on holds values the two can compare: strings
     with strings, numbers with numbers, any other type with itself."""
-    if len({_family(kind) for kind in kinds} - {None}) > 1:
+    if len({kind.compares_as for kind in kinds} - {None}) > 1:
         raise ColumnTypeError(
-            f"rankwise: the {purpose} column '{column}' is {_type_name(kinds[0])} in the {labels['recommendations']} "
-            f"but {_type_name(kinds[1])} in the {labels['interactions']}; {fix}.",
+            f"rankwise: the {purpose} column '{column}' is {kinds[0].name} in the {labels['recommendations']} "
+            f"but {kinds[1].name} in the {labels['interactions']}; {fix}.",
             table=labels["interactions"], column=column)
 
 
 def problems(
-    con: duckdb.DuckDBPyConnection,
+    engine: Engine,
     recommendations: ResolvedInput,
     interactions: ResolvedInput,
     *,
@@ -256,7 +210,7 @@ def problems(
     """Every value problem of both tables; `gain` is the resolved gain, which
     decides whether a relevance can be too large."""
     found = []
-    macros = renderer()
+    macros = engine.macros
     queries = {
         recommendations.label: macros.call("recommendation_problems", recommendations.sql, user_col, item_col,
                                            rank_col, score_col, list(group_by)),
@@ -264,7 +218,7 @@ def problems(
                                         list(partition_by)),
     }
     for table, query in queries.items():
-        for problem, column_name, n_rows, example in con.sql(query).fetchall():
+        for problem, column_name, n_rows, example in engine.rows(query):
             if problem == "duplicate_interaction" and duplicate_interactions == "max":
                 continue
             found.append(Problem(table, problem, column_name, int(n_rows), example))
@@ -272,7 +226,7 @@ def problems(
 
 
 def notes(
-    con: duckdb.DuckDBPyConnection,
+    engine: Engine,
     recommendations: ResolvedInput,
     interactions: ResolvedInput,
     *,
@@ -287,28 +241,28 @@ def notes(
 ) -> list[tuple[str, str, int, str | None]]:
     """Facts that are not errors (one-sided users, users without a relevant item,
     short lists, tied scores), from the macro evaluation_notes."""
-    query = renderer().call(
+    query = engine.macros.call(
         "evaluation_notes", recommendations.sql, interactions.sql, user_col, item_col, score_col,
         relevance_col, relevance_threshold, k, list(group_by), list(partition_by),
     )
-    return [(problem, column, int(n_rows), example) for problem, column, n_rows, example in con.sql(query).fetchall()]
+    return [(problem, column, int(n_rows), example) for problem, column, n_rows, example in engine.rows(query)]
 
 
-def text_key_columns(con: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], *, user_col: str,
+def text_key_columns(engine: Engine, inputs: dict[str, ResolvedInput], *, user_col: str,
                      item_col: str, group_by: Sequence[str]) -> list[str]:
     """The id and group columns that hold text in either input, which a collation
     would compare; a column an input lacks is left to check_columns."""
     found = []
     for resolved in inputs.values():
-        schema = _schema(con, resolved)
+        schema = engine.column_types(resolved)
         for column in (user_col, item_col, *group_by):
-            if column in schema and schema[column].id in _STRING and column not in found:
+            if column in schema and schema[column].family == "string" and column not in found:
                 found.append(column)
     return found
 
 
 def overlap_errors(
-    con: duckdb.DuckDBPyConnection,
+    engine: Engine,
     recommendations: ResolvedInput,
     interactions: ResolvedInput,
     *,
@@ -319,17 +273,18 @@ def overlap_errors(
     """An error for each kind of id (user, item) of which the two tables share
     none, from the macro id_overlap: ids written differently in the two tables
     (case, type, a prefix) would otherwise give an empty or all-zero result."""
-    macros = renderer()
+    macros = engine.macros
     shared = macros.call("_ids_shared", recommendations.sql, interactions.sql, user_col, item_col, list(partition_by))
-    if all(con.sql(shared).fetchall()[0]):
+    if all(engine.rows(shared)[0]):
         return []
     query = macros.call("id_overlap", recommendations.sql, interactions.sql, user_col, item_col, list(partition_by))
-    schemas = {"recommendations": _schema(con, recommendations), "interactions": _schema(con, interactions)}
+    schemas = {"recommendations": engine.column_types(recommendations),
+               "interactions": engine.column_types(interactions)}
     found = []
-    for kind, column, n_recommended, n_judged, n_common, recommended_example, judged_example in con.sql(query).fetchall():
+    for kind, column, n_recommended, n_judged, n_common, recommended_example, judged_example in engine.rows(query):
         if n_common > 0 or n_recommended == 0 or n_judged == 0:
             continue
-        types = {role: _type_name(schema[column]) for role, schema in schemas.items()}
+        types = {role: schema[column].name for role, schema in schemas.items()}
         within = (f" within the same {', '.join(partition_by)}" if kind == "user" and partition_by else "")
         found.append(NoOverlapError(
             f"rankwise: no {kind} id of the {recommendations.label} occurs in the {interactions.label}{within}, so no "
@@ -347,15 +302,15 @@ _RELEVANCE_WORDS = frozenset({"relevance", "rel", "rating", "ratings", "score", 
                               "judgment", "judgement", "stars", "preference", "feedback", "clicks", "qrel"})
 
 
-def unread_relevance_column(con: duckdb.DuckDBPyConnection, interactions: ResolvedInput, *, relevance_col: str | None,
+def unread_relevance_column(engine: Engine, interactions: ResolvedInput, *, relevance_col: str | None,
                             key_columns: Sequence[str]) -> str | None:
     """A numeric column of the interactions whose name says relevance (rating,
     score, grade...) while relevance_col is not given, or None."""
     if relevance_col is not None:
         return None
-    for column, kind in _schema(con, interactions).items():
+    for column, kind in engine.column_types(interactions).items():
         words = {word for word in re.split(r"[^a-z0-9]+", column.lower()) if word}
-        if column not in key_columns and _numeric(kind) and words & _RELEVANCE_WORDS:
+        if column not in key_columns and kind.numeric and words & _RELEVANCE_WORDS:
             return column
     return None
 
@@ -371,41 +326,41 @@ def _columns(plan: Plan, *names: str) -> dict[str, Any]:
 
 def text_keys(plan: Plan) -> Any:
     """The text key columns of the inputs, for the engine's collation check."""
-    def of(con: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput]) -> list[str]:
-        return text_key_columns(con, inputs, user_col=plan.options["user_col"], item_col=plan.options["item_col"],
+    def of(engine: Engine, inputs: dict[str, ResolvedInput]) -> list[str]:
+        return text_key_columns(engine, inputs, user_col=plan.options["user_col"], item_col=plan.options["item_col"],
                                 group_by=plan.list_keys)
     return of
 
 
-def refuse_bad_input(con: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], plan: Plan, *,
+def refuse_bad_input(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan, *,
                      overlap: bool = True) -> None:
     """Raises the first problem of the inputs; with `overlap`, also when the two
     tables share no user or no item."""
     columns = _columns(plan, "user_col", "item_col", "rank_col", "score_col", "relevance_col")
     partition_by = plan.arguments["partition_by"] or []
-    check_columns(con, inputs["recommendations"], inputs["interactions"], group_by=plan.arguments["group_by"] or [],
+    check_columns(engine, inputs["recommendations"], inputs["interactions"], group_by=plan.arguments["group_by"] or [],
                   partition_by=partition_by, **columns)
-    found = problems(con, inputs["recommendations"], inputs["interactions"], group_by=plan.list_keys,
+    found = problems(engine, inputs["recommendations"], inputs["interactions"], group_by=plan.list_keys,
                      partition_by=partition_by, duplicate_interactions=plan.options["duplicate_interactions"],
                      gain=plan.options["gain"], **columns)
     if found:
         raise found[0].error()
     if overlap:
-        refuse_without_overlap(con, inputs, plan)
+        refuse_without_overlap(engine, inputs, plan)
 
 
-def refuse_without_overlap(con: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], plan: Plan) -> None:
-    for error in overlap_errors(con, inputs["recommendations"], inputs["interactions"],
+def refuse_without_overlap(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan) -> None:
+    for error in overlap_errors(engine, inputs["recommendations"], inputs["interactions"],
                                 user_col=plan.options["user_col"], item_col=plan.options["item_col"],
                                 partition_by=plan.arguments["partition_by"] or []):
         raise error
 
 
-def refuse_bad_optional_inputs(con: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], plan: Plan,
+def refuse_bad_optional_inputs(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan,
                                given: Sequence[str]) -> None:
     """The problems of the catalog and the train interactions given."""
     features = plan.options["item_feature_cols"]
-    check_optional_inputs(con, inputs["recommendations"], {role: inputs[role] for role in given},
+    check_optional_inputs(engine, inputs["recommendations"], {role: inputs[role] for role in given},
                           user_col=plan.options["user_col"], item_col=plan.options["item_col"],
                           partition_by=plan.arguments["partition_by"] or [],
                           item_vector_col=plan.options["item_vector_col"],
@@ -413,8 +368,8 @@ def refuse_bad_optional_inputs(con: duckdb.DuckDBPyConnection, inputs: dict[str,
                           cosine=plan.options["item_distance"] == "cosine")
 
 
-def warn_of_an_unread_relevance(con: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], plan: Plan) -> None:
-    unread = unread_relevance_column(con, inputs["interactions"], relevance_col=plan.options["relevance_col"],
+def warn_of_an_unread_relevance(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan) -> None:
+    unread = unread_relevance_column(engine, inputs["interactions"], relevance_col=plan.options["relevance_col"],
                                      key_columns=[plan.options["user_col"], plan.options["item_col"],
                                                   *(plan.arguments["partition_by"] or [])])
     if unread is not None:
@@ -422,22 +377,26 @@ def warn_of_an_unread_relevance(con: duckdb.DuckDBPyConnection, inputs: dict[str
                       RankwiseWarning, stacklevel=3)
 
 
-def shows_a_hit(means: duckdb.DuckDBPyRelation, plan: Plan) -> bool:
+def shows_a_hit(engine: Engine, means: Any, plan: Plan) -> bool:
     """Whether a mean proves that some list holds a relevant item of its user,
     so that the tables share a user and an item: a mean above 0 of a metric the
-    plan names (macro _metrics_shown_by_a_hit)."""
-    names = [duckdb.ConstantExpression(name) for name in plan.metrics_shown_by_a_hit]
-    positive = (duckdb.ColumnExpression("value") > duckdb.ConstantExpression(0)) & duckdb.ColumnExpression("metric").isin(*names)
-    return len(means.filter(positive).limit(1).fetchall()) > 0
+    plan names (macro _metrics_shown_by_a_hit). `means` is the engine's computed
+    result."""
+    if not plan.metrics_shown_by_a_hit:
+        return False
+    names = ", ".join(engine.macros.call("_string_literal", name) for name in plan.metrics_shown_by_a_hit)
+    return len(engine.rows_over(means, lambda relation: f"select 1 from {relation} where value > 0 and metric in "
+                                                        f"({names}) limit 1")) > 0
 
 
-def warn_of_coverage(means: duckdb.DuckDBPyRelation, plan: Plan) -> None:
+def warn_of_coverage(engine: Engine, means: Any, plan: Plan) -> None:
     """A RankwiseWarning for each warning the macro coverage_warnings finds in
     the means: groups scored on different users, groups with lists for few of
     the users with ground truth."""
-    query = renderer().call("coverage_warnings", "rw_evaluation", group_by=plan.arguments["group_by"] or [],
-                            partition_by=plan.arguments["partition_by"] or [], users=plan.options["users"])
-    for _, message in means.query("rw_evaluation", query).fetchall():
+    def query(relation: str) -> str:
+        return engine.macros.call("coverage_warnings", relation, group_by=plan.arguments["group_by"] or [],
+                                  partition_by=plan.arguments["partition_by"] or [], users=plan.options["users"])
+    for _, message in engine.rows_over(means, query):
         warnings.warn(message, RankwiseWarning, stacklevel=4)
 
 
@@ -450,7 +409,7 @@ _COLUMN_PROBLEMS = {
 }
 
 
-def report_rows(con: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput], plan: Plan,
+def report_rows(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan,
                 relevance_threshold: Any, largest_k: int | None) -> list[tuple]:
     """The rows of :func:`rankwise.check`'s report (CHECK_COLUMNS): the errors
     evaluate would raise, then the notes."""
@@ -459,27 +418,27 @@ def report_rows(con: duckdb.DuckDBPyConnection, inputs: dict[str, ResolvedInput]
     columns = _columns(plan, "user_col", "item_col", "score_col", "relevance_col")
     rows: list[tuple] = []
     try:
-        check_columns(con, inputs["recommendations"], inputs["interactions"], rank_col=plan.options["rank_col"],
+        check_columns(engine, inputs["recommendations"], inputs["interactions"], rank_col=plan.options["rank_col"],
                       group_by=group_by, partition_by=partition_by, **columns)
     except InputError as error:
         problem = _COLUMN_PROBLEMS.get(type(error).__name__, "unreadable_input")
         return [(error.table, "error", problem, error.column, None, None, str(error))]
-    for found in problems(con, inputs["recommendations"], inputs["interactions"], rank_col=plan.options["rank_col"],
+    for found in problems(engine, inputs["recommendations"], inputs["interactions"], rank_col=plan.options["rank_col"],
                           group_by=plan.list_keys, partition_by=partition_by,
                           duplicate_interactions=plan.options["duplicate_interactions"], gain=plan.options["gain"],
                           **columns):
         rows.append((found.table, "error", found.problem, found.column_name, found.n_rows, found.example,
                      str(found.error())))
-    for error in overlap_errors(con, inputs["recommendations"], inputs["interactions"], user_col=columns["user_col"],
+    for error in overlap_errors(engine, inputs["recommendations"], inputs["interactions"], user_col=columns["user_col"],
                                 item_col=columns["item_col"], partition_by=partition_by):
         rows.append((error.table, "error", error.problem, error.column, None, None, str(error)))
-    unread = unread_relevance_column(con, inputs["interactions"], relevance_col=columns["relevance_col"],
+    unread = unread_relevance_column(engine, inputs["interactions"], relevance_col=columns["relevance_col"],
                                      key_columns=[columns["user_col"], columns["item_col"], *partition_by])
     if unread is not None:
         rows.append((inputs["interactions"].label, "note", "relevance_column_not_read", unread, None, None,
                      UNREAD_RELEVANCE.format(table=inputs["interactions"].label, column=unread)))
     macros = renderer()
-    for problem, column, n_rows, example in notes(con, inputs["recommendations"], inputs["interactions"],
+    for problem, column, n_rows, example in notes(engine, inputs["recommendations"], inputs["interactions"],
                                                   relevance_threshold=relevance_threshold, k=largest_k,
                                                   group_by=group_by, partition_by=partition_by, **columns):
         rows.append((inputs[macros.call("_note_table", problem)].label, "note", problem, column, n_rows, example,

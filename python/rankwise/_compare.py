@@ -1,5 +1,6 @@
 """rankwise.compare and rankwise.comparison_table: the dbt macro compare, rendered
-and run in DuckDB, and its result laid out as ranx lays out its comparisons."""
+and run on an engine (DuckDB, or Spark for Spark DataFrames), and its result
+laid out as ranx lays out its comparisons."""
 
 from __future__ import annotations
 
@@ -7,13 +8,11 @@ import os
 from collections.abc import Sequence
 from typing import Any, Literal, Unpack
 
-import duckdb
-
 from . import _checks
 from ._options import EvaluateOptions, documented, plain
 from ._plan import evaluation_plan, macro_arguments
 from ._render import renderer
-from .engines import duckdb as duckdb_engine
+from .engines import Engine, Output, engine_for
 from .errors import InvalidArgumentError
 
 Test = Literal["t", "randomization", "bootstrap"]
@@ -38,8 +37,9 @@ def _compare_arguments(metrics: Any, k: Any, model_col: Any, baseline: Any, grou
     return arguments
 
 
-def _render_compare(recommendations_sql: str, interactions_sql: str, arguments: dict[str, Any]) -> str:
-    return str(renderer("duckdb").call("compare", recommendations_sql, interactions_sql, **arguments)).strip()
+def _render_compare(recommendations_sql: str, interactions_sql: str, arguments: dict[str, Any],
+                    adapter_type: str = "duckdb") -> str:
+    return str(renderer(adapter_type).call("compare", recommendations_sql, interactions_sql, **arguments)).strip()
 
 
 @documented
@@ -61,11 +61,11 @@ def compare(
     alpha: float = 0.05,
     margin: float | None = None,
     equivalence: bool = False,
-    con: duckdb.DuckDBPyConnection | None = None,
+    con: Any = None,
     validate: bool = True,
     memory_limit: str | None = None,
     temp_directory: str | os.PathLike[str] | None = None,
-    output: duckdb_engine.Output = "pandas",
+    output: Output | None = None,
     **options: Unpack[EvaluateOptions],
 ) -> Any:
     """Compares models on paired per-user values: is one really better?
@@ -133,7 +133,9 @@ def compare(
             baseline is not a model of the recommendations.
         rankwise.errors.InputError: as for :func:`evaluate`.
     """
-    duckdb_engine.check_output("compare", output)
+    given = {"recommendations": recommendations, "interactions": interactions}
+    engine = engine_for("compare", con, given)
+    output = engine.check_output("compare", output)
     statistics = {"confidence": confidence, "tests": tests, "n_resamples": n_resamples, "seed": seed,
                   "correction": correction, "alpha": alpha, "margin": margin, "equivalence": equivalence}
     arguments = _compare_arguments(metrics, k, model_col, baseline, group_by, partition_by, statistics, options)
@@ -144,29 +146,29 @@ def compare(
                                    [*(arguments["group_by"] or []), arguments["model_col"]], False, options,
                                    arguments["partition_by"])
     plan = evaluation_plan(as_evaluated)
-    with duckdb_engine.evaluation_inputs("compare", con, memory_limit, temp_directory, output,
-                                         {"recommendations": recommendations, "interactions": interactions},
-                                         _checks.text_keys(plan)) as (connection, inputs):
+    with engine.opened("compare", con, given, output=output,
+                       settings={"memory_limit": memory_limit, "temp_directory": temp_directory},
+                       text_keys=_checks.text_keys(plan)) as (running, inputs):
         # Named as the model column, not as one more group column; read even
         # without validate, as it costs no pass over the data.
-        _checks.require_column(connection, inputs["recommendations"], "model column", arguments["model_col"])
+        _checks.require_column(running, inputs["recommendations"], "model column", arguments["model_col"])
         if validate:
-            _checks.refuse_bad_input(connection, inputs, plan)
-        relation = connection.sql(_render_compare(inputs["recommendations"].sql, inputs["interactions"].sql, arguments))
-        computed = duckdb_engine.detached(connection, relation)
-        if computed.shape[0] == 0:
-            _refuse_an_empty_comparison(connection, inputs["recommendations"].sql, arguments)
-        return computed if output == "relation" else duckdb_engine.converted(computed, output)
+            _checks.refuse_bad_input(running, inputs, plan)
+        computed = running.computed(running.run(_render_compare(inputs["recommendations"].sql,
+                                                                inputs["interactions"].sql, arguments,
+                                                                running.adapter_type)))
+        if not running.rows_over(computed, lambda relation: f"select 1 from {relation} limit 1"):
+            _refuse_an_empty_comparison(running, inputs["recommendations"].sql, arguments)
+        return running.returned(computed, output)
 
 
-def _refuse_an_empty_comparison(connection: duckdb.DuckDBPyConnection, recommendations_sql: str,
-                                arguments: dict[str, Any]) -> None:
+def _refuse_an_empty_comparison(engine: Engine, recommendations_sql: str, arguments: dict[str, Any]) -> None:
     """No pair to compare: a baseline that is not a model, one model only, or
     no user in any pair's population. Says which, rather than return an empty
     table."""
-    column = renderer().call("quote_identifier", arguments["model_col"])
-    models = [row[0] for row in connection.sql(
-        f"select distinct {column} from {recommendations_sql} where {column} is not null order by 1 limit 21").fetchall()]
+    column = engine.macros.call("quote_identifier", arguments["model_col"])
+    models = [row[0] for row in engine.rows(
+        f"select distinct {column} from {recommendations_sql} where {column} is not null order by 1 limit 21")]
     shown = ", ".join(map(repr, models[:20])) + (", ..." if len(models) > 20 else "")
     if arguments["baseline"] is not None and arguments["baseline"] not in models:
         raise InvalidArgumentError(
@@ -275,7 +277,7 @@ def _as_pandas(result: Any) -> Any:
 
     if isinstance(result, pd.DataFrame):
         return result
-    for method in ("to_pandas", "df"):
+    for method in ("to_pandas", "df", "toPandas"):  # Arrow and polars, DuckDB, Spark
         if hasattr(result, method):
             return getattr(result, method)()
     raise InvalidArgumentError(

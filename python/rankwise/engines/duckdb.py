@@ -2,7 +2,8 @@
 settings) or the caller's (left as it is), the inputs a user passes (DataFrames,
 Arrow tables, DuckDB relations, table names, Parquet/CSV paths) turned into
 relations the rendered SQL can read without leaving anything behind on the
-connection, running that SQL, and the result converted to the output asked.
+connection, the column types of an input, running that SQL, and the result
+converted to the output asked.
 """
 
 from __future__ import annotations
@@ -11,10 +12,8 @@ import contextlib
 import glob
 import importlib.util
 import os
-import re
 import uuid
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -22,6 +21,9 @@ import duckdb
 
 from .._render import renderer
 from ..errors import InputError, InvalidArgumentError
+from . import ColumnType, Engine, ResolvedInput, TextKeys, quote_table_name
+
+__all__ = ["OUTPUTS", "DuckDBEngine", "Output", "ResolvedInput", "apply_settings", "column_type", "quote_table_name"]
 
 Output = Literal["pandas", "arrow", "polars", "relation"]
 OUTPUTS = get_args(Output)
@@ -34,28 +36,14 @@ _FILE_READERS = {
     ".txt": "read_csv",
 }
 _COMPRESSION_SUFFIXES = {".gz", ".zst"}
-_SIMPLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*){0,2}")
 
-
-@dataclass(frozen=True)
-class ResolvedInput:
-    """A relation the SQL reads, as SQL text, and how to name it in messages.
-    `registered` is true for a Python object registered on the connection for
-    the time of the query."""
-
-    sql: str
-    label: str
-    registered: bool = False
-
-
-def quote_table_name(name: str, adapter_type: str = "duckdb") -> str:
-    """Quotes a table name: `schema.table` is split on dots when every part is a
-    plain identifier; any other string is one identifier, quoted whole (quotes
-    inside it escaped), so no name reaches SQL raw. The quoting is the macro
-    quote_identifier's for the adapter, the same as the SQL's column names."""
-    parts = name.split(".") if _SIMPLE_NAME.fullmatch(name) else [name]
-    macros = renderer(adapter_type)
-    return ".".join(macros.call("quote_identifier", part) for part in parts)
+# DuckDB's type ids (DuckDBPyType.id): numbers, the strings ids may be, and the
+# nested types no id may be. The id, not the type's text: an ENUM's text lists its
+# categories, and 'Song [Live]' or 'roadmap' are not nested types.
+_NUMERIC = frozenset({"tinyint", "smallint", "integer", "bigint", "hugeint", "utinyint", "usmallint", "uinteger",
+                      "ubigint", "uhugeint", "float", "double", "decimal", "bignum"})
+_STRING = frozenset({"varchar", "enum"})
+_NESTED = frozenset({"list", "array", "struct", "map", "union"})
 
 
 def _file_reader(path: str) -> str | None:
@@ -171,44 +159,98 @@ def refuse_a_text_collation(connection: duckdb.DuckDBPyConnection, caller: str, 
             "they are: run RESET default_collation on this connection, or pass no `con`.")
 
 
-def check_output(caller: str, output: Any) -> None:
-    if output not in OUTPUTS:
-        raise InvalidArgumentError(
-            f"rankwise.{caller}: argument `output` must be one of {', '.join(map(repr, OUTPUTS))}; got {output!r}.")
+def column_type(kind: Any) -> ColumnType:
+    """A DuckDB type (DuckDBPyType) as the checks read it; an ENUM is named
+    without its list of categories."""
+    if kind.id == "null":
+        return ColumnType("null", str(kind))
+    if kind.id in _NUMERIC:
+        return ColumnType("number", str(kind))
+    if kind.id in _STRING:
+        return ColumnType("string", "ENUM" if kind.id == "enum" else str(kind))
+    if kind.id in _NESTED:
+        # a list's and an array's element type: their child (an array's children
+        # also hold its size)
+        element = dict(kind.children).get("child") if kind.id in ("list", "array") else None
+        return ColumnType("nested", str(kind), None if element is None else column_type(element))
+    return ColumnType("other", str(kind))
 
 
-@contextlib.contextmanager
-def evaluation_inputs(
-    caller: str,
-    con: duckdb.DuckDBPyConnection | None,
-    memory_limit: str | None,
-    temp_directory: str | os.PathLike[str] | None,
-    output: Output,
-    inputs: Mapping[str, Any],
-    text_key_columns: Callable[[duckdb.DuckDBPyConnection, dict[str, ResolvedInput]], list[str]],
-) -> Iterator[tuple[duckdb.DuckDBPyConnection, dict[str, ResolvedInput]]]:
-    """The connection and the inputs of one evaluate or compare: rankwise's own
-    connection with the memory settings (closed on leaving, unless the result is
-    a relation on it), or the caller's, left as it is but refused under a text
-    collation that would change which ids match (`text_key_columns` names the
-    key columns holding text)."""
-    if con is not None and (memory_limit is not None or temp_directory is not None):
-        raise InvalidArgumentError(
-            f"rankwise.{caller}: `memory_limit` and `temp_directory` apply to rankwise's own connection; "
-            "on a connection you pass as `con`, set them yourself (SET memory_limit = '8GB'), as rankwise "
-            "leaves your connection's settings as they are.")
-    private = con is None
-    connection = duckdb.connect() if private else con
-    try:
-        if private:
-            apply_settings(connection, memory_limit=memory_limit, temp_directory=temp_directory)
-        with resolved_inputs(connection, **inputs) as resolved:
-            if not private:
-                refuse_a_text_collation(connection, caller, text_key_columns(connection, resolved))
-            yield connection, resolved
-    finally:
-        if private and output != "relation":
-            connection.close()
+class DuckDBEngine(Engine):
+    """DuckDB: rankwise's own in-memory connection, or the caller's `con`."""
+
+    adapter_type = "duckdb"
+    outputs = OUTPUTS
+
+    def __init__(self, connection: duckdb.DuckDBPyConnection) -> None:
+        self.connection = connection
+        self.registered = False
+        self._computed: list[duckdb.DuckDBPyRelation] = []
+
+    @classmethod
+    @contextlib.contextmanager
+    def opened(cls, caller: str, con: duckdb.DuckDBPyConnection | None, inputs: Mapping[str, Any], *, output: str,
+               settings: Mapping[str, Any], text_keys: TextKeys) -> Iterator[tuple[DuckDBEngine, dict[str, ResolvedInput]]]:
+        """rankwise's own connection with the memory settings (closed on leaving,
+        unless the result is a relation on it), or the caller's, left as it is
+        but refused under a text collation that would change which ids match
+        (`text_keys` names the key columns holding text)."""
+        memory_limit, temp_directory = settings.get("memory_limit"), settings.get("temp_directory")
+        if con is not None and (memory_limit is not None or temp_directory is not None):
+            raise InvalidArgumentError(
+                f"rankwise.{caller}: `memory_limit` and `temp_directory` apply to rankwise's own connection; "
+                "on a connection you pass as `con`, set them yourself (SET memory_limit = '8GB'), as rankwise "
+                "leaves your connection's settings as they are.")
+        private = con is None
+        connection = duckdb.connect() if private else con
+        try:
+            if private:
+                apply_settings(connection, memory_limit=memory_limit, temp_directory=temp_directory)
+            engine = cls(connection)
+            with resolved_inputs(connection, **inputs) as resolved:
+                engine.registered = any(value.registered for value in resolved.values())
+                if not private:
+                    refuse_a_text_collation(connection, caller, text_keys(engine, resolved))
+                yield engine, resolved
+        finally:
+            if private and output != "relation":
+                connection.close()
+
+    def column_types(self, resolved: ResolvedInput) -> dict[str, ColumnType]:
+        try:
+            relation = self.connection.sql(f"select * from {resolved.sql}")
+        except duckdb.CatalogException:
+            raise InputError(
+                f"rankwise: the {resolved.label} does not exist on the connection. Pass `con`, the connection that "
+                "holds it, or a DataFrame or file path instead.", table=resolved.label) from None
+        except duckdb.Error as error:
+            first_line = str(error).strip().splitlines()[0]
+            raise InputError(f"rankwise: the {resolved.label} cannot be read: {first_line}",
+                             table=resolved.label) from error
+        return {column: column_type(kind) for column, kind in zip(relation.columns, relation.types)}
+
+    def rows(self, query: str) -> list[tuple[Any, ...]]:
+        return self.connection.sql(query).fetchall()
+
+    def run(self, query: str) -> duckdb.DuckDBPyRelation:
+        return self.connection.sql(query)
+
+    def computed(self, result: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
+        computed = detached(self.connection, result)
+        self._computed.append(computed)
+        return computed
+
+    def rows_over(self, result: duckdb.DuckDBPyRelation, query: Callable[[str], str]) -> list[tuple[Any, ...]]:
+        return result.query("rw_result", query("rw_result")).fetchall()
+
+    def returned(self, result: duckdb.DuckDBPyRelation, output: str) -> Any:
+        if output != "relation":
+            return converted(result, output)
+        if not self.registered or any(result is computed for computed in self._computed):
+            return result
+        # Registered inputs are dropped on leaving the block of opened(): compute
+        # the result now and hand it back as a relation over the computed data.
+        return detached(self.connection, result)
 
 
 def detached(connection: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:

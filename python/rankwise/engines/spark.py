@@ -1,0 +1,244 @@
+"""The Spark engine: the caller's SparkSession (rankwise starts none, and changes
+none of its settings), Spark DataFrames and table names of the session as the
+relations the rendered SQL reads, the column types of an input, running that SQL
+in the session and the result returned as a Spark DataFrame (or brought to the
+driver as pandas, Arrow or polars on request).
+
+Nothing but the result and the checks' few rows reaches the driver: the inputs
+are never converted to pandas or Arrow. A DataFrame reaches the SQL as Spark's
+own ``spark.sql(query, name=frame)`` passes it (a temporary view for the time
+the query is analysed, dropped at once on a classic session; part of the plan
+on Spark Connect), so nothing is left behind in the session's catalog.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import uuid
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from ..errors import InputError, InvalidArgumentError
+from . import ColumnType, Engine, ResolvedInput, TextKeys, _SIMPLE_NAME, is_spark_dataframe, quote_table_name
+
+__all__ = ["OUTPUTS", "SparkEngine", "column_type"]
+
+OUTPUTS = ("spark", "pandas", "arrow", "polars")
+
+# Stands for a DataFrame in the rendered SQL until the query is run: a plain
+# identifier, which the macros write as it is.
+_PLACEHOLDER = re.compile(r"rw_frame_[0-9a-f]{32}")
+
+
+def column_type(kind: Any) -> ColumnType:
+    """A Spark type (pyspark.sql.types.DataType) as the checks read it, named
+    as Spark SQL spells it (BIGINT, STRING, ARRAY<DOUBLE>...)."""
+    from pyspark.sql import types
+
+    name = _type_name(kind)
+    if isinstance(kind, types.NullType):
+        return ColumnType("null", name)
+    if isinstance(kind, types.NumericType):
+        return ColumnType("number", name)
+    if isinstance(kind, _types_named(types, "StringType", "CharType", "VarcharType")):
+        return ColumnType("string", name)
+    if isinstance(kind, types.ArrayType):
+        return ColumnType("nested", name, column_type(kind.elementType))
+    # a VARIANT holds any value, and Spark neither groups nor joins on one
+    if isinstance(kind, _types_named(types, "MapType", "StructType", "VariantType")):
+        return ColumnType("nested", name)
+    return ColumnType("other", name)
+
+
+def _types_named(types: Any, *names: str) -> tuple[type, ...]:
+    """The classes of pyspark.sql.types of those names that this PySpark has."""
+    return tuple(getattr(types, name) for name in names if hasattr(types, name))
+
+
+def _type_name(kind: Any) -> str:
+    from pyspark.sql import types
+
+    if isinstance(kind, types.ArrayType):
+        return f"ARRAY<{_type_name(kind.elementType)}>"
+    if isinstance(kind, types.MapType):
+        return f"MAP<{_type_name(kind.keyType)}, {_type_name(kind.valueType)}>"
+    if isinstance(kind, types.StructType):
+        return "STRUCT<" + ", ".join(f"{field.name}: {_type_name(field.dataType)}" for field in kind.fields) + ">"
+    if isinstance(kind, types.StringType) and _collation(kind) != "UTF8_BINARY":
+        return f"STRING COLLATE {_collation(kind)}"
+    return kind.simpleString().upper()
+
+
+def _collation(kind: Any) -> str:
+    return getattr(kind, "collation", None) or "UTF8_BINARY"
+
+
+def _same_session(one: Any, other: Any) -> bool:
+    if one is other:
+        return True
+    jvm_one, jvm_other = getattr(one, "_jsparkSession", None), getattr(other, "_jsparkSession", None)
+    if jvm_one is not None and jvm_other is not None:
+        return bool(jvm_one.equals(jvm_other))
+    return getattr(one, "session_id", None) is not None and getattr(one, "session_id", None) == getattr(
+        other, "session_id", None)
+
+
+def _condition(error: Exception) -> str | None:
+    for method in ("getCondition", "getErrorClass"):
+        if hasattr(error, method):
+            with contextlib.suppress(Exception):
+                return getattr(error, method)()
+    return None
+
+
+def _first_line(error: Exception) -> str:
+    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+
+
+class SparkEngine(Engine):
+    """Spark: the session of the DataFrames given, or `con`."""
+
+    adapter_type = "spark"
+    outputs = OUTPUTS
+    output_note = " on Spark (a Spark DataFrame, or the result alone brought to the driver)"
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self._frames: dict[str, Any] = {}
+        self._tables: dict[str, str] = {}
+        self._types: dict[str, dict[str, ColumnType]] = {}
+
+    @classmethod
+    @contextlib.contextmanager
+    def opened(cls, caller: str, con: Any, inputs: Mapping[str, Any], *, output: str, settings: Mapping[str, Any],
+               text_keys: TextKeys) -> Iterator[tuple[SparkEngine, dict[str, ResolvedInput]]]:
+        """The session of the inputs (or `con`), left as it is: settings of
+        rankwise's own DuckDB connection are refused, and text key columns
+        under a collation that compares 'B' and 'b' equal."""
+        given = [name for name, value in settings.items() if value is not None]
+        if given:
+            named = " and ".join(f"`{name}`" for name in given)
+            raise InvalidArgumentError(
+                f"rankwise.{caller}: {named} {'is a setting' if len(given) == 1 else 'are settings'} of rankwise's "
+                "own DuckDB connection; on Spark, the session's own settings apply (spark.driver.memory, "
+                "spark.local.dir...): set them when you build the SparkSession, as rankwise leaves its settings "
+                "as they are.")
+        frames = {role: value for role, value in inputs.items() if is_spark_dataframe(value)}
+        session = con if con is not None else next(iter(frames.values())).sparkSession
+        for role, frame in frames.items():
+            if not _same_session(frame.sparkSession, session):
+                raise InvalidArgumentError(
+                    f"rankwise.{caller}: the {role} is a DataFrame of another Spark session than "
+                    + ("`con`" if con is not None else f"the {next(iter(frames))}")
+                    + ": pass DataFrames of one session (and that session as `con`).")
+        engine = cls(session)
+        resolved = {role: engine._resolve(role, value) for role, value in inputs.items()}
+        engine._refuse_a_text_collation(caller, resolved, text_keys(engine, resolved))
+        yield engine, resolved
+
+    def _resolve(self, role: str, value: Any) -> ResolvedInput:
+        if is_spark_dataframe(value):
+            return ResolvedInput(self._placeholder(value), f"{role} ({type(value).__name__})", registered=True)
+        if isinstance(value, str) and value:
+            from .duckdb import _looks_like_path
+
+            if _looks_like_path(value):
+                raise InputError(
+                    f"rankwise: the {role} '{value}' looks like a file path, and on Spark a string names a table "
+                    "of the session: read the file in Spark (spark.read.parquet(...)) and pass the DataFrame.",
+                    table=role)
+            resolved = ResolvedInput(quote_table_name(value, self.adapter_type), f"{role} table '{value}'")
+            self._tables[resolved.sql] = value
+            return resolved
+        if isinstance(value, str):
+            raise InputError(f"rankwise: the {role} argument is an empty string.", table=role)
+        # engine_for lets through nothing else
+        raise InputError(f"rankwise: cannot read the {role} ({type(value).__name__}) on Spark.", table=role)
+
+    def _placeholder(self, frame: Any) -> str:
+        for placeholder, known in self._frames.items():
+            if known is frame:
+                return placeholder
+        placeholder = f"rw_frame_{uuid.uuid4().hex}"
+        self._frames[placeholder] = frame
+        return placeholder
+
+    def _sql(self, query: str) -> Any:
+        """The session's DataFrame of a rendered query, each DataFrame it reads
+        passed as Spark passes DataFrames to SQL (a format field of the query)."""
+        used = sorted(set(_PLACEHOLDER.findall(query)))
+        if not used:
+            return self.session.sql(query)
+        formatted = _PLACEHOLDER.sub(lambda match: "{" + match.group(0) + "}",
+                                     query.replace("{", "{{").replace("}", "}}"))
+        return self.session.sql(formatted, **{placeholder: self._frames[placeholder] for placeholder in used})
+
+    def _refuse_a_text_collation(self, caller: str, inputs: dict[str, ResolvedInput], text_columns: list[str]) -> None:
+        """A text column under a collation other than Spark's binary one
+        (UTF8_LCASE...) compares 'B' and 'b' equal, which would quietly merge
+        users or items. rankwise changes no data, so it refuses instead."""
+        for resolved in inputs.values():
+            for column, kind in self.column_types(resolved).items():
+                if column in text_columns and kind.name.startswith("STRING COLLATE"):
+                    raise InvalidArgumentError(
+                        f"rankwise.{caller}: the column '{column}' of the {resolved.label} is of type {kind.name}, "
+                        "under which text ids such as 'B' and 'b' compare equal. rankwise leaves your data as it "
+                        f"is: cast it to STRING COLLATE UTF8_BINARY first.")
+
+    def column_types(self, resolved: ResolvedInput) -> dict[str, ColumnType]:
+        if resolved.sql not in self._types:
+            self._types[resolved.sql] = {field.name: column_type(field.dataType)
+                                         for field in self._schema(resolved).fields}
+        return self._types[resolved.sql]
+
+    def _schema(self, resolved: ResolvedInput) -> Any:
+        from pyspark.errors import PySparkException
+
+        table = self._tables.get(resolved.sql)
+        missing = InputError(
+            f"rankwise: the {resolved.label} does not exist in the Spark session. Pass `con`, the SparkSession that "
+            "holds it, or a DataFrame instead.", table=resolved.label)
+        if table is not None and _SIMPLE_NAME.fullmatch(table):
+            # Asked first: a query of a missing table would have Spark log the error.
+            try:
+                exists = self.session.catalog.tableExists(table)
+            except PySparkException:
+                exists = True  # let the query say what is wrong
+            if not exists:
+                raise missing
+        try:
+            return self._sql(f"select * from {resolved.sql}").schema
+        except PySparkException as error:
+            if _condition(error) == "TABLE_OR_VIEW_NOT_FOUND":
+                raise missing from None
+            raise InputError(f"rankwise: the {resolved.label} cannot be read: {_first_line(error)}",
+                             table=resolved.label) from error
+
+    def rows(self, query: str) -> list[tuple[Any, ...]]:
+        return [tuple(row) for row in self._sql(query).collect()]
+
+    def run(self, query: str) -> Any:
+        return self._sql(query)
+
+    def computed(self, result: Any) -> Any:
+        # A few rows (the means, a comparison): brought to the driver once, they
+        # are read again without running the metrics' query again, and leave
+        # no cached table behind in the session.
+        return self.session.createDataFrame(result.collect(), schema=result.schema)
+
+    def rows_over(self, result: Any, query: Callable[[str], str]) -> list[tuple[Any, ...]]:
+        return self.rows(query(self._placeholder(result)))
+
+    def returned(self, result: Any, output: str) -> Any:
+        if output == "spark":
+            return result
+        if output == "pandas":
+            return result.toPandas()
+        table = result.toArrow()
+        if output == "arrow":
+            return table
+        import polars
+
+        return polars.from_arrow(table)
+

@@ -1,0 +1,449 @@
+"""The Python wrapper on Spark: rankwise.evaluate, compare and check given Spark
+DataFrames run the macros rendered with Spark's dispatch in the DataFrames'
+session (rankwise.engines.spark), with every input check, and give what they
+give on DuckDB for the same data as pandas:
+
+- the integration cases (every case of var('rankwise_test_cases'): golden,
+  ties, users, random, with and without partitions) as means and per user, the
+  comparison of the integration project and evaluate's bootstrap interval of
+  entropy, every value within 1e-9 of the DuckDB path;
+- bad input: the rankwise error and message DuckDB gives (in Spark's names of
+  the types), raised before Spark runs the metrics; check's report, row for row;
+  the coverage warnings;
+- the result is a Spark DataFrame (pandas, Arrow or polars on request), the
+  inputs never leave Spark, and nothing is left in the session's catalog.
+
+One local SparkSession for the module (its start is the slow part)."""
+
+from __future__ import annotations
+
+import math
+import os
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+import rankwise
+from rankwise.errors import InputError, InvalidArgumentError, NoOverlapError
+from tests.reference import comparison_seeds, make_expected
+from tests.unit import test_validation
+
+pyspark = pytest.importorskip("pyspark")
+# PySpark 4 warns of the pandas 3 it meets, in its own conversions.
+pytestmark = [pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
+              pytest.mark.filterwarnings("ignore:The copy keyword is deprecated:Warning:pyspark")]
+
+TOLERANCE = 1e-9
+SEEDS = make_expected.SEEDS
+CASES = make_expected.cases()
+
+
+@pytest.fixture(scope="session")
+def spark(tmp_path_factory: pytest.TempPathFactory, selected_engines: list[str]) -> Iterator[Any]:
+    """A local Spark of two threads with two shuffle partitions (the data are
+    small), its warehouse in a scratch folder, stopped at the end; only when
+    --engines selects Spark."""
+    if "spark" not in selected_engines:
+        pytest.skip("starts Spark: spark must be among --engines")
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("rankwise-wrapper")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.warehouse.dir", str(tmp_path_factory.mktemp("spark-warehouse")))
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def _spark_type(values: Any) -> Any:
+    from pyspark.sql import types
+
+    if isinstance(values, pa.ChunkedArray):
+        kind = values.type
+        if pa.types.is_integer(kind):
+            return types.LongType()
+        if pa.types.is_floating(kind):
+            return types.DoubleType()
+        return types.StringType()
+    if pd.api.types.is_bool_dtype(values):
+        return types.BooleanType()
+    if pd.api.types.is_integer_dtype(values):
+        return types.LongType()
+    if pd.api.types.is_float_dtype(values):
+        return types.DoubleType()
+    if pd.api.types.is_string_dtype(values) or pd.api.types.is_object_dtype(values):
+        return types.StringType()
+    raise TypeError(f"no Spark type for {values.dtype}")
+
+
+def _plain(value: Any, from_pandas: bool) -> Any:
+    """A cell as Spark takes it: numpy scalars as Python's; a pandas NaN is a
+    null (as DuckDB reads it), an Arrow NaN a NaN."""
+    if value is None or (from_pandas and value is pd.NA):
+        return None
+    if isinstance(value, np.generic):
+        value = value.item()
+    if from_pandas and isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def to_spark(spark: Any, frame: pd.DataFrame | pa.Table) -> Any:
+    """The same table as a Spark DataFrame, of an explicit schema (an empty
+    frame has nothing to infer one from)."""
+    from pyspark.sql import types
+
+    from_pandas = isinstance(frame, pd.DataFrame)
+    columns = list(frame.columns) if from_pandas else frame.column_names
+    cells = [frame[column].tolist() if from_pandas else frame.column(column).to_pylist() for column in columns]
+    schema = types.StructType([types.StructField(column, _spark_type(frame[column] if from_pandas else frame.column(column)))
+                               for column in columns])
+    rows = [tuple(_plain(value, from_pandas) for value in row) for row in zip(*cells)]
+    return spark.createDataFrame(rows, schema)
+
+
+def _seed(name: str) -> pd.DataFrame:
+    frame = pd.read_csv(SEEDS / f"{name}.csv", dtype={"example_id": str, "model": str, "user_id": str,
+                                                      "item_id": str})
+    return frame
+
+
+@pytest.fixture(scope="module")
+def seeds(spark) -> dict[str, tuple[pd.DataFrame, Any]]:
+    """Each input seed of the cases as pandas and as a Spark DataFrame."""
+    names = {case[role] for case in CASES for role in ("recommendations", "interactions")}
+    frames = {name: _seed(name) for name in sorted(names)}
+    return {name: (frame, to_spark(spark, frame)) for name, frame in frames.items()}
+
+
+def _assert_same_table(on_spark: pd.DataFrame, on_duckdb: pd.DataFrame, keys: list[str]) -> None:
+    """The same rows (matched on `keys`), every number within TOLERANCE, every
+    other value equal."""
+    assert list(on_spark.columns) == list(on_duckdb.columns)
+    assert len(on_spark) == len(on_duckdb) > 0
+
+    def keyed(frame: pd.DataFrame) -> dict[tuple, dict[str, Any]]:
+        rows = {}
+        for row in frame.to_dict("records"):
+            rows[tuple(None if pd.isna(row[key]) else row[key] for key in keys)] = row
+        return rows
+
+    spark_rows, duckdb_rows = keyed(on_spark), keyed(on_duckdb)
+    assert sorted(spark_rows, key=str) == sorted(duckdb_rows, key=str)
+    wrong = {}
+    for key, expected in duckdb_rows.items():
+        for column, want in expected.items():
+            got = spark_rows[key][column]
+            if pd.isna(want) or pd.isna(got):
+                same = pd.isna(want) and pd.isna(got)
+            elif isinstance(want, (bool, np.bool_, str)):
+                same = got == want
+            else:
+                same = math.isclose(float(got), float(want), rel_tol=0, abs_tol=TOLERANCE)
+            if not same:
+                wrong[(key, column)] = (got, want)
+    assert wrong == {}, "(Spark, DuckDB) of each value that differs"
+
+
+def _k(value: Any) -> str:
+    return "" if pd.isna(value) else str(int(value))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
+def test_every_integration_case_gives_on_spark_what_it_gives_on_duckdb(case, seeds) -> None:
+    """The means (with every input check, on Spark) and the per-user values of
+    every metric but entropy; ties of every kind and partitions included."""
+    arguments = make_expected.evaluate_arguments(case)
+    (recommendations, spark_recommendations), (interactions, spark_interactions) = (
+        seeds[case["recommendations"]], seeds[case["interactions"]])
+    split = arguments.get("partition_by") or arguments.get("group_by")
+    user_metrics = [metric for metric in case["metrics"] if metric != "entropy"]
+    per_user = {**arguments, "metrics": user_metrics, "per_user": True}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rankwise.RankwiseWarning)
+        means = rankwise.evaluate(spark_recommendations, spark_interactions, output="pandas", **arguments)
+        _assert_same_table(means, rankwise.evaluate(recommendations, interactions, **arguments),
+                           [*split, "metric", "k"])
+        if user_metrics:
+            # The checks ran above on these inputs: the per-user run skips them.
+            on_spark = rankwise.evaluate(spark_recommendations, spark_interactions, output="pandas",
+                                         validate=False, **per_user)
+            _assert_same_table(on_spark, rankwise.evaluate(recommendations, interactions, **per_user),
+                               ["user_id", *split, "metric", "k"])
+
+
+def test_the_comparison_of_the_integration_project_is_the_same_on_spark(spark) -> None:
+    """compare with the randomization test and the bootstrap: the seeded draws
+    are the same on both engines, so every column is."""
+    recommendations = pd.read_csv(comparison_seeds.RECOMMENDATIONS)
+    interactions = pd.read_csv(comparison_seeds.INTERACTIONS)
+    arguments = {"metrics": comparison_seeds.METRICS, "k": comparison_seeds.K, **comparison_seeds.ARGUMENTS}
+    on_spark = rankwise.compare(to_spark(spark, recommendations), to_spark(spark, interactions), **arguments)
+    assert type(on_spark).__name__ == "DataFrame" and type(on_spark).__module__.startswith("pyspark.")
+    expected = rankwise.compare(recommendations, interactions, **arguments)
+    _assert_same_table(on_spark.toPandas(), expected, ["example_id", "metric", "k", "model", "baseline"])
+    table = rankwise.comparison_table(on_spark)
+    assert table.equals(rankwise.comparison_table(expected))
+
+
+def test_the_bootstrap_interval_of_entropy_is_the_same_on_spark(spark) -> None:
+    recommendations = pd.read_csv(comparison_seeds.RECOMMENDATIONS)
+    interactions = pd.read_csv(comparison_seeds.INTERACTIONS)
+    metrics = ["entropy@3", "entropy@10"]
+    on_spark = rankwise.evaluate(to_spark(spark, recommendations), to_spark(spark, interactions), metrics,
+                                 output="pandas", **comparison_seeds.ENTROPY_ARGUMENTS)
+    expected = rankwise.evaluate(recommendations, interactions, metrics, **comparison_seeds.ENTROPY_ARGUMENTS)
+    _assert_same_table(on_spark, expected, ["example_id", "model", "metric", "k"])
+
+
+def test_the_beyond_accuracy_metrics_read_the_catalog_and_train_on_spark(spark) -> None:
+    """The default call of integration_tests/models/beyond_accuracy__actual.sql:
+    the catalog (with a vector per item) and the train interactions as Spark
+    DataFrames too, checked and read in Spark."""
+    frames = {role: _seed(f"input__beyond__{role}") for role in ("recommendations", "interactions", "train", "items")}
+    vectors = frames["items"].assign(vector=frames["items"][["f1", "f2", "f3"]].values.tolist())[["item_id", "vector"]]
+    on_spark = {role: to_spark(spark, frame) for role, frame in frames.items() if role != "items"}
+    spark_vectors = to_spark(spark, frames["items"]).selectExpr("item_id", "array(f1, f2, f3) as vector")
+    arguments = {"metrics": ["coverage", "gini", "personalization", "novelty", "arp", "long_tail_share", "serendipity",
+                             "intra_list_diversity"],
+                 "k": [1, 3, 5], "group_by": ["model"], "partition_by": ["example_id"], "item_vector_col": "vector",
+                 "head_share": 0.6}
+    result = rankwise.evaluate(on_spark["recommendations"], on_spark["interactions"], items=spark_vectors,
+                               train=on_spark["train"], output="pandas", **arguments)
+    expected = rankwise.evaluate(frames["recommendations"], frames["interactions"], items=vectors,
+                                 train=frames["train"], **arguments)
+    _assert_same_table(result, expected, ["example_id", "model", "metric", "k"])
+
+
+# The result, the inputs and the session.
+
+def _small(spark: Any) -> tuple[Any, Any]:
+    return (to_spark(spark, test_validation._recommendations()), to_spark(spark, test_validation._interactions()))
+
+
+def _guarded(frame: Any) -> Any:
+    """The DataFrame, with every way of bringing its rows to the driver made
+    to fail: rankwise must read it in Spark only."""
+    def refused(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("rankwise brought an input's rows to the driver")
+
+    for method in ("toPandas", "toArrow", "collect", "toLocalIterator", "take", "head", "first", "tail", "count"):
+        setattr(frame, method, refused)
+    return frame
+
+
+def test_spark_input_gives_a_spark_dataframe_and_leaves_the_session_as_it_was(spark) -> None:
+    """Means and per-user values come back as Spark DataFrames (the per-user one
+    lazy, and readable after the call); the inputs' rows never reach the driver,
+    and no view is left in the catalog."""
+    recommendations, interactions = (_guarded(frame) for frame in _small(spark))
+    views_before = [table.name for table in spark.catalog.listTables()]
+    means = rankwise.evaluate(recommendations, interactions, ["ndcg@3", "map"], relevance_col="relevance")
+    per_user = rankwise.evaluate(recommendations, interactions, ["ndcg@3"], relevance_col="relevance",
+                                 per_user=True)
+    assert [table.name for table in spark.catalog.listTables()] == views_before
+    for result in (means, per_user):
+        assert type(result).__name__ == "DataFrame" and type(result).__module__.startswith("pyspark.")
+    expected = test_validation._evaluate(test_validation._recommendations(), test_validation._interactions())
+    _assert_same_table(means.toPandas(), expected, ["metric", "k"])
+    assert sorted(row.user_id for row in per_user.collect()) == ["u1", "u2"]
+    assert set(per_user.columns) >= {"user_id", "metric", "k", "value", "dcg", "idcg"}
+
+
+def test_output_asks_for_pandas_arrow_or_polars_and_refuses_duckdbs_relation(spark) -> None:
+    recommendations, interactions = _small(spark)
+    expected = test_validation._evaluate(test_validation._recommendations(), test_validation._interactions())
+    for output, convert in (("pandas", lambda table: table), ("arrow", lambda table: table.to_pandas()),
+                            ("polars", lambda table: table.to_pandas())):
+        # the checks ran on these inputs in the other tests
+        result = test_validation._evaluate(recommendations, interactions, output=output, validate=False)
+        _assert_same_table(convert(result), expected, ["metric", "k"])
+    with pytest.raises(InvalidArgumentError, match=r"`output` must be one of 'spark', 'pandas', 'arrow', 'polars' "
+                                                   r"on Spark .*; got 'relation'"):
+        test_validation._evaluate(recommendations, interactions, output="relation")
+
+
+def test_table_names_are_read_in_the_session_given_as_con(spark) -> None:
+    recommendations, interactions = _small(spark)
+    recommendations.createOrReplaceTempView("rw_test_recs")
+    interactions.createOrReplaceTempView("rw_test_truth")
+    try:
+        result = test_validation._evaluate("rw_test_recs", "rw_test_truth", con=spark, output="pandas")
+        expected = test_validation._evaluate(test_validation._recommendations(), test_validation._interactions())
+        _assert_same_table(result, expected, ["metric", "k"])
+        # a table name beside a DataFrame of the session
+        _assert_same_table(test_validation._evaluate(recommendations, "rw_test_truth", output="pandas"), expected,
+                           ["metric", "k"])
+        with pytest.raises(InputError, match="the interactions table 'rw_test_nowhere' does not exist in the Spark "
+                                             "session"):
+            test_validation._evaluate("rw_test_recs", "rw_test_nowhere", con=spark)
+        hostile = "truth`; drop view rw_test_truth; --"
+        with pytest.raises(InputError, match=r"the interactions table 'truth`; drop view .*' does not exist"):
+            test_validation._evaluate("rw_test_recs", hostile, con=spark)
+        assert spark.table("rw_test_truth").count() == 3
+    finally:
+        spark.catalog.dropTempView("rw_test_recs")
+        spark.catalog.dropTempView("rw_test_truth")
+
+
+def test_inputs_of_two_engines_or_duckdbs_settings_are_refused(spark) -> None:
+    recommendations, interactions = _small(spark)
+    with pytest.raises(InvalidArgumentError, match=r"rankwise.evaluate: the recommendations is a Spark DataFrame but "
+                                                   r"the interactions is a pandas DataFrame: the inputs of one "
+                                                   r"evaluation must live in one engine"):
+        test_validation._evaluate(recommendations, test_validation._interactions())
+    with pytest.raises(InvalidArgumentError, match=r"`con` is a SparkSession but the recommendations is a pandas "
+                                                   r"DataFrame"):
+        rankwise.check(test_validation._recommendations(), "truth", con=spark)
+    with pytest.raises(InvalidArgumentError, match=r"the recommendations is a Spark DataFrame but `con` is a duckdb "
+                                                   r"DuckDBPyConnection"):
+        rankwise.compare(recommendations, interactions, ["ndcg"], con=duckdb.connect())
+    with pytest.raises(InvalidArgumentError, match=r"`memory_limit` is a setting of rankwise's own DuckDB connection; "
+                                                   r"on Spark, the session's own settings apply"):
+        test_validation._evaluate(recommendations, interactions, memory_limit="1GB")
+    with pytest.raises(InputError, match=r"looks like a file path, and on Spark a string names a table"):
+        test_validation._evaluate(recommendations, "truth.parquet")
+
+
+def test_text_ids_under_a_case_blind_collation_are_refused(spark) -> None:
+    recommendations, interactions = _small(spark)
+    folded = interactions.selectExpr("user_id collate UTF8_LCASE as user_id", "item_id", "relevance")
+    with pytest.raises(InvalidArgumentError, match=r"the column 'user_id' of the interactions \(DataFrame\) is of type "
+                                                   r"STRING COLLATE UTF8_LCASE, under which text ids such as 'B' and "
+                                                   r"'b' compare equal"):
+        test_validation._evaluate(recommendations, folded)
+
+
+# Bad input: the message DuckDB gives.
+
+def _in_spark_names(message: str) -> str:
+    """DuckDB's message as Spark words it: its type names, and every input a
+    DataFrame (an Arrow table's label says Table on DuckDB)."""
+    return message.replace("VARCHAR", "STRING").replace("(Table)", "(DataFrame)")
+
+
+def _error(call: Any) -> Exception:
+    with pytest.raises(rankwise.RankwiseError) as raised:
+        call()
+    return raised.value
+
+
+REPRESENTATIVE = ["missing item column", "missing group column", "text rank", "ids of different types",
+                  "empty recommendations", "null user id", "null item id", "null score", "rank below one",
+                  "fractional rank", "item twice in a list", "rank twice in a list", "interaction twice",
+                  "NaN relevance", "negative relevance"]
+BAD_INPUTS = {case[0]: case[1:] for case in test_validation.CASES}
+
+
+@pytest.mark.parametrize("name", REPRESENTATIVE)
+def test_bad_input_gets_the_message_it_gets_on_duckdb(name: str, spark) -> None:
+    """The cases of tests/unit/test_validation.py, the same data as Spark
+    DataFrames: the same error class, table, column and message."""
+    recommendations, interactions, options, kind, message = BAD_INPUTS[name]
+    expected = _error(lambda: test_validation._evaluate(recommendations, interactions, **options))
+    assert type(expected) is kind and message in str(expected)
+    got = _error(lambda: test_validation._evaluate(to_spark(spark, recommendations), to_spark(spark, interactions),
+                                                   **options))
+    assert type(got) is kind
+    assert str(got) == _in_spark_names(str(expected))
+    assert (got.table, got.column) == (_in_spark_names(expected.table), expected.column)
+
+
+def test_ids_that_never_meet_get_the_message_they_get_on_duckdb(spark) -> None:
+    """No common item, found after the means (which show no hit); no common
+    user within a partition, found before the per-user values."""
+    recommendations = pd.DataFrame({"user_id": [1, 2], "item_id": [10, 20], "rank": [1, 1]})
+    interactions = pd.DataFrame({"user_id": [1, 2], "item_id": [1010, 1020]})
+    for arguments in ({}, {"per_user": True, "partition_by": "week"}):
+        week = {"week": [1, 2]} if "partition_by" in arguments else {}
+        recs, truth = recommendations.assign(**week), interactions.assign(**{k: v[::-1] for k, v in week.items()})
+        expected = _error(lambda: rankwise.evaluate(recs, truth, ["ndcg"], **arguments))
+        got = _error(lambda: rankwise.evaluate(to_spark(spark, recs), to_spark(spark, truth), ["ndcg"], **arguments))
+        assert type(got) is type(expected) is NoOverlapError
+        assert str(got) == _in_spark_names(str(expected))
+
+
+def test_a_missing_model_column_and_an_empty_comparison_are_named_as_on_duckdb(spark) -> None:
+    recommendations, interactions = test_validation._recommendations(), test_validation._interactions()
+    for frame, arguments in ((recommendations, {}), (recommendations.assign(model="a"), {}),
+                             (recommendations.assign(model="a"), {"baseline": "b"})):
+        expected = _error(lambda: rankwise.compare(frame, interactions, ["ndcg"], **arguments))
+        got = _error(lambda: rankwise.compare(to_spark(spark, frame), to_spark(spark, interactions), ["ndcg"],
+                                              **arguments))
+        assert type(got) is type(expected)
+        assert str(got) == _in_spark_names(str(expected))
+    assert isinstance(got, InvalidArgumentError)
+
+
+def test_a_catalog_without_a_recommended_item_gets_the_message_it_gets_on_duckdb(spark) -> None:
+    recommendations, interactions = test_validation._recommendations(), test_validation._interactions()
+    catalog = pd.DataFrame({"item_id": ["a", "b", "c"]})
+    expected = _error(lambda: rankwise.evaluate(recommendations, interactions, ["coverage@2"], items=catalog))
+    got = _error(lambda: rankwise.evaluate(to_spark(spark, recommendations), to_spark(spark, interactions),
+                                           ["coverage@2"], items=to_spark(spark, catalog)))
+    assert type(got) is type(expected) and got.problem == "item_not_in_catalog"
+    assert str(got) == _in_spark_names(str(expected))
+
+
+def _same_report(on_spark: pd.DataFrame, on_duckdb: pd.DataFrame) -> None:
+    expected = on_duckdb.assign(table=on_duckdb["table"].map(_in_spark_names),
+                                message=on_duckdb["message"].map(_in_spark_names))
+    assert on_spark.astype(object).where(on_spark.notna(), None).values.tolist() == \
+        expected.astype(object).where(expected.notna(), None).values.tolist()
+    assert list(on_spark.columns) == list(on_duckdb.columns)
+
+
+def test_check_reports_on_spark_what_it_reports_on_duckdb(spark) -> None:
+    """Errors, notes with their counts and examples, users in one table only,
+    short lists, tied scores, an unread relevance-like column."""
+    messy = test_validation._recommendations(item_id=["a", "a", "c", "a", "d"], rank=[1, 2, 2, 0, 1])
+    truth = test_validation._interactions(user_id=["u1", "u1", "u9"])
+    tied = test_validation._recommendations(score=[0.9, 0.5, 0.5, 0.3, 0.3])
+    for recommendations, interactions, options in (
+            (messy, truth, {"relevance_col": "relevance", "k": 5}),
+            (tied, truth.rename(columns={"relevance": "rating"}), {"score_col": "score", "k": 2}),
+            (test_validation._recommendations(), test_validation._interactions().rename(columns={"user_id": "user"}),
+             {})):
+        expected = rankwise.check(recommendations, interactions, **options)
+        assert not expected.empty
+        _same_report(rankwise.check(to_spark(spark, recommendations), to_spark(spark, interactions), **options),
+                     expected)
+    notes = set(rankwise.check(to_spark(spark, tied), to_spark(spark, truth), score_col="score", k=2)["problem"])
+    assert "tied_scores" in notes
+
+
+def test_the_coverage_warnings_are_the_ones_duckdb_gives(spark) -> None:
+    """A model with lists for one of three truth users; under users='both', the
+    groups are scored on different users."""
+    recommendations = pd.DataFrame({
+        "model": ["easy"] * 2 + ["full"] * 6,
+        "user_id": ["u1", "u1", "u1", "u1", "u2", "u2", "u3", "u3"],
+        "item_id": ["a", "b", "a", "b", "c", "d", "e", "f"],
+        "rank": [1, 2, 1, 2, 1, 2, 1, 2],
+    })
+    interactions = pd.DataFrame({"user_id": ["u1", "u2", "u3"], "item_id": ["a", "x", "y"], "rating": [1, 2, 3]})
+
+    def caught(*inputs: Any, **arguments: Any) -> list[str]:
+        with warnings.catch_warnings(record=True) as found:
+            warnings.simplefilter("always")
+            rankwise.evaluate(*inputs, ["ndcg@2"], group_by="model", **arguments)
+        return [str(warning.message) for warning in found if issubclass(warning.category, rankwise.RankwiseWarning)]
+
+    spark_inputs = (to_spark(spark, recommendations), to_spark(spark, interactions))
+    for arguments in ({}, {"users": "both"}):
+        expected = caught(recommendations, interactions, **arguments)
+        assert expected
+        assert caught(*spark_inputs, **arguments) == expected
