@@ -36,7 +36,7 @@ rw_item_shares as (
 {%- endmacro %}
 
 {#- rw_train_item_set: the distinct items of train, per partition: coverage's
-    catalog under coverage_of 'train_items' and 'train_item_count'. -#}
+    catalog for the metrics that read train_item_set (registry `reads`). -#}
 {% macro _stage_train_item_set(spec) %}
 rw_train_item_set as (
     select distinct {{ rankwise._partition_columns(spec) }}{{ spec.item }} as rw_item
