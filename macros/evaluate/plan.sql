@@ -304,7 +304,8 @@
 {% endmacro %}
 
 {#- How IDCG is computed (macros/evaluate/strategies/): 'k_slots' (idcg='k_positions':
-    every one of the k slots relevant), 'top_k_gains' (each user's top
+    every one of the k slots relevant), 'equal_gains' (every interaction of
+    relevance 1: sums over positions shared by every user), 'top_k_gains' (each user's top
     relevances from one aggregate, on an engine with arrays) or 'ideal_ranks'
     (a window numbering each user's truth by relevance); none without IDCG. -#}
 {% macro _ideal_strategy(spec, truth_components) %}
@@ -312,6 +313,8 @@
         {{ return(none) }}
     {%- elif spec.idcg == 'k_positions' -%}
         {{ return('k_slots') }}
+    {%- elif spec.relevance is none and spec.cutoffs | length > 0 and none not in spec.cutoffs and spec.cutoffs | max <= 10000 -%}
+        {{ return('equal_gains') }}
     {%- elif rankwise._engine_has_top_k_lists() -%}
         {{ return('top_k_gains') }}
     {%- endif -%}

@@ -21,13 +21,15 @@
 {%- endmacro %}
 
 {#- rw_user_truth_counts: per user of the truth (per partition), R, the number of
-    relevant items, a BIGINT that meets the cutoffs (ClickHouse counts in UInt64:
-    see rw_list_rows). -#}
+    relevant items, and the number of its interactions (IDCG's equal_gains
+    strategy reads it), BIGINTs that meet the cutoffs (ClickHouse counts in
+    UInt64: see rw_list_rows). -#}
 {% macro _stage_user_truth_counts(spec) %}
 rw_user_truth_counts as (
     select
         {{ rankwise._partition_columns(spec) }}rw_user,
-        cast(count(case when {{ rankwise._is_relevant('rw_relevance', spec) }} then 1 end) as bigint) as rw_n_relevant
+        cast(count(case when {{ rankwise._is_relevant('rw_relevance', spec) }} then 1 end) as bigint) as rw_n_relevant,
+        cast(count(*) as bigint) as rw_n_truth_items
     from rw_interactions
     group by {{ rankwise._partition_columns(spec) }}rw_user
 )

@@ -23,6 +23,7 @@
             1 as rw_has_list,
             {%- endif %}
             truth.rw_n_relevant as rw_n_relevant,
+            truth.rw_n_truth_items as rw_n_truth_items,
             cutoff.rw_limit as rw_limit,
             cutoff.rw_k as rw_k
         from rw_user_truth_counts as truth
@@ -86,7 +87,7 @@ rw_user_components as (
         and lengths.rw_limit = {{ keys }}.rw_limit{{ rankwise._groups_match('lengths', keys, spec.groups) }}
     {%- endif %}
     {%- if spec.needs_idcg %}
-    {{ rankwise._join_idcg(keys, keys ~ '.rw_limit', spec) }}
+    {{ rankwise._join_idcg('truth', keys ~ '.rw_limit', spec) }}
     {%- endif %}
 )
 {%- endmacro %}
