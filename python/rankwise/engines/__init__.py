@@ -42,6 +42,7 @@ DIALECT_ADAPTERS: dict[str, tuple[str, str]] = {
     "snowflake": ("snowflake", "snowflake"),
     "bigquery": ("bigquery", "bigquery"),
     "trino": ("trino", "trino"),
+    "clickhouse": ("clickhouse", "clickhouse"),
 }
 
 _SIMPLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*){0,2}")
