@@ -10,7 +10,8 @@ the same :class:`Engine`, so every engine gets every check and every message.
 One module per engine:
 
 - :mod:`rankwise.engines.duckdb`: DuckDB, embedded (the default);
-- :mod:`rankwise.engines.spark`: Apache Spark, in the caller's SparkSession.
+- :mod:`rankwise.engines.spark`: Apache Spark, in the caller's SparkSession;
+- :mod:`rankwise.engines.clickhouse`: ClickHouse, in the caller's chDB session.
 
 :func:`engine_for` picks the engine from the inputs and ``con``.
 :data:`DIALECT_ADAPTERS` lists the dialects :func:`rankwise.sql` renders for.
@@ -202,6 +203,11 @@ def is_spark_session(value: Any) -> bool:
     return _is_of(value, "pyspark", "SparkSession")
 
 
+def is_chdb_session(value: Any) -> bool:
+    """A chDB session (chdb.session.Session)."""
+    return _is_of(value, "chdb", "Session")
+
+
 def _kind(value: Any) -> str:
     """An object's kind for a message: 'pandas DataFrame', 'duckdb DuckDBPyConnection'."""
     module = type(value).__module__.split(".")[0].lstrip("_")
@@ -210,9 +216,11 @@ def _kind(value: Any) -> str:
 
 def engine_for(caller: str, con: Any, inputs: Mapping[str, Any]) -> type[Engine]:
     """The engine an evaluation runs on: Spark when `con` is a SparkSession or an
-    input is a Spark DataFrame, DuckDB otherwise. The inputs of one evaluation
-    live in one engine: a Spark DataFrame beside a pandas one, or beside a DuckDB
-    connection, is refused, as rankwise moves no table between engines."""
+    input is a Spark DataFrame, ClickHouse when `con` is a chDB session, DuckDB
+    otherwise. The inputs of one evaluation live in one engine: a Spark
+    DataFrame beside a pandas one, or beside another engine's `con`, and a
+    pandas DataFrame beside a SparkSession or a chDB session, are refused, as
+    rankwise moves no table between engines."""
     given = {role: value for role, value in inputs.items() if value is not None}
     spark_frames = [role for role, value in given.items() if is_spark_dataframe(value)]
     if spark_frames and con is not None and not is_spark_session(con):
@@ -228,6 +236,12 @@ def engine_for(caller: str, con: Any, inputs: Mapping[str, Any]) -> type[Engine]
         from .spark import SparkEngine
 
         return SparkEngine
+    if is_chdb_session(con):
+        _refuse_local_inputs(caller, given, "`con` is a chDB session", lambda value: isinstance(value, str),
+                             "a table name of the session")
+        from .clickhouse import ClickHouseEngine
+
+        return ClickHouseEngine
     from .duckdb import DuckDBEngine
 
     return DuckDBEngine
