@@ -2,7 +2,8 @@
 
 The metric SQL lives in the dbt macros of the package; this module renders them
 and runs them in DuckDB on DataFrames, Arrow tables, DuckDB relations, tables or
-Parquet/CSV files, or in Spark on Spark DataFrames.
+Parquet/CSV files, in Spark on Spark DataFrames, or in ClickHouse on the tables
+of a chDB session.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """rankwise.evaluate, rankwise.sql and rankwise.check: the dbt macros, planned
 (rankwise._plan), checked (rankwise._checks), rendered for the engine's adapter
-and run on it (rankwise.engines: DuckDB, or Spark for Spark DataFrames)."""
+and run on it (rankwise.engines: DuckDB, Spark for Spark DataFrames, ClickHouse
+for the tables of a chDB session)."""
 
 from __future__ import annotations
 
@@ -53,13 +54,13 @@ def evaluate(
     output: Output | None = None,
     **options: Unpack[EvaluateOptions],
 ) -> Any:
-    """Evaluates ranked recommendations against interactions, in DuckDB or Spark.
+    """Evaluates ranked recommendations against interactions, in DuckDB, Spark or ClickHouse.
 
     Runs the SQL of the dbt macro ``rankwise.evaluate`` (rendered from the same
     macro files dbt compiles, with the dispatch of the engine it runs on):
     every metric at every cutoff in one pass. Spark DataFrames (or table names
-    with ``con`` a SparkSession) run in their Spark session; anything else in
-    DuckDB.
+    with ``con`` a SparkSession) run in their Spark session, table names with
+    ``con`` a chDB session in ClickHouse; anything else in DuckDB.
 
     Args:
         recommendations: The ranked lists: a pandas or polars DataFrame, a pyarrow
@@ -100,7 +101,8 @@ def evaluate(
             item's popularity.
         con: A DuckDB connection to run on (and to read table names from);
             default: a private in-memory one. Or a SparkSession, to read table
-            names in (the session of Spark DataFrames otherwise). It is left as
+            names in (the session of Spark DataFrames otherwise), or a chDB
+            session (``chdb.session.Session``) to read table names in. It is left as
             it was found.
         validate: Check the inputs before computing (missing columns, wrong
             types, empty tables, null ids, invalid ranks, scores or relevances,
@@ -109,12 +111,13 @@ def evaluate(
         memory_limit: DuckDB's ``memory_limit`` for this evaluation, such as
             "8GB"; past it, DuckDB spills to ``temp_directory``. Default: DuckDB's
             (80% of RAM). Only without ``con``: rankwise never changes the
-            settings of a connection it is given (nor of a Spark session).
+            settings of a connection it is given (nor of a Spark or chDB session).
         temp_directory: Where DuckDB spills when data outgrows memory.
         output: On DuckDB "pandas" (the default), "arrow", "polars" or
             "relation" (a lazy DuckDB relation, returned on ``con``); on Spark
             "spark" (the default: a Spark DataFrame), "pandas", "arrow" or
-            "polars", the result alone brought to the driver.
+            "polars", the result alone brought to the driver; on ClickHouse
+            "pandas" (the default), "arrow" or "polars", as chDB gives them.
         **options: The columns and conventions (:class:`rankwise.EvaluateOptions`):
 
     Returns:
@@ -248,8 +251,9 @@ def check(
     item, lists shorter than the largest ``k``, and lists with tied scores.
     Arguments are those of :func:`evaluate`, checked as it checks them, so that
     the options an evaluation will use can be passed here first. An empty report
-    means nothing to report. Spark DataFrames are checked in their session (the
-    report, a few rows, is pandas on every engine).
+    means nothing to report. Spark DataFrames are checked in their session, and
+    the tables of a chDB session in it (the report, a few rows, is pandas on
+    every engine).
 
     Args:
         **options: The columns and conventions (:class:`rankwise.EvaluateOptions`):

@@ -1,6 +1,7 @@
 """rankwise.compare and rankwise.comparison_table: the dbt macro compare, rendered
-and run on an engine (DuckDB, or Spark for Spark DataFrames), and its result
-laid out as ranx lays out its comparisons."""
+and run on an engine (DuckDB, Spark for Spark DataFrames, ClickHouse for the
+tables of a chDB session), and its result laid out as ranx lays out its
+comparisons."""
 
 from __future__ import annotations
 

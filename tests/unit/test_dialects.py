@@ -489,6 +489,10 @@ CONSTRUCTS: dict[str, tuple[str, str]] = {
     # Trino unnests sequence(), naming its column
     "trino": ("from (values (5, 0), (10, 0)) as rw_rows(rw_k, rw_is_default)",
               "(select rw_position from unnest(sequence(1, 10)) as rw_series(rw_position))"),
+    # ClickHouse's numbers(offset, count) table function: its generate_series
+    # ignores the column alias
+    "clickhouse": ("from (values (5, 0), (10, 0)) as rw_rows(rw_k, rw_is_default)",
+                   "(select cast(number as bigint) as rw_position from numbers(1, 10))"),
 }
 
 

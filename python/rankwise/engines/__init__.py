@@ -10,7 +10,8 @@ the same :class:`Engine`, so every engine gets every check and every message.
 One module per engine:
 
 - :mod:`rankwise.engines.duckdb`: DuckDB, embedded (the default);
-- :mod:`rankwise.engines.spark`: Apache Spark, in the caller's SparkSession.
+- :mod:`rankwise.engines.spark`: Apache Spark, in the caller's SparkSession;
+- :mod:`rankwise.engines.clickhouse`: ClickHouse, in the caller's chDB session.
 
 :func:`engine_for` picks the engine from the inputs and ``con``.
 :data:`DIALECT_ADAPTERS` lists the dialects :func:`rankwise.sql` renders for.
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from .._render import MacroRenderer, renderer
-from ..errors import InvalidArgumentError
+from ..errors import InputError, InvalidArgumentError
 
 # Dialects rankwise.sql renders for: (dbt adapter type whose dispatch overrides
 # the macros take, dialect that SQL is written in). Each engine's overrides now
@@ -42,6 +43,7 @@ DIALECT_ADAPTERS: dict[str, tuple[str, str]] = {
     "snowflake": ("snowflake", "snowflake"),
     "bigquery": ("bigquery", "bigquery"),
     "trino": ("trino", "trino"),
+    "clickhouse": ("clickhouse", "clickhouse"),
 }
 
 _SIMPLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*){0,2}")
@@ -90,6 +92,14 @@ class ResolvedInput:
     sql: str
     label: str
     registered: bool = False
+
+
+def unreadable(resolved: ResolvedInput, error: Exception) -> InputError:
+    """The error of an input the engine cannot read, with the first line of
+    the engine's message."""
+    text = str(error).strip()
+    return InputError(f"rankwise: the {resolved.label} cannot be read: "
+                      f"{text.splitlines()[0] if text else type(error).__name__}", table=resolved.label)
 
 
 def quote_table_name(name: str, adapter_type: str = "duckdb") -> str:
@@ -177,19 +187,25 @@ class Engine(abc.ABC):
         """The result in the form asked (one of :attr:`outputs`)."""
 
 
-def _is_spark(value: Any, *names: str) -> bool:
-    """Whether `value` is a PySpark object of one of the class names, classic or
-    Spark Connect, without importing pyspark."""
+def _is_of(value: Any, package: str, *names: str) -> bool:
+    """Whether `value` is an object of one of the class names of a package,
+    without importing it."""
     kind = type(value)
-    return kind.__module__.split(".")[0] == "pyspark" and kind.__name__ in names
+    return kind.__module__.split(".")[0] == package and kind.__name__ in names
 
 
 def is_spark_dataframe(value: Any) -> bool:
-    return _is_spark(value, "DataFrame")
+    """A PySpark DataFrame, classic or Spark Connect."""
+    return _is_of(value, "pyspark", "DataFrame")
 
 
 def is_spark_session(value: Any) -> bool:
-    return _is_spark(value, "SparkSession")
+    return _is_of(value, "pyspark", "SparkSession")
+
+
+def is_chdb_session(value: Any) -> bool:
+    """A chDB session (chdb.session.Session)."""
+    return _is_of(value, "chdb", "Session")
 
 
 def _kind(value: Any) -> str:
@@ -200,31 +216,77 @@ def _kind(value: Any) -> str:
 
 def engine_for(caller: str, con: Any, inputs: Mapping[str, Any]) -> type[Engine]:
     """The engine an evaluation runs on: Spark when `con` is a SparkSession or an
-    input is a Spark DataFrame, DuckDB otherwise. The inputs of one evaluation
-    live in one engine: a Spark DataFrame beside a pandas one, or beside a DuckDB
-    connection, is refused, as rankwise moves no table between engines."""
+    input is a Spark DataFrame, ClickHouse when `con` is a chDB session, DuckDB
+    otherwise. The inputs of one evaluation live in one engine: a Spark
+    DataFrame beside a pandas one, or beside another engine's `con`, and a
+    pandas DataFrame beside a SparkSession or a chDB session, are refused, as
+    rankwise moves no table between engines."""
     given = {role: value for role, value in inputs.items() if value is not None}
     spark_frames = [role for role, value in given.items() if is_spark_dataframe(value)]
-    if not spark_frames and not is_spark_session(con):
-        from .duckdb import DuckDBEngine
-
-        return DuckDBEngine
-    if con is not None and not is_spark_session(con):
+    if spark_frames and con is not None and not is_spark_session(con):
         raise InvalidArgumentError(
             f"rankwise.{caller}: the {spark_frames[0]} is a Spark DataFrame but `con` is a {_kind(con)}: pass the "
             "SparkSession that holds the DataFrames as `con`, or no `con`.")
-    # Table names are read in the session; anything else must be a DataFrame of it.
-    local = [role for role, value in given.items() if not is_spark_dataframe(value) and not isinstance(value, str)]
-    if local:
-        role = local[0]
+    if spark_frames or is_spark_session(con):
         on_spark = (f"the {spark_frames[0]} is a Spark DataFrame" if spark_frames
                     else "`con` is a SparkSession")
+        # Table names are read in the session; anything else must be a DataFrame of it.
+        _refuse_local_inputs(caller, given, on_spark, lambda value: isinstance(value, str) or is_spark_dataframe(value),
+                             "a Spark DataFrame (spark.createDataFrame(...)) or a table name of the session")
+        from .spark import SparkEngine
+
+        return SparkEngine
+    if is_chdb_session(con):
+        _refuse_local_inputs(caller, given, "`con` is a chDB session", lambda value: isinstance(value, str),
+                             "a table name of the session")
+        from .clickhouse import ClickHouseEngine
+
+        return ClickHouseEngine
+    from .duckdb import DuckDBEngine
+
+    return DuckDBEngine
+
+
+def _refuse_local_inputs(caller: str, given: Mapping[str, Any], on_engine: str, reads: Callable[[Any], bool],
+                         what_it_reads: str) -> None:
+    """Refuses the first input the engine does not read (`reads`): the local
+    data DuckDB would read."""
+    local = [role for role, value in given.items() if not reads(value)]
+    if local:
+        role = local[0]
         raise InvalidArgumentError(
-            f"rankwise.{caller}: {on_spark} but the {role} is a {_kind(given[role])}: the inputs of one "
+            f"rankwise.{caller}: {on_engine} but the {role} is a {_kind(given[role])}: the inputs of one "
             "evaluation must live in one engine, and rankwise moves no table from one to the other. Pass every "
-            "input as a Spark DataFrame (spark.createDataFrame(...)) or a table name of the session, or every "
-            "one as local data (pandas, polars, Arrow, files) to run on DuckDB.")
-    from .spark import SparkEngine
+            f"input as {what_it_reads}, or every one as local data (pandas, polars, Arrow, files) to run on "
+            "DuckDB.")
 
-    return SparkEngine
 
+def refuse_duckdb_settings(caller: str, settings: Mapping[str, Any], settings_there: str) -> None:
+    """Refuses the settings of rankwise's own DuckDB connection (memory_limit,
+    temp_directory) on an engine whose session is the caller's:
+    `settings_there` says which settings apply there, and where they are set."""
+    given = [name for name, value in settings.items() if value is not None]
+    if given:
+        named = " and ".join(f"`{name}`" for name in given)
+        raise InvalidArgumentError(
+            f"rankwise.{caller}: {named} {'is a setting' if len(given) == 1 else 'are settings'} of rankwise's "
+            f"own DuckDB connection; {settings_there}, as rankwise leaves its settings as they are.")
+
+
+def session_table(role: str, value: Any, adapter_type: str, on_engine: str, read_a_file: str) -> ResolvedInput:
+    """A table name of the caller's session, as an engine that reads strings
+    as table names only (not files) resolves it: quoted for the adapter; a
+    string that looks like a file path is refused, saying how to read the
+    file in the engine (`read_a_file`)."""
+    from .duckdb import _looks_like_path
+
+    if not isinstance(value, str):
+        # engine_for lets through nothing else
+        raise InputError(f"rankwise: cannot read the {role} ({type(value).__name__}) {on_engine}.", table=role)
+    if not value:
+        raise InputError(f"rankwise: the {role} argument is an empty string.", table=role)
+    if _looks_like_path(value):
+        raise InputError(
+            f"rankwise: the {role} '{value}' looks like a file path, and {on_engine} a string names a table of the "
+            f"session: {read_a_file}.", table=role)
+    return ResolvedInput(quote_table_name(value, adapter_type), f"{role} table '{value}'")

@@ -21,7 +21,7 @@ import duckdb
 
 from .._render import renderer
 from ..errors import InputError, InvalidArgumentError
-from . import ColumnType, Engine, ResolvedInput, TextKeys, quote_table_name
+from . import ColumnType, Engine, ResolvedInput, TextKeys, quote_table_name, unreadable
 
 __all__ = ["OUTPUTS", "DuckDBEngine", "Output", "ResolvedInput", "apply_settings", "column_type", "quote_table_name"]
 
@@ -224,9 +224,7 @@ class DuckDBEngine(Engine):
                 f"rankwise: the {resolved.label} does not exist on the connection. Pass `con`, the connection that "
                 "holds it, or a DataFrame or file path instead.", table=resolved.label) from None
         except duckdb.Error as error:
-            first_line = str(error).strip().splitlines()[0]
-            raise InputError(f"rankwise: the {resolved.label} cannot be read: {first_line}",
-                             table=resolved.label) from error
+            raise unreadable(resolved, error) from error
         return {column: column_type(kind) for column, kind in zip(relation.columns, relation.types)}
 
     def rows(self, query: str) -> list[tuple[Any, ...]]:

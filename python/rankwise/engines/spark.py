@@ -20,7 +20,8 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ..errors import InputError, InvalidArgumentError
-from . import ColumnType, Engine, ResolvedInput, TextKeys, _SIMPLE_NAME, is_spark_dataframe, quote_table_name
+from . import (ColumnType, Engine, ResolvedInput, TextKeys, _SIMPLE_NAME, is_spark_dataframe, refuse_duckdb_settings,
+               session_table, unreadable)
 
 __all__ = ["OUTPUTS", "SparkEngine", "column_type"]
 
@@ -92,10 +93,6 @@ def _condition(error: Exception) -> str | None:
     return None
 
 
-def _first_line(error: Exception) -> str:
-    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-
-
 class SparkEngine(Engine):
     """Spark: the session of the DataFrames given, or `con`."""
 
@@ -116,14 +113,8 @@ class SparkEngine(Engine):
         """The session of the inputs (or `con`), left as it is: settings of
         rankwise's own DuckDB connection are refused, and text key columns
         under a collation that compares 'B' and 'b' equal."""
-        given = [name for name, value in settings.items() if value is not None]
-        if given:
-            named = " and ".join(f"`{name}`" for name in given)
-            raise InvalidArgumentError(
-                f"rankwise.{caller}: {named} {'is a setting' if len(given) == 1 else 'are settings'} of rankwise's "
-                "own DuckDB connection; on Spark, the session's own settings apply (spark.driver.memory, "
-                "spark.local.dir...): set them when you build the SparkSession, as rankwise leaves its settings "
-                "as they are.")
+        refuse_duckdb_settings(caller, settings, "on Spark, the session's own settings apply (spark.driver.memory, "
+                               "spark.local.dir...): set them when you build the SparkSession")
         frames = {role: value for role, value in inputs.items() if is_spark_dataframe(value)}
         session = con if con is not None else next(iter(frames.values())).sparkSession
         for role, frame in frames.items():
@@ -140,21 +131,10 @@ class SparkEngine(Engine):
     def _resolve(self, role: str, value: Any) -> ResolvedInput:
         if is_spark_dataframe(value):
             return ResolvedInput(self._placeholder(value), f"{role} ({type(value).__name__})", registered=True)
-        if isinstance(value, str) and value:
-            from .duckdb import _looks_like_path
-
-            if _looks_like_path(value):
-                raise InputError(
-                    f"rankwise: the {role} '{value}' looks like a file path, and on Spark a string names a table "
-                    "of the session: read the file in Spark (spark.read.parquet(...)) and pass the DataFrame.",
-                    table=role)
-            resolved = ResolvedInput(quote_table_name(value, self.adapter_type), f"{role} table '{value}'")
-            self._tables[resolved.sql] = value
-            return resolved
-        if isinstance(value, str):
-            raise InputError(f"rankwise: the {role} argument is an empty string.", table=role)
-        # engine_for lets through nothing else
-        raise InputError(f"rankwise: cannot read the {role} ({type(value).__name__}) on Spark.", table=role)
+        resolved = session_table(role, value, self.adapter_type, "on Spark",
+                                 "read the file in Spark (spark.read.parquet(...)) and pass the DataFrame")
+        self._tables[resolved.sql] = value
+        return resolved
 
     def _placeholder(self, frame: Any) -> str:
         for placeholder, known in self._frames.items():
@@ -212,8 +192,7 @@ class SparkEngine(Engine):
         except PySparkException as error:
             if _condition(error) == "TABLE_OR_VIEW_NOT_FOUND":
                 raise missing from None
-            raise InputError(f"rankwise: the {resolved.label} cannot be read: {_first_line(error)}",
-                             table=resolved.label) from error
+            raise unreadable(resolved, error) from error
 
     def rows(self, query: str) -> list[tuple[Any, ...]]:
         return [tuple(row) for row in self._sql(query).collect()]
