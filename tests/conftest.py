@@ -42,13 +42,34 @@ def pytest_itemcollected(item: pytest.Item) -> None:
         item.add_marker(lane)
 
 
+def _xdist_group(item: pytest.Item) -> str:
+    """The work unit of a test under pytest-xdist (`--dist loadgroup`): its file,
+    so that a file's module fixtures (a dbt build, a started engine) are built
+    once; a test of tests/engines parametrized by engine, its file and engine,
+    so that one file's builds on several engines run on several workers."""
+    engine = getattr(item, "callspec", None) and item.callspec.params.get("engine")
+    path = item.path.relative_to(REPO_ROOT).as_posix() if item.path.is_relative_to(REPO_ROOT) else str(item.path)
+    return f"{path}::{engine}" if engine else path
+
+
+def _starts_late(item: pytest.Item) -> tuple[bool, bool]:
+    """The order work units start in: what starts Spark first (its builds take
+    minutes), then the rest of tests/engines, then the others, each in its
+    collected order. `make test` keeps this order (--no-loadscope-reorder);
+    xdist would otherwise start the units with the most tests first, and the
+    Spark builds, which have few tests, last."""
+    group = _xdist_group(item)
+    starts_spark = group.endswith("::spark") or "spark" in item.path.name
+    return (_lane(item.path) != "engines", not starts_spark)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The files of tests/engines first, in their collected order: under
-    pytest-xdist (`make test`) their builds on PostgreSQL and Spark (minutes on
-    Spark) then start at once on separate workers and the rest of the suite runs
-    beside them, instead of one of them starting last. A test file of tests/
-    outside the lane folders would be in no lane: it is refused."""
+    """Every test gets its work unit (_xdist_group) and the units their order
+    (_starts_late). A test file of tests/ outside the lane folders would be in
+    no lane: it is refused."""
     stray = {item.path for item in items if item.path.resolve().is_relative_to(TESTS) and not _lane(item.path)}
     if stray:
         raise pytest.UsageError(f"test files in tests/ but in none of its lane folders {LANES}: {sorted(map(str, stray))}")
-    items.sort(key=lambda item: _lane(item.path) != "engines")
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(_xdist_group(item)))
+    items.sort(key=_starts_late)
