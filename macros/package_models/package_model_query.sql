@@ -95,7 +95,7 @@
         {%- do queries.append(('train (' ~ train ~ ')', rankwise._train_problems(train, resolved.user_col, resolved.item_col))) -%}
     {%- endif -%}
     {%- for table, query in queries -%}
-        {%- for row in run_query(query).rows if row[2] > 0 -%}
+        {%- for row in run_query(query ~ '\n' ~ rankwise._in_problem_order('problem')).rows if row[2] > 0 -%}
             {%- if not (row[0] == 'duplicate_interaction' and resolved.duplicate_interactions == 'max') -%}
                 {%- set problem_table = 'recommendations (' ~ recommendations ~ ')' if row[0] == 'item_not_in_catalog' else table -%}
                 {{ exceptions.raise_compiler_error(rankwise._problem_message(problem_table, row[0], row[1], row[2], row[3]) ~ " (The package models check their inputs first; set the var rankwise_validate: false to skip it.)") }}

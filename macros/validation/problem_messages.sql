@@ -27,6 +27,19 @@
     }) }}
 {% endmacro %}
 
+{#- The ORDER BY that puts the rows of recommendation_problems or
+    interaction_problems in the order of _problem_descriptions, for the callers
+    that raise the first (the wrapper, the package models): a UNION ALL has no
+    order of its own, and an engine that runs its branches side by side
+    (ClickHouse) returns them in any. The generic tests only count the rows. -#}
+{% macro _in_problem_order(problem) %}
+    {%- set positions = [] -%}
+    {%- for name in rankwise._problem_descriptions() -%}
+        {%- do positions.append("when '" ~ name ~ "' then " ~ loop.index) -%}
+    {%- endfor -%}
+    {{ return('order by case ' ~ problem ~ ' ' ~ positions | join(' ') ~ ' end') }}
+{% endmacro %}
+
 {% macro _problem_message(table, problem, column_name, n_rows, example) %}
     {%- set meaning, fix = rankwise._problem_descriptions()[problem] -%}
     {{ return("rankwise: " ~ n_rows ~ " rows of the " ~ table ~ " have " ~ meaning ~ " in column '" ~ column_name ~ "' (for example " ~ example ~ "): " ~ fix ~ ".") }}

@@ -217,8 +217,9 @@ def problems(
         interactions.label: macros.call("interaction_problems", interactions.sql, user_col, item_col, relevance_col, gain,
                                         list(partition_by)),
     }
+    in_order = macros.call("_in_problem_order", "problem")
     for table, query in queries.items():
-        for problem, column_name, n_rows, example in engine.rows(query):
+        for problem, column_name, n_rows, example in engine.rows(f"{query}\n{in_order}"):
             if problem == "duplicate_interaction" and duplicate_interactions == "max":
                 continue
             found.append(Problem(table, problem, column_name, int(n_rows), example))
