@@ -16,6 +16,12 @@
     {{- return(true) -}}
 {% endmacro %}
 
+{#- Spark's <<, & and bit_count on BIGINT and its bit_or aggregate:
+    https://spark.apache.org/docs/latest/api/sql/index.html -#}
+{% macro spark___engine_has_rank_bits() %}
+    {{- return(true) -}}
+{% endmacro %}
+
 {#- A top-n aggregate into a list, lambdas over lists and list slices (max(x, n),
     list_transform, list_slice): the top_k_gains strategy of IDCG. -#}
 {% macro _engine_has_top_k_lists() %}
