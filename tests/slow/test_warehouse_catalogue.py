@@ -10,16 +10,15 @@ rendered by the cases of test_dialects), compare, and the checks."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
-import sqlglot
 from sqlglot import exp
 
 from rankwise import _options, metric_names
 from tests.slow.test_dialects_whole_queries import COMPARE_CASES
 from tests.unit.test_dialects import EVALUATE_CASES, VALIDATION_CASES, _render
-from tests.unit.test_warehouse_catalogue import WAREHOUSES, construct_names, outside_catalogue
+from tests.unit.test_warehouse_catalogue import WAREHOUSES, construct_names, parse, undocumented
 from tests.unit.warehouse_catalogue import CATALOGUES, KNOWN_GAPS, KNOWN_RULE_GAPS
 
 EVERY_METRIC = [*metric_names("user"), *metric_names("list"), *metric_names("group")]
@@ -80,6 +79,50 @@ def _queries(adapter_type: str) -> dict[str, str]:
             for name, (macro, inputs, arguments) in _calls().items()}
 
 
+class Walk(NamedTuple):
+    """What the tests read of one query's tree."""
+
+    constructs: dict[tuple[str, str], int]
+    # per SELECT, see _sort_orders_per_select; Redshift's rule, so on Redshift only
+    sort_orders: list[int] | None
+
+
+def _sort_orders_per_select(tree: exp.Expression, dialect: str) -> list[int]:
+    """For each SELECT, the number of distinct ORDER BY of its WITHIN GROUP
+    aggregates."""
+    orders: dict[int, set[str]] = {}
+    for node in tree.find_all(exp.WithinGroup):
+        orders.setdefault(id(node.parent_select), set()).add(node.expression.sql(dialect))
+    return [len(orders.get(id(select), ())) for select in tree.find_all(exp.Select)]
+
+
+class Walks:
+    """Every query of an adapter, walked once for all the tests that read it:
+    parsing is nearly all of this file's time, and several calls render the
+    same text (an option at its default value renders the query of BASE)."""
+
+    def __init__(self) -> None:
+        self._walks: dict[str, dict[str, Walk]] = {}
+
+    def __call__(self, adapter_type: str) -> dict[str, Walk]:
+        if adapter_type not in self._walks:
+            dialect = WAREHOUSES[adapter_type]
+            queries = _queries(adapter_type)
+            by_text: dict[str, Walk] = {}
+            for sql in queries.values():
+                if sql not in by_text:
+                    parsed = parse(sql, dialect)
+                    sort_orders = _sort_orders_per_select(parsed.tree, dialect) if adapter_type == "redshift" else None
+                    by_text[sql] = Walk(construct_names(sql, dialect, parsed), sort_orders)
+            self._walks[adapter_type] = {name: by_text[sql] for name, sql in queries.items()}
+        return self._walks[adapter_type]
+
+
+@pytest.fixture(scope="module")
+def walks() -> Walks:
+    return Walks()
+
+
 def test_every_option_value_is_rendered() -> None:
     values = {(option, value) for option, annotation in _options.option_types().items()
               for value in _options.choices(annotation)}
@@ -89,13 +132,12 @@ def test_every_option_value_is_rendered() -> None:
 
 
 @pytest.mark.parametrize("adapter_type", list(CATALOGUES))
-def test_the_sql_uses_only_what_the_warehouse_documents(adapter_type: str) -> None:
+def test_the_sql_uses_only_what_the_warehouse_documents(adapter_type: str, walks: Walks) -> None:
     outside: dict[tuple[str, str], list[str]] = {}
     found: set[tuple[str, str]] = set()
-    for name, sql in _queries(adapter_type).items():
-        constructs = set(construct_names(sql, WAREHOUSES[adapter_type]))
-        found |= constructs
-        for construct in outside_catalogue(sql, adapter_type):
+    for name, walk in walks(adapter_type).items():
+        found |= set(walk.constructs)
+        for construct in undocumented(walk.constructs, adapter_type):
             outside.setdefault(construct, []).append(name)
     report = {f"{kind} {name}": f"{len(queries)} queries, e.g. {queries[0]}" for (kind, name), queries in outside.items()}
     assert report == {}, f"{adapter_type}: not in its documented reference"
@@ -103,25 +145,12 @@ def test_the_sql_uses_only_what_the_warehouse_documents(adapter_type: str) -> No
     assert stale == set(), f"{adapter_type}: known gaps no longer met (remove them from KNOWN_GAPS): {sorted(stale)}"
 
 
-def _sort_orders_per_select(sql: str, dialect: str) -> list[int]:
-    """For each SELECT, the number of distinct ORDER BY of its WITHIN GROUP
-    aggregates."""
-    tree = sqlglot.parse_one(sql, read=dialect)
-    counts = []
-    for select in tree.find_all(exp.Select):
-        orders = {node.expression.sql(dialect) for node in select.find_all(exp.WithinGroup)
-                  if node.parent_select is select}
-        counts.append(len(orders))
-    return counts
-
-
-def test_redshift_sort_based_aggregates_share_one_order_by_except_the_known_gap() -> None:
+def test_redshift_sort_based_aggregates_share_one_order_by_except_the_known_gap(walks: Walks) -> None:
     """Redshift refuses a statement whose PERCENTILE_CONT (MEDIAN, LISTAGG) calls
     are ordered by different values. The bootstrap intervals (entropy's in
     evaluate, compare's) order each metric's pair by its own column: a known gap
     (KNOWN_RULE_GAPS), held here to exactly those queries."""
-    queries = _queries("redshift")
-    breaking = {name for name, sql in queries.items() if max(_sort_orders_per_select(sql, "redshift"), default=0) > 1}
+    breaking = {name for name, walk in walks("redshift").items() if max(walk.sort_orders or [], default=0) > 1}
     assert breaking, "no query breaks the rule any more: remove it from KNOWN_RULE_GAPS"
     assert len(KNOWN_RULE_GAPS["redshift"]) == 1
     bootstrap = {name for name, (_, _, arguments) in _calls().items()
