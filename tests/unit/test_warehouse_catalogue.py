@@ -8,11 +8,14 @@ tests/slow/test_warehouse_catalogue.py."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import NamedTuple
 
 import pytest
 import sqlglot
 from sqlglot import exp
-from sqlglot.tokens import TokenType
+from sqlglot.dialects.dialect import Dialect
+from sqlglot.tokens import Token, TokenType
 
 from rankwise._render import renderer
 from tests.unit.warehouse_catalogue import CATALOGUES, KNOWN_GAPS
@@ -108,12 +111,30 @@ def construct(node: exp.Expression, sql: str, dialect: str) -> tuple[str, str] |
     return ("node", type(node).__name__)
 
 
-def written_cast_types(sql: str, dialect: str) -> list[str]:
+class Parsed(NamedTuple):
+    """A query as the walk reads it: its tokens (the casts' types as written)
+    and its tree, the one made from the other."""
+
+    tokens: list[Token]
+    tree: exp.Expression
+
+
+def parse(sql: str, dialect: str) -> Parsed:
+    """`sql` tokenized once and parsed from those tokens, as sqlglot.parse_one
+    does (several statements make a Block)."""
+    engine = Dialect.get_or_raise(dialect)
+    tokens = engine.tokenize(sql)
+    statements = engine.parser(error_level=sqlglot.ErrorLevel.RAISE).parse(tokens, sql)
+    if not statements or statements[0] is None:
+        raise sqlglot.ParseError(f"No expression was parsed from '{sql}'")
+    return Parsed(tokens, exp.Block(expressions=statements) if len(statements) > 1 else statements[0])
+
+
+def written_cast_types(tokens: list[Token]) -> list[str]:
     """The type of every CAST(... AS type) as written in the SQL: sqlglot writes a
     type back under its own name for the dialect (Redshift's TEXT as
     VARCHAR(MAX), where Redshift makes it VARCHAR(256)), so the tree alone
     would hide what the engine reads."""
-    tokens = sqlglot.tokenize(sql, read=dialect)
     types = []
     for position, token in enumerate(tokens[:-1]):
         if token.text.upper() != "CAST" or tokens[position + 1].token_type != TokenType.L_PAREN:
@@ -131,13 +152,13 @@ def written_cast_types(sql: str, dialect: str) -> list[str]:
     return types
 
 
-def construct_names(sql: str, dialect: str) -> dict[tuple[str, str], int]:
-    """Every construct of one query (parsed in `dialect`), node by node, with the
-    number of times it occurs; the types of its casts both as sqlglot reads them
-    and as written."""
-    tree = sqlglot.parse_one(sql, read=dialect, error_level=sqlglot.ErrorLevel.RAISE)
+def construct_names(sql: str, dialect: str, parsed: Parsed | None = None) -> dict[tuple[str, str], int]:
+    """Every construct of one query (parsed in `dialect`, unless `parsed` is
+    its parse), node by node, with the number of times it occurs; the types of
+    its casts both as sqlglot reads them and as written."""
+    tokens, tree = parsed or parse(sql, dialect)
     found: dict[tuple[str, str], int] = {}
-    for name in written_cast_types(sql, dialect):
+    for name in written_cast_types(tokens):
         found[("type", name)] = found.get(("type", name), 0) + 1
     for node in tree.walk():
         key = construct(node, sql, dialect)
@@ -148,11 +169,17 @@ def construct_names(sql: str, dialect: str) -> dict[tuple[str, str], int]:
     return found
 
 
+def undocumented(constructs: Iterable[tuple[str, str]], adapter_type: str) -> set[tuple[str, str]]:
+    """The constructs that the warehouse's reference does not document (nor
+    lists as a known gap)."""
+    allowed = set(CATALOGUES[adapter_type]) | set(KNOWN_GAPS.get(adapter_type, {}))
+    return set(constructs) - allowed
+
+
 def outside_catalogue(sql: str, adapter_type: str) -> set[tuple[str, str]]:
     """The constructs of `sql` that the warehouse's reference does not document
     (nor lists as a known gap)."""
-    allowed = set(CATALOGUES[adapter_type]) | set(KNOWN_GAPS.get(adapter_type, {}))
-    return set(construct_names(sql, WAREHOUSES[adapter_type])) - allowed
+    return undocumented(construct_names(sql, WAREHOUSES[adapter_type]), adapter_type)
 
 
 def test_every_catalogue_entry_cites_the_vendors_reference() -> None:
