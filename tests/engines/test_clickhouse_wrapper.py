@@ -39,6 +39,7 @@ import pytest
 import rankwise
 from rankwise.engines.clickhouse import ClickHouseEngine
 from rankwise.errors import ColumnTypeError, InputError, InvalidArgumentError, NoOverlapError
+from tests.engines import coverage_warnings
 from tests.reference import comparison_seeds, make_expected
 from tests.unit import test_validation
 
@@ -437,25 +438,10 @@ def test_check_reports_on_clickhouse_what_it_reports_on_duckdb(session) -> None:
 
 
 def test_the_coverage_warnings_are_the_ones_duckdb_gives(session) -> None:
-    """A model with lists for one of three truth users; under users='both', the
-    groups are scored on different users."""
-    recommendations = pd.DataFrame({
-        "model": ["easy"] * 2 + ["full"] * 6,
-        "user_id": ["u1", "u1", "u1", "u1", "u2", "u2", "u3", "u3"],
-        "item_id": ["a", "b", "a", "b", "c", "d", "e", "f"],
-        "rank": [1, 2, 1, 2, 1, 2, 1, 2],
-    })
-    interactions = pd.DataFrame({"user_id": ["u1", "u2", "u3"], "item_id": ["a", "x", "y"], "rating": [1, 2, 3]})
-
-    def caught(*inputs: Any, **arguments: Any) -> list[str]:
-        with warnings.catch_warnings(record=True) as found:
-            warnings.simplefilter("always")
-            rankwise.evaluate(*inputs, ["ndcg@2"], group_by="model", **arguments)
-        return [str(warning.message) for warning in found if issubclass(warning.category, rankwise.RankwiseWarning)]
-
-    with _tables(session, recommendations=recommendations, interactions=interactions) as (names, on_duckdb):
+    with _tables(session, recommendations=coverage_warnings.recommendations(),
+                 interactions=coverage_warnings.interactions()) as (names, on_duckdb):
         inputs = (names["recommendations"], names["interactions"])
-        for arguments in ({}, {"users": "both"}):
-            expected = caught(*inputs, con=on_duckdb, **arguments)
+        for arguments in coverage_warnings.ARGUMENTS:
+            expected = coverage_warnings.caught(*inputs, con=on_duckdb, **arguments)
             assert len(expected) >= 2
-            assert caught(*inputs, con=session, **arguments) == expected
+            assert coverage_warnings.caught(*inputs, con=session, **arguments) == expected

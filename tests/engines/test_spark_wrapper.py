@@ -31,6 +31,7 @@ import pytest
 
 import rankwise
 from rankwise.errors import InputError, InvalidArgumentError, NoOverlapError
+from tests.engines import coverage_warnings
 from tests.reference import comparison_seeds, make_expected
 from tests.unit import test_validation
 
@@ -435,24 +436,9 @@ def test_check_reports_on_spark_what_it_reports_on_duckdb(spark) -> None:
 
 
 def test_the_coverage_warnings_are_the_ones_duckdb_gives(spark) -> None:
-    """A model with lists for one of three truth users; under users='both', the
-    groups are scored on different users."""
-    recommendations = pd.DataFrame({
-        "model": ["easy"] * 2 + ["full"] * 6,
-        "user_id": ["u1", "u1", "u1", "u1", "u2", "u2", "u3", "u3"],
-        "item_id": ["a", "b", "a", "b", "c", "d", "e", "f"],
-        "rank": [1, 2, 1, 2, 1, 2, 1, 2],
-    })
-    interactions = pd.DataFrame({"user_id": ["u1", "u2", "u3"], "item_id": ["a", "x", "y"], "rating": [1, 2, 3]})
-
-    def caught(*inputs: Any, **arguments: Any) -> list[str]:
-        with warnings.catch_warnings(record=True) as found:
-            warnings.simplefilter("always")
-            rankwise.evaluate(*inputs, ["ndcg@2"], group_by="model", **arguments)
-        return [str(warning.message) for warning in found if issubclass(warning.category, rankwise.RankwiseWarning)]
-
+    recommendations, interactions = coverage_warnings.recommendations(), coverage_warnings.interactions()
     spark_inputs = (to_spark(spark, recommendations), to_spark(spark, interactions))
-    for arguments in ({}, {"users": "both"}):
-        expected = caught(recommendations, interactions, **arguments)
-        assert expected
-        assert caught(*spark_inputs, **arguments) == expected
+    for arguments in coverage_warnings.ARGUMENTS:
+        expected = coverage_warnings.caught(recommendations, interactions, **arguments)
+        assert len(expected) >= 2
+        assert coverage_warnings.caught(*spark_inputs, **arguments) == expected
