@@ -21,7 +21,6 @@ The ClickHouse dbt build runs in a process of its own."""
 from __future__ import annotations
 
 import contextlib
-import math
 import re
 import uuid
 import warnings
@@ -30,7 +29,6 @@ from typing import Any
 
 import chdb.session
 import duckdb
-import numpy as np
 import pandas as pd
 import polars
 import pyarrow as pa
@@ -39,13 +37,12 @@ import pytest
 import rankwise
 from rankwise.engines.clickhouse import ClickHouseEngine
 from rankwise.errors import ColumnTypeError, InputError, InvalidArgumentError, NoOverlapError
-from tests.engines import coverage_warnings
+from tests.engines import wrapper_parity
 from tests.reference import comparison_seeds, make_expected
 from tests.unit import test_validation
 
 pytestmark = pytest.mark.needs_engines("clickhouse")
 
-TOLERANCE = 1e-9
 SEEDS = make_expected.SEEDS
 CASES = make_expected.cases()
 
@@ -104,30 +101,7 @@ def seeds(session: Any) -> dict[str, pd.DataFrame]:
 
 
 def _assert_same_table(on_clickhouse: pd.DataFrame, on_duckdb: pd.DataFrame, keys: list[str]) -> None:
-    """The same columns and rows (matched on `keys`), every number within
-    TOLERANCE, every other value equal."""
-    assert list(on_clickhouse.columns) == list(on_duckdb.columns)
-    assert len(on_clickhouse) == len(on_duckdb) > 0
-
-    def keyed(frame: pd.DataFrame) -> dict[tuple, dict[str, Any]]:
-        return {tuple(None if pd.isna(row[key]) else row[key] for key in keys): row
-                for row in frame.to_dict("records")}
-
-    clickhouse_rows, duckdb_rows = keyed(on_clickhouse), keyed(on_duckdb)
-    assert sorted(clickhouse_rows, key=str) == sorted(duckdb_rows, key=str)
-    wrong = {}
-    for key, expected in duckdb_rows.items():
-        for column, want in expected.items():
-            got = clickhouse_rows[key][column]
-            if pd.isna(want) or pd.isna(got):
-                same = pd.isna(want) and pd.isna(got)
-            elif isinstance(want, (bool, np.bool_, str)):
-                same = got == want
-            else:
-                same = math.isclose(float(got), float(want), rel_tol=0, abs_tol=TOLERANCE)
-            if not same:
-                wrong[(key, column)] = (got, want)
-    assert wrong == {}, "(ClickHouse, DuckDB) of each value that differs"
+    wrapper_parity.assert_same_table(on_clickhouse, on_duckdb, keys, "ClickHouse")
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
@@ -438,10 +412,10 @@ def test_check_reports_on_clickhouse_what_it_reports_on_duckdb(session) -> None:
 
 
 def test_the_coverage_warnings_are_the_ones_duckdb_gives(session) -> None:
-    with _tables(session, recommendations=coverage_warnings.recommendations(),
-                 interactions=coverage_warnings.interactions()) as (names, on_duckdb):
+    with _tables(session, recommendations=wrapper_parity.recommendations(),
+                 interactions=wrapper_parity.interactions()) as (names, on_duckdb):
         inputs = (names["recommendations"], names["interactions"])
-        for arguments in coverage_warnings.ARGUMENTS:
-            expected = coverage_warnings.caught(*inputs, con=on_duckdb, **arguments)
+        for arguments in wrapper_parity.ARGUMENTS:
+            expected = wrapper_parity.caught(*inputs, con=on_duckdb, **arguments)
             assert len(expected) >= 2
-            assert coverage_warnings.caught(*inputs, con=session, **arguments) == expected
+            assert wrapper_parity.caught(*inputs, con=session, **arguments) == expected

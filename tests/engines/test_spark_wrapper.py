@@ -31,7 +31,7 @@ import pytest
 
 import rankwise
 from rankwise.errors import InputError, InvalidArgumentError, NoOverlapError
-from tests.engines import coverage_warnings
+from tests.engines import wrapper_parity
 from tests.reference import comparison_seeds, make_expected
 from tests.unit import test_validation
 
@@ -40,7 +40,6 @@ pyspark = pytest.importorskip("pyspark")
 pytestmark = [pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
               pytest.mark.filterwarnings("ignore:The copy keyword is deprecated:Warning:pyspark")]
 
-TOLERANCE = 1e-9
 SEEDS = make_expected.SEEDS
 CASES = make_expected.cases()
 
@@ -134,32 +133,7 @@ def seeds(spark) -> dict[str, tuple[pd.DataFrame, Any]]:
 
 
 def _assert_same_table(on_spark: pd.DataFrame, on_duckdb: pd.DataFrame, keys: list[str]) -> None:
-    """The same rows (matched on `keys`), every number within TOLERANCE, every
-    other value equal."""
-    assert list(on_spark.columns) == list(on_duckdb.columns)
-    assert len(on_spark) == len(on_duckdb) > 0
-
-    def keyed(frame: pd.DataFrame) -> dict[tuple, dict[str, Any]]:
-        rows = {}
-        for row in frame.to_dict("records"):
-            rows[tuple(None if pd.isna(row[key]) else row[key] for key in keys)] = row
-        return rows
-
-    spark_rows, duckdb_rows = keyed(on_spark), keyed(on_duckdb)
-    assert sorted(spark_rows, key=str) == sorted(duckdb_rows, key=str)
-    wrong = {}
-    for key, expected in duckdb_rows.items():
-        for column, want in expected.items():
-            got = spark_rows[key][column]
-            if pd.isna(want) or pd.isna(got):
-                same = pd.isna(want) and pd.isna(got)
-            elif isinstance(want, (bool, np.bool_, str)):
-                same = got == want
-            else:
-                same = math.isclose(float(got), float(want), rel_tol=0, abs_tol=TOLERANCE)
-            if not same:
-                wrong[(key, column)] = (got, want)
-    assert wrong == {}, "(Spark, DuckDB) of each value that differs"
+    wrapper_parity.assert_same_table(on_spark, on_duckdb, keys, "Spark")
 
 
 def _k(value: Any) -> str:
@@ -436,9 +410,9 @@ def test_check_reports_on_spark_what_it_reports_on_duckdb(spark) -> None:
 
 
 def test_the_coverage_warnings_are_the_ones_duckdb_gives(spark) -> None:
-    recommendations, interactions = coverage_warnings.recommendations(), coverage_warnings.interactions()
+    recommendations, interactions = wrapper_parity.recommendations(), wrapper_parity.interactions()
     spark_inputs = (to_spark(spark, recommendations), to_spark(spark, interactions))
-    for arguments in coverage_warnings.ARGUMENTS:
-        expected = coverage_warnings.caught(recommendations, interactions, **arguments)
+    for arguments in wrapper_parity.ARGUMENTS:
+        expected = wrapper_parity.caught(recommendations, interactions, **arguments)
         assert len(expected) >= 2
-        assert coverage_warnings.caught(*spark_inputs, **arguments) == expected
+        assert wrapper_parity.caught(*spark_inputs, **arguments) == expected
