@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,14 +43,35 @@ def pytest_itemcollected(item: pytest.Item) -> None:
         item.add_marker(lane)
 
 
-def _xdist_group(item: pytest.Item) -> str:
-    """The work unit of a test under pytest-xdist (`--dist loadgroup`): its file,
+ENGINE_NAMES = ("duckdb", "postgres", "spark", "clickhouse")
+
+
+def _work_unit(nodeid: str) -> str:
+    """The work unit of a test under pytest-xdist (`--dist loadfile`): its file,
     so that a file's module fixtures (a dbt build, a started engine) are built
     once; a test of tests/engines parametrized by engine, its file and engine,
     so that one file's builds on several engines run on several workers."""
-    engine = getattr(item, "callspec", None) and item.callspec.params.get("engine")
-    path = item.path.relative_to(REPO_ROOT).as_posix() if item.path.is_relative_to(REPO_ROOT) else str(item.path)
-    return f"{path}::{engine}" if engine else path
+    path, _, name = nodeid.partition("::")
+    if path.startswith("tests/engines/") and name.endswith("]"):
+        engines = [part for part in name[name.index("[") + 1:-1].split("-") if part in ENGINE_NAMES]
+        if engines:
+            return f"{path}::{engines[0]}"
+    return path
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """`--dist loadfile` with the work units of _work_unit (pytest-xdist's
+    loadgroup reads its groups off node ids it can no longer rename under
+    pytest 9); other modes as xdist has them."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class EngineAwareFileScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _work_unit(nodeid)
+
+    return EngineAwareFileScheduling(config, log)
 
 
 def _starts_late(item: pytest.Item) -> tuple[bool, bool]:
@@ -58,18 +80,14 @@ def _starts_late(item: pytest.Item) -> tuple[bool, bool]:
     collected order. `make test` keeps this order (--no-loadscope-reorder);
     xdist would otherwise start the units with the most tests first, and the
     Spark builds, which have few tests, last."""
-    group = _xdist_group(item)
-    starts_spark = group.endswith("::spark") or "spark" in item.path.name
+    starts_spark = _work_unit(item.nodeid).endswith("::spark") or "spark" in item.path.name
     return (_lane(item.path) != "engines", not starts_spark)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Every test gets its work unit (_xdist_group) and the units their order
-    (_starts_late). A test file of tests/ outside the lane folders would be in
-    no lane: it is refused."""
+    """The work units in their order (_starts_late). A test file of tests/
+    outside the lane folders would be in no lane: it is refused."""
     stray = {item.path for item in items if item.path.resolve().is_relative_to(TESTS) and not _lane(item.path)}
     if stray:
         raise pytest.UsageError(f"test files in tests/ but in none of its lane folders {LANES}: {sorted(map(str, stray))}")
-    for item in items:
-        item.add_marker(pytest.mark.xdist_group(_xdist_group(item)))
     items.sort(key=_starts_late)
