@@ -22,6 +22,12 @@
     {{- return(true) -}}
 {% endmacro %}
 
+{#- Databricks dispatches to spark__ after its own: rank_bits stays off there
+    until its reference (tests/unit/warehouse_catalogue.py) lists these operators. -#}
+{% macro databricks___engine_has_rank_bits() %}
+    {{- return(false) -}}
+{% endmacro %}
+
 {#- A top-n aggregate into a list, lambdas over lists and list slices (max(x, n),
     list_transform, list_slice): the top_k_gains strategy of IDCG. -#}
 {% macro _engine_has_top_k_lists() %}
