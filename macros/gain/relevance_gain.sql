@@ -5,7 +5,7 @@
     not touch NDCG), else those with relevance >= min_relevance (ranx's rel_lvl,
     Evidently's min_rel_score). -#}
 {% macro relevance_gain(relevance, gain='linear', min_relevance=none) %}
-    {%- do rankwise._check_choice('relevance_gain', 'gain', gain, ['linear', 'exponential', 'binary']) -%}
+    {%- do rankwise._check_choice('relevance_gain', 'gain', gain, rankwise._option_registry().gain.choices) -%}
     {%- if min_relevance is not none -%}
         {%- do rankwise._number_literal('relevance_gain', 'min_relevance', min_relevance) -%}
     {%- endif -%}

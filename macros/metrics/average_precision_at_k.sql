@@ -8,7 +8,7 @@
     `k` is an integer, none, or a column of cutoffs (NULL = the whole list). -#}
 {% macro average_precision_at_k(precision_sum, n_relevant, k=none, hits=none, ap_denominator='relevant') %}
     {%- do rankwise._check_cutoff('average_precision_at_k', k, column_allowed=true) -%}
-    {%- do rankwise._check_choice('average_precision_at_k', 'ap_denominator', ap_denominator, ['relevant', 'min_relevant_k', 'hits', 'k']) -%}
+    {%- do rankwise._check_choice('average_precision_at_k', 'ap_denominator', ap_denominator, rankwise._option_registry().ap_denominator.choices) -%}
     {%- if ap_denominator == 'k' and k is none -%}
         {{ exceptions.raise_compiler_error("rankwise.average_precision_at_k: ap_denominator 'k' needs a cutoff `k`.") }}
     {%- endif -%}

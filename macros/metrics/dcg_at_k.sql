@@ -5,7 +5,7 @@
     techniques", with the discount of every rank as in trec_eval. -#}
 {% macro dcg_at_k(rank, relevance, k=none, gain='linear', min_relevance=none) %}
     {%- do rankwise._check_cutoff('dcg_at_k', k) -%}
-    {%- do rankwise._check_choice('dcg_at_k', 'gain', gain, ['linear', 'exponential', 'binary']) -%}
+    {%- do rankwise._check_choice('dcg_at_k', 'gain', gain, rankwise._option_registry().gain.choices) -%}
     {{- return(adapter.dispatch('dcg_at_k', 'rankwise')(rank, relevance, k, gain, min_relevance)) -}}
 {% endmacro %}
 

@@ -4,7 +4,7 @@
     descending). -#}
 {% macro idcg_at_k(ideal_rank, relevance, k=none, gain='linear', min_relevance=none) %}
     {%- do rankwise._check_cutoff('idcg_at_k', k) -%}
-    {%- do rankwise._check_choice('idcg_at_k', 'gain', gain, ['linear', 'exponential', 'binary']) -%}
+    {%- do rankwise._check_choice('idcg_at_k', 'gain', gain, rankwise._option_registry().gain.choices) -%}
     {{- return(adapter.dispatch('idcg_at_k', 'rankwise')(ideal_rank, relevance, k, gain, min_relevance)) -}}
 {% endmacro %}
 

@@ -4,7 +4,7 @@
     cutoffs (NULL = the whole list). -#}
 {% macro precision_at_k(hits, k=none, n_recommended=none, precision_denominator='k') %}
     {%- do rankwise._check_cutoff('precision_at_k', k, column_allowed=true) -%}
-    {%- do rankwise._check_choice('precision_at_k', 'precision_denominator', precision_denominator, ['k', 'list_length']) -%}
+    {%- do rankwise._check_choice('precision_at_k', 'precision_denominator', precision_denominator, rankwise._option_registry().precision_denominator.choices) -%}
     {%- if (k is none or precision_denominator == 'list_length') and n_recommended is none -%}
         {{ exceptions.raise_compiler_error("rankwise.precision_at_k: argument `n_recommended` is required when k is none or precision_denominator is 'list_length'.") }}
     {%- endif -%}

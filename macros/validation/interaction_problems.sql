@@ -11,7 +11,7 @@
         {%- endif -%}
     {%- endfor -%}
     {%- if gain is not none -%}
-        {%- do rankwise._check_choice('interaction_problems', 'gain', gain, ['linear', 'exponential', 'binary']) -%}
+        {%- do rankwise._check_choice('interaction_problems', 'gain', gain, rankwise._option_registry().gain.choices) -%}
     {%- endif -%}
     {%- if partition_by is none %}{% set partition_by = [] %}{% elif partition_by is string %}{% set partition_by = [partition_by] %}{% endif -%}
     {{- return(adapter.dispatch('interaction_problems', 'rankwise')(interactions, user_col, item_col, relevance_col, gain, partition_by)) -}}
