@@ -80,8 +80,9 @@ select * from (
     {%- set stages = [rankwise._stage_recommendations(recommendations, spec), rankwise._stage_list_rows(spec)] -%}
     {%- if spec.needs_interactions %}{% do stages.append(rankwise._stage_interactions(interactions, spec)) %}{% endif -%}
     {%- if spec.needs_user_metrics -%}
-        {%- do stages.extend([rankwise._stage_cutoffs(spec), rankwise._stage_user_truth_counts(spec),
-                              rankwise._stage_judged(spec), rankwise._stage_judged_lists(spec)]) -%}
+        {%- do stages.extend([rankwise._stage_cutoffs(spec), rankwise._stage_user_truth_counts(spec)]) -%}
+        {%- if spec.needs_max_relevance %}{% do stages.append(rankwise._stage_relevance_scale(spec)) %}{% endif -%}
+        {%- do stages.extend([rankwise._stage_judged(spec), rankwise._stage_judged_lists(spec)]) -%}
         {%- if spec.needs_list_lengths %}{% do stages.append(rankwise._stage_list_lengths(spec)) %}{% endif -%}
         {%- if spec.ideal_strategy is not none %}{% do stages.append(rankwise._stage_ideal_lists(spec)) %}{% endif -%}
         {%- if spec.needs_all_running -%}

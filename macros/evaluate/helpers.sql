@@ -51,6 +51,16 @@
     {{ return('partition by ' ~ rankwise._group_columns(spec.groups, alias) ~ alias ~ '.rw_user order by ' ~ alias ~ '.rw_rank asc rows between unbounded preceding and current row') }}
 {% endmacro %}
 
+{#- The sum of `expression` over the rows of the list of `alias`'s row ranked
+    strictly before it: the rows up to its rank, less those of its rank, so
+    that items sharing a rank (ties='shared') see the same rows before them
+    whatever order the engine meets them in. -#}
+{% macro _before_rank_in_list(expression, spec, alias) %}
+    {%- set list = rankwise._group_columns(spec.groups, alias) ~ alias ~ '.rw_user' -%}
+    {{ return('(sum(' ~ expression ~ ') over (partition by ' ~ list ~ ' order by ' ~ alias ~ '.rw_rank asc range between unbounded preceding and current row)'
+              ~ ' - sum(' ~ expression ~ ') over (partition by ' ~ list ~ ', ' ~ alias ~ '.rw_rank))') }}
+{% endmacro %}
+
 {#- `name as (`, with the engine's keyword for inlining a CTE read more than once
     when `inlined` (see cross_db/inlined_cte.sql). -#}
 {% macro _cte_as(name, inlined) %}

@@ -77,10 +77,10 @@ def test_quote_identifier_escapes_the_quote_character(adapter_type: str, expecte
 def test_return_hands_back_python_values() -> None:
     plan = renderer().call("_parse_metrics", ["ndcg@10", "map", "r_precision"], [5, None])
     assert plan == [
-        {"name": "ndcg", "k": 10},
-        {"name": "map", "k": 5},
-        {"name": "map", "k": None},
-        {"name": "r_precision", "k": None},
+        {"name": "ndcg", "k": 10, "parameters": {}, "label": "ndcg", "key": "ndcg"},
+        {"name": "map", "k": 5, "parameters": {}, "label": "map", "key": "map"},
+        {"name": "map", "k": None, "parameters": {}, "label": "map", "key": "map"},
+        {"name": "r_precision", "k": None, "parameters": {}, "label": "r_precision", "key": "r_precision"},
     ]
 
 
