@@ -38,7 +38,10 @@
                       as 'rbp(p=0.95)@20': {name: {'kind', 'default', 'choices',
                       'help'}}, kind 'probability' (a number above 0 and below
                       1), 'choice' (one of `choices`) or 'boolean'; the formula
-                      and the components' aggregates read their values
+                      and the components' aggregates read their values. Every
+                      per-user metric also takes `rel` (parse_metrics.sql)
+      graded          user level: true when it reads relevance grades and no
+                      relevance threshold (so takes no `rel`)
     Adding a metric: one entry here, its formula macro (from a building block in
     macros/metrics/, macros/diversity/ or macros/beyond_accuracy/), docs/metrics.md,
     tests. -#}
@@ -63,7 +66,7 @@
                                'parameters': {'p': {'kind': 'probability', 'default': 0.8, 'help': "the chance that the user goes on to the next rank"},
                                               'gain': {'kind': 'choice', 'choices': ['binary', 'graded'], 'default': 'binary', 'help': "a relevant item's gain: 1, or its relevance over the largest of the interactions"},
                                               'normalize': {'kind': 'boolean', 'default': false, 'help': "divide by 1 - p^min(R, k), the most a list can score (LensKit)"}}},
-        'err':                {'cutoff': true,  'level': 'user',  'components': ['expected_reciprocal_rank'], 'formula': '_formula_err', 'zero_without_list': true},
+        'err':                {'cutoff': true,  'level': 'user',  'components': ['expected_reciprocal_rank'], 'formula': '_formula_err', 'zero_without_list': true, 'graded': true},
         'map_to_full_recall': {'cutoff': true,  'level': 'user',  'components': ['precision_sum_to_full_recall', 'ranks_to_full_recall'], 'formula': '_formula_map_to_full_recall', 'zero_without_list': true},
         'entropy':            {'cutoff': true,  'level': 'group', 'formula': '_formula_entropy', 'aggregates': '_aggregates_entropy', 'bootstrap': true},
         'coverage':           {'cutoff': true,  'level': 'group', 'formula': '_formula_coverage', 'aggregates': '_aggregates_coverage',

@@ -13,11 +13,31 @@
     {%- for column in quoted_groups if column in quoted_partitions -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: column " ~ column ~ " is in both `partition_by` and `group_by`; a partition is already a group of the output, so list it in `partition_by` only.") }}
     {%- endfor -%}
-    {%- set planned = rankwise._planned_metrics(metrics, k, per_user, resolved) -%}
+    {#- a metric whose parameters set options of their own (`rel`) is computed
+        in an evaluation of its own under them: `threshold_parts` -#}
+    {%- set own = [] -%}
+    {%- set parts = [] -%}
+    {%- set every_metric = rankwise._parse_metrics(metrics, k) -%}
+    {%- for entry in every_metric -%}
+        {%- set overrides = rankwise._parameter_overrides(entry.parameters) -%}
+        {%- if rankwise._options_match(overrides, resolved) -%}
+            {%- do own.append(entry) -%}
+        {%- else -%}
+            {%- set part = (parts | selectattr('overrides', 'equalto', overrides) | list or [none])[0] -%}
+            {%- if part is none -%}
+                {%- set part = {'overrides': overrides, 'metrics': []} -%}
+                {%- do parts.append(part) -%}
+            {%- endif -%}
+            {%- if entry.asked not in part.metrics %}{% do part.metrics.append(entry.asked) %}{% endif -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- set planned = rankwise._planned_metrics(own, per_user, resolved) -%}
     {#- the cutoffs of `k`, shared by every metric given without @k -#}
     {%- set default_cutoffs = [none] if k is none else ([k] if k is integer else k | list) -%}
     {%- set spec = {
         'requested': planned.requested,
+        'threshold_parts': parts,
+        'every_metric': every_metric,
         'default_cutoffs': default_cutoffs,
         'user_metrics': planned.user_metrics,
         'group_metrics': planned.group_metrics,
@@ -145,12 +165,11 @@
     {{ return(quoted_groups) }}
 {% endmacro %}
 
-{#- The metrics asked, in order, split by level, each with what it reads under
-    the options (`reads`), with the components and cutoffs the per-user ones
-    need. -#}
-{% macro _planned_metrics(metrics, k, per_user, resolved) %}
+{#- The metrics asked (parsed entries), in order, split by level, each with
+    what it reads under the options (`reads`), with the components and cutoffs
+    the per-user ones need. -#}
+{% macro _planned_metrics(requested, per_user, resolved) %}
     {%- set registry = rankwise._metric_registry() -%}
-    {%- set requested = rankwise._parse_metrics(metrics, k) -%}
     {%- set by_level = {'user': [], 'list': [], 'group': []} -%}
     {%- set components = [] -%}
     {%- set cutoffs = [] -%}
@@ -405,6 +424,14 @@
     {%- do spec.update(rankwise._item_feature_columns(spec, options.item_col, options.item_vector_col, options.item_feature_cols)) -%}
     {#- per-user rows have no interval -#}
     {%- do spec.update({'confidence': none if per_user else confidence, 'group_bootstrap': bootstrap_resamples, 'seed': seed}) -%}
+    {#- the plan of each evaluation of its own, under the options a metric's
+        parameters set -#}
+    {%- set parts = [] -%}
+    {%- for part in spec.threshold_parts -%}
+        {%- do parts.append(rankwise._evaluation_spec(part.metrics, k, group_by, per_user, partition_by, confidence, bootstrap_resamples,
+                                                      seed, items, train, rankwise._updated(given, part.overrides))) -%}
+    {%- endfor -%}
+    {%- do spec.update({'parts': parts}) -%}
     {%- set columns_read = rankwise._columns_read(options, group_by, partition_by) -%}
     {%- do columns_read.update({'items': [(options.item_col, 'item id')] + spec.item_columns_read,
                                 'train': [(options.user_col, 'user id'), (options.item_col, 'item id')] + columns_read.interactions[3:]}) -%}
@@ -433,8 +460,10 @@
                               ~ rankwise._readers_of(input) | join(', ') ~ " do); it is not read or checked."}) -%}
     {%- endfor -%}
     {%- set metrics_asked = [] -%}
-    {%- for entry in spec.requested -%}
-        {%- do metrics_asked.append({'name': entry.name, 'k': entry.k, 'level': entry.level, 'reads': entry.reads}) -%}
+    {%- for part in [spec] + spec.parts -%}
+        {%- for entry in part.requested -%}
+            {%- do metrics_asked.append({'name': entry.name, 'k': entry.k, 'level': entry.level, 'reads': entry.reads}) -%}
+        {%- endfor -%}
     {%- endfor -%}
     {{ return({
         'options': options,

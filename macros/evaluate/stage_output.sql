@@ -179,11 +179,11 @@ left join rw_group_intervals as intervals
     metrics, which the metric column alone does not tell apart. -#}
 {% macro _metric_order(spec, label) %}
     {%- set positions = {} -%}
-    {%- for entry in spec.requested if entry.key not in positions -%}
+    {%- for entry in spec.every_metric if entry.key not in positions -%}
         {%- do positions.update({entry.key: positions | length + 1}) -%}
     {%- endfor -%}
     {%- set cases = [] -%}
-    {%- for entry in spec.requested -%}
+    {%- for entry in spec.every_metric -%}
         {%- do cases.append('when ' ~ rankwise._string_literal(rankwise._label_of(entry.label, entry.k)) ~ ' then ' ~ positions[entry.key]) -%}
     {%- endfor -%}
     {{ return('case ' ~ label ~ ' ' ~ cases | join(' ') ~ ' end asc') }}

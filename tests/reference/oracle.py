@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -204,19 +204,26 @@ def err(ranking, truth, k, options, max_relevance=1.0) -> float:
 
 
 # The parameters a metric string may give, with their defaults, as
-# docs/metrics.md declares them.
+# docs/metrics.md declares them; every per-user metric but err also takes
+# `rel`, its own relevance threshold (applied to NDCG's gains too).
 PARAMETERS = {
     "rbp": {"p": 0.8, "gain": "binary", "normalize": False},
 }
+GRADED = {"err"}
 
 
-def parse_metric(text: str) -> tuple[str, dict]:
-    """'rbp(p=0.95, normalize=true)' as ('rbp', {'p': 0.95, 'gain': 'binary',
-    'normalize': True}): the name and every parameter's value."""
+def parse_metric(text: str) -> tuple[str, dict, float | None]:
+    """'rbp(p=0.95, rel=2)' as ('rbp', {'p': 0.95, 'gain': 'binary',
+    'normalize': False}, 2.0): the name, the value of every parameter of its
+    own, and its relevance threshold (None: the call's)."""
     name, _, rest = text.partition("(")
     values = dict(PARAMETERS.get(name, {}))
+    threshold = None
     for pair in filter(None, (part.strip() for part in rest.rstrip(")").split(","))):
         key, _, given = (piece.strip() for piece in pair.partition("="))
+        if key == "rel":
+            threshold = float(given)
+            continue
         default = values[key]
         if isinstance(default, bool):
             values[key] = given == "true"
@@ -224,7 +231,7 @@ def parse_metric(text: str) -> tuple[str, dict]:
             values[key] = float(given)
         else:
             values[key] = given
-    return name, values
+    return name, values, threshold
 
 
 USER_METRICS = {
@@ -270,16 +277,19 @@ def evaluate(
     groups = sorted({group for group, _ in lists})
     means, per_user = [], []
     max_relevance = max((relevance for truth in truths.values() for relevance in truth.values()), default=0.0)
+    call_options = options
     for group in groups:
         group_lists = {user: ranking for (g, user), ranking in lists.items() if g == group}
-        if options.users == "interactions":
-            users = {user: group_lists.get(user, []) for user in truths}
-        else:
-            users = {user: ranking for user, ranking in group_lists.items() if user in truths}
-            if options.users == "relevant":
-                users = {user: r for user, r in users.items() if n_relevant(truths[user], options) > 0}
         for asked in metrics:
-            metric, parameters = parse_metric(asked)
+            metric, parameters, threshold = parse_metric(asked)
+            options = call_options if threshold is None else replace(call_options, relevance_threshold=threshold,
+                                                                        gain_items="relevant")
+            if options.users == "interactions":
+                users = {user: group_lists.get(user, []) for user in truths}
+            else:
+                users = {user: ranking for user, ranking in group_lists.items() if user in truths}
+                if options.users == "relevant":
+                    users = {user: r for user, r in users.items() if n_relevant(truths[user], options) > 0}
             if metric in READS_MAX_RELEVANCE:
                 parameters["max_relevance"] = max_relevance
             for k in [None] if metric in CUTOFF_FREE else cutoffs:
