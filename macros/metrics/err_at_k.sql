@@ -1,5 +1,5 @@
 {#- Expected reciprocal rank@k (Chapelle, Metzler, Zhang & Grinspan 2009,
-    "Expected reciprocal rank for graded relevance", CIKM, equation 5): a user
+    "Expected reciprocal rank for graded relevance", CIKM): a user
     reads down the list and stops at rank r with chance R_r (see
     err_stop_probability), so ERR@k = sum over ranks r <= k of
     (1 / r) R_r prod over i < r of (1 - R_i). An aggregate over the rows of one

@@ -1,6 +1,6 @@
 {#- The chance that a user stops at an item of relevance g (Chapelle, Metzler,
     Zhang & Grinspan 2009, "Expected reciprocal rank for graded relevance",
-    CIKM, equation 4): R = (2^g - 1) / 2^g_max, g_max the largest relevance;
+    CIKM): R = (2^g - 1) / 2^g_max, g_max the largest relevance;
     0 for g <= 0 or NULL (an item not in the truth). Written as 2^(g - g_max) -
     2^-g_max, so that no power overflows however large g_max is; a power below
     2^-1000 counts 0 (PostgreSQL raises an error where a power underflows). -#}

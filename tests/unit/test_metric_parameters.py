@@ -87,6 +87,15 @@ def test_compare_pairs_each_set_of_parameters() -> None:
     assert math.isclose(result["diff"][1], ((0.2 - 0.2 * 1.8) + (0.16 - 0.2)) / 3, abs_tol=1e-12)
 
 
+def test_compare_pairs_err() -> None:
+    # R = (2^g - 1) / 8: m gives u1 a (3/8) at rank 1 and u2 y (1/8) at rank 2; n gives u1 c (1/8) then a,
+    # reached with 7/8, and u2 y at rank 1; u3 scores 0 under both
+    result = rankwise.compare(RECOMMENDATIONS, INTERACTIONS, ["err@2"], relevance_col="relevance")
+    model = 3 / 8 + (1 / 2) * (1 / 8)
+    baseline = 1 / 8 + (1 / 2) * (3 / 8) * (7 / 8) + 1 / 8
+    assert math.isclose(result["diff"][0], (model - baseline) / 3, abs_tol=1e-12)
+
+
 def test_compare_refuses_a_threshold_of_the_metric_s_own() -> None:
     with pytest.raises(InvalidArgumentError, match=r"ndcg\(rel=2\)@3 sets a relevance threshold of its own"):
         rankwise.compare(RECOMMENDATIONS, INTERACTIONS, ["ndcg(rel=2)@3"], relevance_col="relevance")
