@@ -425,11 +425,14 @@
     {#- per-user rows have no interval -#}
     {%- do spec.update({'confidence': none if per_user else confidence, 'group_bootstrap': bootstrap_resamples, 'seed': seed}) -%}
     {#- the plan of each evaluation of its own, under the options a metric's
-        parameters set -#}
+        parameters set: per-user metrics only, which read neither optional
+        input nor the items' features -#}
     {%- set parts = [] -%}
     {%- for part in spec.threshold_parts -%}
+        {%- set part_options = rankwise._updated(given, part.overrides) -%}
+        {%- do part_options.update({'item_vector_col': none, 'item_feature_cols': none}) -%}
         {%- do parts.append(rankwise._evaluation_spec(part.metrics, k, group_by, per_user, partition_by, confidence, bootstrap_resamples,
-                                                      seed, items, train, rankwise._updated(given, part.overrides))) -%}
+                                                      seed, none, none, part_options)) -%}
     {%- endfor -%}
     {%- do spec.update({'parts': parts}) -%}
     {%- set columns_read = rankwise._columns_read(options, group_by, partition_by) -%}

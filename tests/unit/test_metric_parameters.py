@@ -68,6 +68,15 @@ def test_a_metric_s_own_threshold_gives_what_the_call_s_would() -> None:
     assert own.value[3] == _evaluate(["ndcg@3"], users="relevant").value[0]
 
 
+def test_a_metric_s_own_threshold_beside_metrics_that_read_the_catalog() -> None:
+    items = pd.DataFrame({"item_id": list("abcdxy"), "genre": list("ppqqpq")})
+    table = _evaluate(["intra_list_diversity@2", "ndcg(rel=2)@3"], items=items, item_distance="hamming",
+                      item_feature_cols=["genre"])
+    assert list(table.metric_label) == ["intra_list_diversity@2", "ndcg(rel=2)@3"]
+    # u1's top two a, b share genre p; u2's x, y differ
+    assert table.value[0] == 0.5
+
+
 def test_the_command_line_takes_the_strings(tmp_path) -> None:
     RECOMMENDATIONS.to_csv(tmp_path / "recs.csv", index=False)
     INTERACTIONS.to_csv(tmp_path / "truth.csv", index=False)
