@@ -29,8 +29,27 @@
     {{- return(adapter.dispatch('evaluate', 'rankwise')(recommendations, interactions, spec)) -}}
 {% endmacro %}
 
-{#- The stages in the order they read each other. -#}
+{#- The query of the plan, and of each of its parts (the metrics whose
+    parameters set options of their own, such as 'ndcg(rel=2)'), each reading
+    the inputs under its options, the rows of all in one order. -#}
 {% macro default__evaluate(recommendations, interactions, spec) -%}
+{%- if spec.parts | length == 0 -%}
+{{ rankwise._evaluation_query(recommendations, interactions, spec) }}
+{{ rankwise._output_order(spec) }}
+{%- else -%}
+    {%- set queries = [] -%}
+    {%- for part in ([spec] if spec.requested | length > 0 else []) + spec.parts -%}
+        {%- do queries.append('select * from (\n' ~ rankwise._evaluation_query(recommendations, interactions, part) ~ '\n) as rw_part_' ~ loop.index) -%}
+    {%- endfor -%}
+select * from (
+{{ queries | join('\n\nunion all\n\n') }}
+) as rw_parts
+{{ rankwise._output_order(spec) }}
+{%- endif -%}
+{%- endmacro %}
+
+{#- The stages in the order they read each other, and the output rows. -#}
+{% macro _evaluation_query(recommendations, interactions, spec) -%}
 {%- set stages = rankwise._user_metric_stages(recommendations, interactions, spec) -%}
 {%- if spec.needs_user_metrics -%}
     {%- if not spec.per_user -%}
@@ -71,7 +90,6 @@ with
 select * from (
 {{ outputs | join('\n\nunion all\n\n') }}
 ) as rw_result
-{{ rankwise._output_order(spec) }}
 {%- endmacro %}
 
 {#- The stages up to rw_user_metrics, each metric's value per (list, cutoff),
@@ -80,8 +98,9 @@ select * from (
     {%- set stages = [rankwise._stage_recommendations(recommendations, spec), rankwise._stage_list_rows(spec)] -%}
     {%- if spec.needs_interactions %}{% do stages.append(rankwise._stage_interactions(interactions, spec)) %}{% endif -%}
     {%- if spec.needs_user_metrics -%}
-        {%- do stages.extend([rankwise._stage_cutoffs(spec), rankwise._stage_user_truth_counts(spec),
-                              rankwise._stage_judged(spec), rankwise._stage_judged_lists(spec)]) -%}
+        {%- do stages.extend([rankwise._stage_cutoffs(spec), rankwise._stage_user_truth_counts(spec)]) -%}
+        {%- if spec.needs_max_relevance %}{% do stages.append(rankwise._stage_relevance_scale(spec)) %}{% endif -%}
+        {%- do stages.extend([rankwise._stage_judged(spec), rankwise._stage_judged_lists(spec)]) -%}
         {%- if spec.needs_list_lengths %}{% do stages.append(rankwise._stage_list_lengths(spec)) %}{% endif -%}
         {%- if spec.ideal_strategy is not none %}{% do stages.append(rankwise._stage_ideal_lists(spec)) %}{% endif -%}
         {%- if spec.needs_all_running -%}

@@ -56,6 +56,13 @@
     {{ return(value | string) }}
 {% endmacro %}
 
+{#- A probability of continuing (RBP's and RBO's p): a number above 0 and below 1. -#}
+{% macro _check_probability(macro_name, argument, value) %}
+    {%- if not (value is number and value is not boolean and value > 0 and value < 1) -%}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `" ~ argument ~ "` must be a number above 0 and below 1 (the chance of reading on to the next rank); got " ~ rankwise._describe(value) ~ ".") }}
+    {%- endif -%}
+{% endmacro %}
+
 {#- A value as the user wrote it: strings quoted, so that '10' and 10 read apart. -#}
 {% macro _describe(value) %}
     {%- if value is string -%}

@@ -56,7 +56,7 @@ rw_pairs as (
     {%- for side, model in [(1, 'rw_model'), (0, 'rw_baseline')] -%}
         {%- set select -%}
         select {{ rankwise._pair_columns(spec, 'pair', selected=true) }}, {{ side }} as rw_side, scored.rw_user as rw_user, scored.rw_limit as rw_limit, scored.rw_n_relevant as rw_n_relevant
-            {%- for metric in spec.user_metric_names %}, scored.rw_value__{{ metric.name }} as rw_value__{{ metric.name }}{% endfor %}
+            {%- for metric in spec.user_metric_names %}, scored.rw_value__{{ metric.key }} as rw_value__{{ metric.key }}{% endfor %}
         from rw_pairs as pair
         inner join rw_user_metrics as scored
             on scored.{{ spec.model }} = pair.{{ model }}{{ rankwise._groups_match('scored', 'pair', spec.shared_groups) }}
@@ -68,8 +68,8 @@ rw_pair_values as (
         {{ rankwise._pair_columns(spec, 'sided', selected=true) }}, sided.rw_user as rw_user, sided.rw_limit as rw_limit,
         max(sided.rw_n_relevant) as rw_n_relevant
         {%- for metric in spec.user_metric_names %},
-        max(case when sided.rw_side = 1 then sided.rw_value__{{ metric.name }} end) as rw_model__{{ metric.name }},
-        max(case when sided.rw_side = 0 then sided.rw_value__{{ metric.name }} end) as rw_baseline__{{ metric.name }}
+        max(case when sided.rw_side = 1 then sided.rw_value__{{ metric.key }} end) as rw_model__{{ metric.key }},
+        max(case when sided.rw_side = 0 then sided.rw_value__{{ metric.key }} end) as rw_baseline__{{ metric.key }}
         {%- endfor %}
     from (
         {{ sides | join('\n        union all\n        ') }}
@@ -97,7 +97,7 @@ rw_pair_differences as (
     select
         {{ rankwise._pair_columns(spec, 'pair_values', selected=true) }}, pair_values.rw_user as rw_user, pair_values.rw_limit as rw_limit
         {%- for metric in spec.user_metric_names %}
-        {%- set name = metric.name %}
+        {%- set name = metric.key %}
         {%- set condition = rankwise._in_pair_user_set(metric.users) %}
         {%- set model_value = 'coalesce(pair_values.rw_model__' ~ name ~ ', 0)' %}
         {%- set baseline_value = 'coalesce(pair_values.rw_baseline__' ~ name ~ ', 0)' %}
@@ -138,15 +138,15 @@ rw_pair_sums as (
     select
         {{ rankwise._pair_columns(spec, 'differences', selected=true) }}, differences.rw_limit as rw_limit
         {%- for metric in spec.user_metric_names %}
-        {%- set diff = 'differences.rw_diff__' ~ metric.name %},
-        count({{ diff }}) as rw_listed__{{ metric.name }},
-        sum({{ diff }}) as rw_sum_diff__{{ metric.name }},
-        var_pop({{ diff }}) as rw_var_listed__{{ metric.name }},
-        sum(abs({{ diff }})) as rw_sum_abs__{{ metric.name }},
-        sum(differences.rw_model__{{ metric.name }}) as rw_sum_model__{{ metric.name }},
-        sum(differences.rw_baseline__{{ metric.name }}) as rw_sum_baseline__{{ metric.name }},
-        count(case when {{ diff }} > 0 then 1 end) as rw_wins__{{ metric.name }},
-        count(case when {{ diff }} < 0 then 1 end) as rw_losses__{{ metric.name }}
+        {%- set diff = 'differences.rw_diff__' ~ metric.key %},
+        count({{ diff }}) as rw_listed__{{ metric.key }},
+        sum({{ diff }}) as rw_sum_diff__{{ metric.key }},
+        var_pop({{ diff }}) as rw_var_listed__{{ metric.key }},
+        sum(abs({{ diff }})) as rw_sum_abs__{{ metric.key }},
+        sum(differences.rw_model__{{ metric.key }}) as rw_sum_model__{{ metric.key }},
+        sum(differences.rw_baseline__{{ metric.key }}) as rw_sum_baseline__{{ metric.key }},
+        count(case when {{ diff }} > 0 then 1 end) as rw_wins__{{ metric.key }},
+        count(case when {{ diff }} < 0 then 1 end) as rw_losses__{{ metric.key }}
         {%- endfor %}
     from rw_pair_differences as differences
     group by {{ rankwise._pair_columns(spec, 'differences') }}, differences.rw_limit

@@ -34,7 +34,7 @@ rw_resamples as (
     the inner query, as the engines do not all share a repeated expression. -#}
 {% macro _differences_by_resample(spec, draw_column, of_draw) %}
     {%- set metric_columns = [] -%}
-    {%- for metric in spec.user_metric_names %}{% do metric_columns.append('rw_diff__' ~ metric.name) %}{% endfor -%}
+    {%- for metric in spec.user_metric_names %}{% do metric_columns.append('rw_diff__' ~ metric.key) %}{% endfor -%}
     (
         select
             drawn.rw_pair as rw_pair, drawn.rw_limit as rw_limit, drawn.rw_resample as rw_resample,
@@ -62,7 +62,7 @@ rw_flipped_sums as (
     select
         signed.rw_pair as rw_pair, signed.rw_limit as rw_limit, signed.rw_resample as rw_resample
         {%- for metric in spec.user_metric_names %},
-        sum(signed.rw_sign * signed.rw_diff__{{ metric.name }}) as rw_flipped__{{ metric.name }}
+        sum(signed.rw_sign * signed.rw_diff__{{ metric.key }}) as rw_flipped__{{ metric.key }}
         {%- endfor %}
     from {{ rankwise._differences_by_resample(spec, 'rw_sign', '2 * ' ~ rankwise.sign_flip('drawn.rw_draw') ~ ' - 1') }} as signed
     group by signed.rw_pair, signed.rw_limit, signed.rw_resample
@@ -78,7 +78,7 @@ rw_randomization as (
     select
         flipped.rw_pair as rw_pair, flipped.rw_limit as rw_limit
         {%- for metric in spec.user_metric_names %}
-        {%- set name = metric.name %},
+        {%- set name = metric.key %},
         count(case when abs(flipped.rw_flipped__{{ name }}) >= abs(sums.rw_sum_diff__{{ name }}) - 1e-9 * sums.rw_sum_abs__{{ name }} then 1 end) as rw_extreme__{{ name }}
         {%- endfor %}
     from rw_flipped_sums as flipped
@@ -140,7 +140,7 @@ rw_weighted_sums as (
     select
         weighted.rw_pair as rw_pair, weighted.rw_limit as rw_limit, weighted.rw_resample as rw_resample
         {%- for metric in spec.user_metric_names %},
-        sum(weighted.rw_weight * weighted.rw_diff__{{ metric.name }}) as rw_weighted__{{ metric.name }}
+        sum(weighted.rw_weight * weighted.rw_diff__{{ metric.key }}) as rw_weighted__{{ metric.key }}
         {%- endfor %}
     from {{ rankwise._differences_by_resample(spec, 'rw_weight', rankwise.poisson_one_weight('drawn.rw_draw')) }} as weighted
     group by weighted.rw_pair, weighted.rw_limit, weighted.rw_resample
@@ -156,14 +156,14 @@ rw_bootstrap as (
     select
         resampled.rw_pair as rw_pair, resampled.rw_limit as rw_limit
         {%- for metric in spec.user_metric_names %},
-        {{ rankwise._percentile('resampled.rw_mean__' ~ metric.name, tail) }} as rw_bootstrap_low__{{ metric.name }},
-        {{ rankwise._percentile('resampled.rw_mean__' ~ metric.name, 1.0 - tail) }} as rw_bootstrap_high__{{ metric.name }}
+        {{ rankwise._percentile('resampled.rw_mean__' ~ metric.key, tail) }} as rw_bootstrap_low__{{ metric.key }},
+        {{ rankwise._percentile('resampled.rw_mean__' ~ metric.key, 1.0 - tail) }} as rw_bootstrap_high__{{ metric.key }}
         {%- endfor %}
     from (
         select
             weighted.rw_pair as rw_pair, weighted.rw_limit as rw_limit
             {%- for metric in spec.user_metric_names %},
-            {{ rankwise.safe_divide('weighted.rw_weighted__' ~ metric.name, 'weights.rw_weight_' ~ metric.users) }} as rw_mean__{{ metric.name }}
+            {{ rankwise.safe_divide('weighted.rw_weighted__' ~ metric.key, 'weights.rw_weight_' ~ metric.users) }} as rw_mean__{{ metric.key }}
             {%- endfor %}
         from rw_weighted_sums as weighted
         inner join rw_population_weights as weights

@@ -2,21 +2,21 @@
     moments of the paired differences, the t test and the intervals, the
     corrected p-values. docs/statistics.md has the formulas. -#}
 
-{#- One CASE over the grid row's metric: `expressions` maps each metric name to
-    its SQL. -#}
+{#- One CASE over the grid row's metric: `expressions` maps each metric's key
+    (its name, with a number after the first set of parameters) to its SQL. -#}
 {% macro _pick_by_metric(spec, expressions) %}
     {%- set branches = [] -%}
     {%- for metric in spec.user_metric_names -%}
-        {%- do branches.append("when '" ~ metric.name ~ "' then " ~ expressions[metric.name]) -%}
+        {%- do branches.append("when '" ~ metric.key ~ "' then " ~ expressions[metric.key]) -%}
     {%- endfor -%}
-    {{ return('(case grid.metric ' ~ branches | join(' ') ~ ' end)') }}
+    {{ return('(case grid.rw_key ' ~ branches | join(' ') ~ ' end)') }}
 {% endmacro %}
 
-{#- The same template for every metric, with {name} its name. -#}
+{#- The same template for every metric, with {name} its key. -#}
 {% macro _pick_template(spec, template) %}
     {%- set expressions = {} -%}
     {%- for metric in spec.user_metric_names -%}
-        {%- do expressions.update({metric.name: template | replace('{name}', metric.name)}) -%}
+        {%- do expressions.update({metric.key: template | replace('{name}', metric.key)}) -%}
     {%- endfor -%}
     {{ return(rankwise._pick_by_metric(spec, expressions)) }}
 {% endmacro %}
@@ -27,12 +27,12 @@
     {%- set float = rankwise.type_float64() -%}
     {%- set population = {} -%}
     {%- for metric in spec.user_metric_names -%}
-        {%- do population.update({metric.name: {'interactions': 'totals.rw_n_interactions', 'both': 'populations.rw_n_both',
+        {%- do population.update({metric.key: {'interactions': 'totals.rw_n_interactions', 'both': 'populations.rw_n_both',
                                                 'relevant': 'populations.rw_n_relevant'}[metric.users]}) -%}
     {%- endfor -%}
 rw_comparison_moments as (
     select
-        {{ rankwise._pair_columns(spec, 'pair', selected=true) }}, grid.metric as metric, grid.k as k,
+        {{ rankwise._pair_columns(spec, 'pair', selected=true) }}, grid.rw_key as rw_key, grid.metric as metric, grid.rw_label as rw_label, grid.k as k,
         cast(coalesce({{ rankwise._pick_by_metric(spec, population) }}, 0) as {{ float }}) as rw_n,
         cast(coalesce({{ rankwise._pick_template(spec, 'sums.rw_listed__{name}') }}, 0) as {{ float }}) as rw_listed,
         cast(coalesce({{ rankwise._pick_template(spec, 'sums.rw_sum_diff__{name}') }}, 0) as {{ float }}) as rw_sum_diff,
@@ -177,21 +177,15 @@ rw_comparison_p as (
 {#- The comparison as it is returned, sorted for reading. -#}
 {% macro _output_comparison(spec) %}
     {%- set float = rankwise.type_float64() -%}
-    {%- set positions = {} -%}
-    {%- for entry in spec.requested if entry.name not in positions -%}
-        {%- do positions.update({entry.name: positions | length + 1}) -%}
-    {%- endfor -%}
     {%- set order = [] -%}
     {%- for column in spec.shared_groups %}{% do order.append(column ~ ' asc nulls last') %}{% endfor -%}
-    {%- set cases = [] -%}
-    {%- for name, position in positions.items() %}{% do cases.append("when '" ~ name ~ "' then " ~ position) %}{% endfor -%}
-    {%- do order.extend(['case metric ' ~ cases | join(' ') ~ ' end asc', 'k asc nulls last',
+    {%- do order.extend([rankwise._metric_order(spec, 'metric_label'), 'k asc nulls last',
                          rankwise._in_byte_order('model') ~ ' asc', rankwise._in_byte_order('baseline') ~ ' asc']) -%}
 select * from (
 select
     {{ rankwise._selected_columns(spec.shared_groups, 'ranked') }}ranked.metric as metric,
     ranked.k as k,
-    {{ rankwise._metric_label('ranked.metric', 'ranked.k') }} as metric_label,
+    {{ rankwise._metric_label('ranked.rw_label', 'ranked.k') }} as metric_label,
     ranked.rw_model as model,
     ranked.rw_baseline as baseline,
     cast(ranked.rw_n as bigint) as n_users,

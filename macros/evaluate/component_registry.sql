@@ -13,32 +13,51 @@
       aggregate   the macro writing its aggregate: aggregate(spec)
       without_list  its value for a list with no judged row within the cutoff
       from_rank_bits  whether the rank_bits strategy reads it off a list's bit
-                  sets of ranks (strategies/rank_bits.sql) -#}
+                  sets of ranks (strategies/rank_bits.sql)
+      parameters  the metric parameters its aggregate reads (the metric
+                  registry's `parameters`): one instance of the component per
+                  set of their values, its aggregate(spec, parameters)
+      row_windows the windows over each list's judged rows in rank order its
+                  aggregate reads: 'hits_so_far' (rw_hits_so_far, the relevant
+                  items up to the row) or 'continuation' (the cascade's chance of
+                  reaching the row, see strategies/running_hits.sql)
+      max_relevance_when  the parameter values under which its aggregate reads
+                  rw_max_relevance, the largest relevance of the interactions
+                  ({} for always) -#}
 {% macro _component_registry() %}
     {{ return({
         'hits':                         {'source': 'judged',      'aggregate': '_aggregate_hits', 'without_list': '0', 'from_rank_bits': true},
-        'precision_sum':                {'source': 'judged',      'aggregate': '_aggregate_precision_sum', 'without_list': '0', 'from_rank_bits': true},
+        'precision_sum':                {'source': 'judged',      'aggregate': '_aggregate_precision_sum', 'without_list': '0', 'from_rank_bits': true, 'row_windows': ['hits_so_far']},
         'first_relevant_rank':          {'source': 'judged',      'aggregate': '_aggregate_first_relevant_rank', 'without_list': 'null', 'from_rank_bits': true},
         'dcg':                          {'source': 'judged',      'aggregate': '_aggregate_dcg', 'without_list': '0', 'from_rank_bits': true},
         'hits_within_n_relevant':       {'source': 'judged',      'aggregate': '_aggregate_hits_within_n_relevant', 'without_list': '0', 'from_rank_bits': false},
         'precision_sum_to_full_recall': {'source': 'all_running', 'aggregate': '_aggregate_precision_sum_to_full_recall', 'without_list': '0', 'from_rank_bits': false},
         'ranks_to_full_recall':         {'source': 'all_running', 'aggregate': '_aggregate_ranks_to_full_recall', 'without_list': '0', 'from_rank_bits': false},
+        'rank_biased_gain':             {'source': 'judged',      'aggregate': '_aggregate_rank_biased_gain', 'without_list': '0', 'from_rank_bits': false,
+                                         'parameters': ['p', 'gain'], 'max_relevance_when': {'gain': 'graded'}},
+        'expected_reciprocal_rank':     {'source': 'judged',      'aggregate': '_aggregate_expected_reciprocal_rank', 'without_list': '0', 'from_rank_bits': false,
+                                         'row_windows': ['continuation'], 'max_relevance_when': {}},
         'n_recommended':                {'source': 'list_rows',   'aggregate': none, 'without_list': none, 'from_rank_bits': false},
         'idcg':                         {'source': 'truth',       'aggregate': none, 'without_list': none, 'from_rank_bits': false},
     }) }}
 {% endmacro %}
 
-{% macro _component_column(component) %}
-    {{ return('rw_' ~ component) }}
+{#- The column of a component's instance (the plan's component_instances: the
+    component's name, or component__n for one of several sets of parameters). -#}
+{% macro _component_column(instance) %}
+    {{ return('rw_' ~ instance) }}
 {% endmacro %}
 
-{#- The select-list entries (each led by a comma) of `components`, for a GROUP BY
-    over the rows of one list within one cutoff. -#}
-{% macro _component_aggregates(components, spec) %}
+{#- The select-list entries (each led by a comma) of the component instances
+    `instances`, for a GROUP BY over the rows of one list within one cutoff. -#}
+{% macro _component_aggregates(instances, spec) %}
     {%- set registry = rankwise._component_registry() -%}
     {%- set entries = [] -%}
-    {%- for component in components -%}
-        {%- do entries.append(',\n        ' ~ rankwise[registry[component].aggregate](spec) ~ ' as ' ~ rankwise._component_column(component)) -%}
+    {%- for instance in instances -%}
+        {%- set planned = spec.component_instances[instance] -%}
+        {%- set declared = registry[planned.component] -%}
+        {%- set aggregate = rankwise[declared.aggregate](spec, planned.parameters) if declared.parameters is defined else rankwise[declared.aggregate](spec) -%}
+        {%- do entries.append(',\n        ' ~ aggregate ~ ' as ' ~ rankwise._component_column(instance)) -%}
     {%- endfor -%}
     {{ return(entries | join('')) }}
 {% endmacro %}
@@ -82,4 +101,19 @@
 
 {% macro _aggregate_ranks_to_full_recall(spec) %}
     {{ return('count(case when ' ~ rankwise._before_full_recall() ~ ' then 1 end)') }}
+{% endmacro %}
+
+{#- The sum over the relevant ranks i of r_i p^(i-1), the rank-biased gain of
+    RBP: r_i is 1 (gain='binary') or the item's relevance over the largest of the
+    interactions (gain='graded'). -#}
+{% macro _aggregate_rank_biased_gain(spec, parameters) %}
+    {%- set gain = '1e0' if parameters.gain == 'binary' else 'case when rw_max_relevance > 0 then greatest(rw_relevance, 0e0) / rw_max_relevance else 0e0 end' -%}
+    {{ return('sum(case when rw_is_relevant = 1 then ' ~ gain ~ ' * ' ~ rankwise.rank_biased_weight('rw_rank', parameters.p) ~ ' else 0e0 end)') }}
+{% endmacro %}
+
+{#- ERR's sum over the judged rows: the rows of items not in the truth stop no
+    one and leave every product as it was, so only the judged rows add. -#}
+{% macro _aggregate_expected_reciprocal_rank(spec) %}
+    {%- set continuation = 'case when rw_stops_before > 0 then 0e0 when rw_log_continuation_before < -7e2 then 0e0 else exp(rw_log_continuation_before) end' -%}
+    {{ return(rankwise.err_at_k('rw_rank', 'rw_stop_probability', continuation)) }}
 {% endmacro %}

@@ -51,6 +51,19 @@
     {{ return('partition by ' ~ rankwise._group_columns(spec.groups, alias) ~ alias ~ '.rw_user order by ' ~ alias ~ '.rw_rank asc rows between unbounded preceding and current row') }}
 {% endmacro %}
 
+{#- The sum of `expression` over the rows of the list of `alias`'s row ranked
+    strictly before it, so that items sharing a rank (ties='shared') see the
+    same rows before them: the rows up to it in the order (rank, item), less
+    those of its rank up to it in the order of item. Both are ROWS frames over a
+    total order (a list holds an item once), which every warehouse documents
+    (Redshift has no RANGE frame). -#}
+{% macro _before_rank_in_list(expression, spec, alias) %}
+    {%- set list = rankwise._group_columns(spec.groups, alias) ~ alias ~ '.rw_user' -%}
+    {%- set frame = ' rows between unbounded preceding and current row)' -%}
+    {{ return('(sum(' ~ expression ~ ') over (partition by ' ~ list ~ ' order by ' ~ alias ~ '.rw_rank asc, ' ~ alias ~ '.rw_item asc' ~ frame
+              ~ ' - sum(' ~ expression ~ ') over (partition by ' ~ list ~ ', ' ~ alias ~ '.rw_rank order by ' ~ alias ~ '.rw_item asc' ~ frame ~ ')') }}
+{% endmacro %}
+
 {#- `name as (`, with the engine's keyword for inlining a CTE read more than once
     when `inlined` (see cross_db/inlined_cte.sql). -#}
 {% macro _cte_as(name, inlined) %}

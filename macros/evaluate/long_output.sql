@@ -10,12 +10,13 @@
     {{ return('(case grid.rw_position ' ~ branches | join(' ') ~ ' end)') }}
 {% endmacro %}
 
-{#- The rows (position, metric, k) of the long output, one per requested metric
-    and cutoff, as a union of literal selects (portable where VALUES is not). -#}
+{#- The rows (position, metric, label, k) of the long output, one per requested
+    metric and cutoff, as a union of literal selects (portable where VALUES is
+    not). -#}
 {% macro _metric_grid(entries) %}
     {%- set rows = [] -%}
     {%- for entry in entries -%}
-        {%- do rows.append("select " ~ entry.position ~ " as rw_position, '" ~ entry.name ~ "' as metric, cast("
+        {%- do rows.append("select " ~ entry.position ~ " as rw_position, '" ~ entry.name ~ "' as metric, " ~ rankwise._string_literal(entry.label) ~ " as rw_label, cast("
             ~ (entry.k if entry.k is not none else 'null') ~ " as bigint) as k") -%}
     {%- endfor -%}
     {{ return(rows | join('\n    union all\n    ')) }}

@@ -34,6 +34,14 @@
       largest_cutoff  {'when': ..., 'k': ..., 'why': ...}: the largest cutoff
       bootstrap       group level: whether bootstrap_resamples gives it an
                       interval
+      parameters      user level: the parameters a metric string may give it,
+                      as 'rbp(p=0.95)@20': {name: {'kind', 'default', 'choices',
+                      'help'}}, kind 'probability' (a number above 0 and below
+                      1), 'choice' (one of `choices`) or 'boolean'; the formula
+                      and the components' aggregates read their values. Every
+                      per-user metric also takes `rel` (parse_metrics.sql)
+      graded          user level: true when it reads relevance grades and no
+                      relevance threshold (so takes no `rel`)
     Adding a metric: one entry here, its formula macro (from a building block in
     macros/metrics/, macros/diversity/ or macros/beyond_accuracy/), docs/metrics.md,
     tests. -#}
@@ -54,6 +62,11 @@
                                'needs_cutoff': {'when': {'idcg': 'k_positions'}, 'why': "with idcg='k_positions'"},
                                'largest_cutoff': {'when': {'idcg': 'k_positions'}, 'k': 10000000, 'why': "with idcg='k_positions' sums the discount of every one of the k slots"}},
         'r_precision':        {'cutoff': false, 'level': 'user',  'components': ['hits_within_n_relevant'], 'formula': '_formula_r_precision', 'zero_without_list': true},
+        'rbp':                {'cutoff': true,  'level': 'user',  'components': ['rank_biased_gain', 'n_recommended'], 'formula': '_formula_rbp', 'zero_without_list': true,
+                               'parameters': {'p': {'kind': 'probability', 'default': 0.8, 'help': "the chance that the user goes on to the next rank"},
+                                              'gain': {'kind': 'choice', 'choices': ['binary', 'graded'], 'default': 'binary', 'help': "a relevant item's gain: 1, or its relevance over the largest of the interactions"},
+                                              'normalize': {'kind': 'boolean', 'default': false, 'help': "divide by 1 - p^min(R, k), the most a list can score (LensKit)"}}},
+        'err':                {'cutoff': true,  'level': 'user',  'components': ['expected_reciprocal_rank'], 'formula': '_formula_err', 'zero_without_list': true, 'graded': true},
         'map_to_full_recall': {'cutoff': true,  'level': 'user',  'components': ['precision_sum_to_full_recall', 'ranks_to_full_recall'], 'formula': '_formula_map_to_full_recall', 'zero_without_list': true},
         'entropy':            {'cutoff': true,  'level': 'group', 'formula': '_formula_entropy', 'aggregates': '_aggregates_entropy', 'bootstrap': true},
         'coverage':           {'cutoff': true,  'level': 'group', 'formula': '_formula_coverage', 'aggregates': '_aggregates_coverage',
@@ -119,14 +132,20 @@
     {{ return(names) }}
 {% endmacro %}
 
-{#- The SQL of one metric for one row of (list, cutoff), through its formula
-    macro; the row's cutoff is the column rw_k (NULL for the whole list). -#}
-{% macro _metric_expression(name, spec) %}
-    {%- set metric = rankwise._metric_registry()[name] -%}
+{#- The SQL of one planned per-user metric (the plan's user_metric_names entry:
+    its name, parameters and component instances) for one row of (list,
+    cutoff), through its formula macro; the row's cutoff is the column rw_k (NULL
+    for the whole list). A metric with parameters gets them as a fourth
+    argument. -#}
+{% macro _metric_expression(planned, spec) %}
+    {%- set metric = rankwise._metric_registry()[planned.name] -%}
     {%- set columns = {'n_relevant': 'rw_n_relevant'} -%}
     {%- for component in metric.components -%}
-        {%- do columns.update({component: rankwise._component_column(component)}) -%}
+        {%- do columns.update({component: rankwise._component_column(planned.component_instances[component])}) -%}
     {%- endfor -%}
+    {%- if metric.parameters is defined -%}
+        {{ return(rankwise[metric.formula](columns, 'rw_k', spec, planned.parameters)) }}
+    {%- endif -%}
     {{ return(rankwise[metric.formula](columns, 'rw_k', spec)) }}
 {% endmacro %}
 
@@ -171,6 +190,16 @@
 
 {% macro _formula_r_precision(columns, k, spec) %}
     {{ return(rankwise.r_precision(columns.hits_within_n_relevant, columns.n_relevant)) }}
+{% endmacro %}
+
+{#- The list length stands for k on the whole list, where only normalize reads it. -#}
+{% macro _formula_rbp(columns, k, spec, parameters) %}
+    {{ return(rankwise.rbp_at_k(columns.rank_biased_gain, parameters.p, parameters.normalize, columns.n_relevant,
+                                'coalesce(' ~ k ~ ', ' ~ columns.n_recommended ~ ')')) }}
+{% endmacro %}
+
+{% macro _formula_err(columns, k, spec) %}
+    {{ return(columns.expected_reciprocal_rank) }}
 {% endmacro %}
 
 {% macro _formula_map_to_full_recall(columns, k, spec) %}

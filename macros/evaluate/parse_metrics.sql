@@ -1,6 +1,10 @@
 {#- Turns `metrics` (names, or ranx-style 'name@k' strings) and `k` (cutoffs for the
-    names given without @k) into a list of {name, k}, in the order asked, without
-    duplicates. A metric without a cutoff (k = none) covers the whole list. -#}
+    names given without @k) into a list of {name, k, parameters, label, key}, in
+    the order asked, without duplicates. A metric without a cutoff (k = none)
+    covers the whole list. `parameters` holds the value of every parameter the
+    registry declares for the metric; `label` is the metric as the output names
+    it; `key`, the identifier of its values' columns, is its name for its first
+    set of parameters and name__n for the n-th. -#}
 {% macro _parse_metrics(metrics, k) %}
     {%- set registry = rankwise._metric_registry() -%}
     {%- set known = registry.keys() | list -%}
@@ -25,15 +29,19 @@
     {%- set parsed = [] -%}
     {#- a mapping, so that looking a key up does not grow with the number of cutoffs -#}
     {%- set seen = {} -%}
+    {%- set keys = {} -%}
+    {%- set labels_of = {} -%}
     {%- for metric in metrics -%}
         {%- if metric is not string -%}
             {{ exceptions.raise_compiler_error("rankwise.evaluate: every entry of `metrics` must be a string such as 'ndcg@10'; got " ~ rankwise._describe(metric) ~ ".") }}
         {%- endif -%}
         {%- set parts = metric.split('@') -%}
-        {%- set name = parts[0] -%}
+        {%- set head = parts[0] -%}
+        {%- set name = (head.split('(')[0] if '(' in head else head) | trim -%}
         {%- if name not in known or parts | length > 2 -%}
             {{ exceptions.raise_compiler_error("rankwise.evaluate: unknown metric '" ~ metric ~ "'. Valid names, each optionally followed by @k: " ~ known | join(', ') ~ ".") }}
         {%- endif -%}
+        {%- set parameters = rankwise._parsed_parameters(metric, name, head) -%}
         {%- if parts | length == 2 -%}
             {%- if not (parts[1].isdigit() and parts[1] | int >= 1) -%}
                 {{ exceptions.raise_compiler_error("rankwise.evaluate: the cutoff in metric '" ~ metric ~ "' must be a positive integer, as in '" ~ name ~ "@10'.") }}
@@ -47,13 +55,122 @@
         {%- else -%}
             {%- set cutoffs = [none] -%}
         {%- endif -%}
+        {%- set label = rankwise._parameters_label(name, parameters) -%}
+        {%- if label not in keys -%}
+            {%- set others = labels_of.get(name, []) -%}
+            {%- do keys.update({label: name if others | length == 0 else name ~ '__' ~ (others | length + 1)}) -%}
+            {%- do labels_of.update({name: others + [label]}) -%}
+        {%- endif -%}
         {%- for cutoff in cutoffs -%}
-            {%- set key = name ~ '@' ~ cutoff -%}
-            {%- if key not in seen -%}
-                {%- do seen.update({key: true}) -%}
-                {%- do parsed.append({'name': name, 'k': cutoff}) -%}
+            {%- set asked = label ~ '@' ~ cutoff -%}
+            {%- if asked not in seen -%}
+                {%- do seen.update({asked: true}) -%}
+                {%- do parsed.append({'name': name, 'k': cutoff, 'parameters': parameters, 'label': label, 'key': keys[label], 'asked': metric}) -%}
             {%- endif -%}
         {%- endfor -%}
     {%- endfor -%}
     {{ return(parsed) }}
+{% endmacro %}
+
+{#- The parameters of metric string `metric` as ir_measures writes them,
+    'rbp(p=0.95, normalize=true)@20' (`head` is the part before @, `name` the
+    metric's): the value of every parameter the registry declares for the
+    metric, those given checked and typed as their kind says, the defaults for
+    the others. -#}
+{% macro _parsed_parameters(metric, name, head) %}
+    {%- set declared = rankwise._metric_parameter_declarations(name) -%}
+    {%- set allowed = declared.keys() | list -%}
+    {%- set takes = name ~ " takes " ~ ("the parameters " ~ allowed | join(', ') if allowed | length > 0 else "no parameter") -%}
+    {%- set given = {} -%}
+    {%- if '(' in head -%}
+        {%- set inner = head[head.index('(') + 1:] -%}
+        {%- if not inner.endswith(')') or ')' in inner[:-1] or '(' in inner -%}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: metric '" ~ metric ~ "' must close its parameters with one ')' before any @k, as in 'rbp(p=0.95)@20'.") }}
+        {%- endif -%}
+        {%- for pair in inner[:-1].split(',') -%}
+            {%- set pieces = pair.split('=') -%}
+            {%- set parameter = pieces[0] | trim -%}
+            {%- if pieces | length != 2 or parameter | length == 0 or (pieces[1] | trim) | length == 0 -%}
+                {{ exceptions.raise_compiler_error("rankwise.evaluate: metric '" ~ metric ~ "': write each parameter as name=value, separated by commas, as in 'rbp(p=0.95, normalize=true)'; " ~ takes ~ ".") }}
+            {%- endif -%}
+            {%- if parameter not in allowed -%}
+                {{ exceptions.raise_compiler_error("rankwise.evaluate: metric '" ~ metric ~ "' gives the parameter '" ~ parameter ~ "', but " ~ takes ~ ".") }}
+            {%- endif -%}
+            {%- if parameter in given -%}
+                {{ exceptions.raise_compiler_error("rankwise.evaluate: metric '" ~ metric ~ "' gives the parameter '" ~ parameter ~ "' twice.") }}
+            {%- endif -%}
+            {%- do given.update({parameter: rankwise._parameter_value(metric, name, parameter, declared[parameter], pieces[1] | trim)}) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {%- set values = {} -%}
+    {%- for parameter, entry in declared.items() -%}
+        {%- do values.update({parameter: given[parameter] if parameter in given else entry.default}) -%}
+    {%- endfor -%}
+    {{ return(values) }}
+{% endmacro %}
+
+{#- The value `text` of parameter `parameter` of a metric string, typed and
+    checked as its registry entry `declared` says. -#}
+{% macro _parameter_value(metric, name, parameter, declared, text) %}
+    {%- set problem = "rankwise.evaluate: metric '" ~ metric ~ "': parameter `" ~ parameter ~ "` of " ~ name ~ " must be " -%}
+    {%- if declared.kind == 'boolean' -%}
+        {%- if text | lower not in ['true', 'false'] -%}
+            {{ exceptions.raise_compiler_error(problem ~ "true or false (" ~ declared.help ~ "); got '" ~ text ~ "'.") }}
+        {%- endif -%}
+        {{ return(text | lower == 'true') }}
+    {%- elif declared.kind == 'choice' -%}
+        {%- if text not in declared.choices -%}
+            {{ exceptions.raise_compiler_error(problem ~ "one of " ~ declared.choices | join(', ') ~ " (" ~ declared.help ~ "); got '" ~ text ~ "'.") }}
+        {%- endif -%}
+        {{ return(text) }}
+    {%- endif -%}
+    {%- set number = text | float(none) -%}
+    {%- if declared.kind == 'number' -%}
+        {%- if number is none or (number - number) != 0 -%}
+            {{ exceptions.raise_compiler_error(problem ~ "a finite number (" ~ declared.help ~ "); got '" ~ text ~ "'.") }}
+        {%- endif -%}
+        {#- a whole number stays one, so that the label reads rel=2 -#}
+        {{ return(number | int if number == number | int else number) }}
+    {%- endif -%}
+    {%- if number is none or (number - number) != 0 or not (number > 0 and number < 1) -%}
+        {{ exceptions.raise_compiler_error(problem ~ "a number above 0 and below 1 (" ~ declared.help ~ "); got '" ~ text ~ "'.") }}
+    {%- endif -%}
+    {{ return(number) }}
+{% endmacro %}
+
+{#- The metric as the output labels it: its name, then in parentheses the
+    parameters whose values differ from their defaults, in the registry's
+    order, so that two spellings of one metric ('rbp', 'rbp(p=0.8)') are one. -#}
+{% macro _parameters_label(name, parameters) %}
+    {%- set shown = [] -%}
+    {%- for parameter, declared in rankwise._metric_parameter_declarations(name).items() if parameters[parameter] != declared.default -%}
+        {%- set value = parameters[parameter] -%}
+        {%- do shown.append(parameter ~ '=' ~ ((value | string | lower) if value is boolean else value | string)) -%}
+    {%- endfor -%}
+    {{ return(name ~ ('(' ~ shown | join(', ') ~ ')' if shown | length > 0 else '')) }}
+{% endmacro %}
+
+{#- The parameters a metric string may give metric `name`: those of its
+    registry entry, and `rel`, the metric's own relevance threshold, for every
+    per-user metric that reads one (all but the graded ones). -#}
+{% macro _metric_parameter_declarations(name) %}
+    {%- set metric = rankwise._metric_registry()[name] -%}
+    {%- set declared = {} -%}
+    {%- do declared.update(metric.get('parameters', {})) -%}
+    {%- if metric.level == 'user' and not metric.get('graded') -%}
+        {%- do declared.update({'rel': {'kind': 'number', 'default': none,
+                                        'help': "the metric's own relevance threshold: an item is relevant, and earns a DCG gain, when its relevance is at least this"}}) -%}
+    {%- endif -%}
+    {{ return(declared) }}
+{% endmacro %}
+
+{#- The options a metric's parameters set in place of the call's, as
+    {option: value}: `rel` is relevance_threshold, and with it gain_items='relevant'
+    (so that a threshold of its own reaches NDCG's gains too, as ranx's rel_lvl
+    does); {} when it gives none. -#}
+{% macro _parameter_overrides(parameters) %}
+    {%- if parameters.get('rel') is none -%}
+        {{ return({}) }}
+    {%- endif -%}
+    {{ return({'relevance_threshold': parameters.rel, 'gain_items': 'relevant'}) }}
 {% endmacro %}

@@ -13,16 +13,37 @@
     {%- for column in quoted_groups if column in quoted_partitions -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: column " ~ column ~ " is in both `partition_by` and `group_by`; a partition is already a group of the output, so list it in `partition_by` only.") }}
     {%- endfor -%}
-    {%- set planned = rankwise._planned_metrics(metrics, k, per_user, resolved) -%}
+    {#- a metric whose parameters set options of their own (`rel`) is computed
+        in an evaluation of its own under them: `threshold_parts` -#}
+    {%- set own = [] -%}
+    {%- set parts = [] -%}
+    {%- set every_metric = rankwise._parse_metrics(metrics, k) -%}
+    {%- for entry in every_metric -%}
+        {%- set overrides = rankwise._parameter_overrides(entry.parameters) -%}
+        {%- if rankwise._options_match(overrides, resolved) -%}
+            {%- do own.append(entry) -%}
+        {%- else -%}
+            {%- set part = (parts | selectattr('overrides', 'equalto', overrides) | list or [none])[0] -%}
+            {%- if part is none -%}
+                {%- set part = {'overrides': overrides, 'metrics': []} -%}
+                {%- do parts.append(part) -%}
+            {%- endif -%}
+            {%- if entry.asked not in part.metrics %}{% do part.metrics.append(entry.asked) %}{% endif -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- set planned = rankwise._planned_metrics(own, per_user, resolved) -%}
     {#- the cutoffs of `k`, shared by every metric given without @k -#}
     {%- set default_cutoffs = [none] if k is none else ([k] if k is integer else k | list) -%}
     {%- set spec = {
         'requested': planned.requested,
+        'threshold_parts': parts,
+        'every_metric': every_metric,
         'default_cutoffs': default_cutoffs,
         'user_metrics': planned.user_metrics,
         'group_metrics': planned.group_metrics,
         'list_metrics': planned.list_metrics,
         'components': planned.components,
+        'component_instances': planned.component_instances,
         'cutoffs': planned.cutoffs,
         'user_sets': planned.user_metrics | map(attribute='users') | unique | list,
         'partitions': quoted_partitions,
@@ -144,16 +165,16 @@
     {{ return(quoted_groups) }}
 {% endmacro %}
 
-{#- The metrics asked, in order, split by level, each with what it reads under
-    the options (`reads`), with the components and cutoffs the per-user ones
-    need. -#}
-{% macro _planned_metrics(metrics, k, per_user, resolved) %}
+{#- The metrics asked (parsed entries), in order, split by level, each with
+    what it reads under the options (`reads`), with the components and cutoffs
+    the per-user ones need. -#}
+{% macro _planned_metrics(requested, per_user, resolved) %}
     {%- set registry = rankwise._metric_registry() -%}
-    {%- set requested = rankwise._parse_metrics(metrics, k) -%}
     {%- set by_level = {'user': [], 'list': [], 'group': []} -%}
     {%- set components = [] -%}
     {%- set cutoffs = [] -%}
     {%- set cutoff_seen = {} -%}
+    {%- set instances = {} -%}
     {%- set user_sets = rankwise._user_sets(resolved.users, registry) -%}
     {%- for entry in requested -%}
         {%- set metric = registry[entry.name] -%}
@@ -167,22 +188,48 @@
         {%- endif -%}
         {%- do by_level[metric.level].append(entry) -%}
         {%- if metric.level == 'user' -%}
+            {%- set columns = {} -%}
             {%- for component in metric.components -%}
-                {%- if component not in components %}{% do components.append(component) %}{% endif -%}
+                {%- set instance = rankwise._component_instance(component, entry.parameters, instances) -%}
+                {%- do columns.update({component: instance}) -%}
+                {%- if instance not in components %}{% do components.append(instance) %}{% endif -%}
             {%- endfor -%}
+            {%- do entry.update({'component_instances': columns}) -%}
             {%- if entry.k not in cutoff_seen %}{% do cutoffs.append(entry.k) %}{% do cutoff_seen.update({entry.k: true}) %}{% endif -%}
         {%- endif -%}
     {%- endfor -%}
     {#- per-user rows carry hits, list length, DCG and IDCG for drill-down -#}
     {%- set drill_down = ['hits', 'n_recommended', 'dcg', 'idcg'] if per_user else [] -%}
     {%- for component in drill_down -%}
-        {%- if component not in components %}{% do components.append(component) %}{% endif -%}
+        {%- set instance = rankwise._component_instance(component, {}, instances) -%}
+        {%- if instance not in components %}{% do components.append(instance) %}{% endif -%}
     {%- endfor -%}
     {%- if per_user and by_level.group | length > 0 -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ (by_level.group | map(attribute='name') | join(', ')) ~ " has one value per group, not per user; drop it from `metrics` when per_user is true.") }}
     {%- endif -%}
     {{ return({'requested': requested, 'user_metrics': by_level.user, 'group_metrics': by_level.group, 'list_metrics': by_level.list,
-               'components': components, 'cutoffs': cutoffs}) }}
+               'components': components, 'component_instances': instances, 'cutoffs': cutoffs}) }}
+{% endmacro %}
+
+{#- The name of the instance of `component` that a metric with `parameters`
+    reads, added to `instances` ({instance: {component, parameters}}) when new: a
+    component that reads no metric parameter has one instance, named after it;
+    one that reads some (its registry `parameters`) has one per set of their
+    values, named component__n. -#}
+{% macro _component_instance(component, parameters, instances) %}
+    {%- set read = rankwise._component_registry()[component].get('parameters', []) -%}
+    {%- set values = {} -%}
+    {%- for parameter in read %}{% do values.update({parameter: parameters[parameter]}) %}{% endfor -%}
+    {%- set same = [] -%}
+    {%- for name, instance in instances.items() if instance.component == component -%}
+        {%- do same.append(name) -%}
+        {%- if instance.parameters == values -%}
+            {{ return(name) }}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- set name = component if read | length == 0 else component ~ '__' ~ (same | length + 1) -%}
+    {%- do instances.update({name: {'component': component, 'parameters': values}}) -%}
+    {{ return(name) }}
 {% endmacro %}
 
 {#- `users` as {'default': set, metric: set...}, checked. -#}
@@ -206,8 +253,17 @@
     {%- set registry = rankwise._component_registry() -%}
     {%- set metrics = rankwise._metric_registry() -%}
     {%- set components_from = {'list_rows': [], 'judged': [], 'all_running': [], 'truth': []} -%}
-    {%- for component in spec.components -%}
-        {%- do components_from[registry[component].source].append(component) -%}
+    {#- the windows over the judged rows the components read, and whether they
+        read the largest relevance of the interactions -#}
+    {%- set row_windows = [] -%}
+    {%- set reads_max_relevance = [] -%}
+    {%- for instance in spec.components -%}
+        {%- set declared = registry[spec.component_instances[instance].component] -%}
+        {%- do components_from[declared.source].append(instance) -%}
+        {%- do row_windows.extend(declared.get('row_windows', [])) -%}
+        {%- if declared.max_relevance_when is defined and rankwise._options_match(declared.max_relevance_when, spec.component_instances[instance].parameters) -%}
+            {%- do reads_max_relevance.append(instance) -%}
+        {%- endif -%}
     {%- endfor -%}
     {#- one entry per metric name, in the order asked: the formulas do not depend on k -#}
     {%- set names = [] -%}
@@ -216,17 +272,18 @@
     {%- for cutoff in spec.default_cutoffs %}{% do default_cutoffs.update({cutoff: true}) %}{% endfor -%}
     {%- set cutoffs_of = {} -%}
     {%- for entry in spec.user_metrics -%}
-        {%- do cutoffs_of.update({entry.name: cutoffs_of.get(entry.name, []) + [entry.k]}) -%}
+        {%- do cutoffs_of.update({entry.key: cutoffs_of.get(entry.key, []) + [entry.k]}) -%}
     {%- endfor -%}
-    {%- for entry in spec.user_metrics if entry.name not in names -%}
-        {%- do names.append(entry.name) -%}
-        {%- set its_cutoffs = cutoffs_of[entry.name] -%}
+    {%- for entry in spec.user_metrics if entry.key not in names -%}
+        {%- do names.append(entry.key) -%}
+        {%- set its_cutoffs = cutoffs_of[entry.key] -%}
         {#- a metric asked at exactly the cutoffs of `k` takes its grid rows from rw_cutoffs -#}
         {%- set outside_default = [] -%}
         {%- for cutoff in its_cutoffs if cutoff not in default_cutoffs %}{% do outside_default.append(cutoff) %}{% endfor -%}
         {%- set at_default_cutoffs = its_cutoffs | length == spec.default_cutoffs | length and outside_default | length == 0 -%}
-        {%- do user_metric_names.append({'name': entry.name, 'users': entry.users, 'zero_without_list': metrics[entry.name].zero_without_list,
-                                         'at_default_cutoffs': at_default_cutoffs}) -%}
+        {%- do user_metric_names.append({'name': entry.name, 'key': entry.key, 'label': entry.label, 'parameters': entry.parameters,
+                                         'component_instances': entry.component_instances, 'users': entry.users,
+                                         'zero_without_list': metrics[entry.name].zero_without_list, 'at_default_cutoffs': at_default_cutoffs}) -%}
     {%- endfor -%}
     {%- set every_truth_user = 'interactions' in spec.user_sets -%}
     {#- what the metrics read besides the lists (their registry `reads` under the
@@ -268,7 +325,9 @@
         'pair_metrics': pair_metrics,
         'item_value_metrics': item_value_metrics,
         'item_values_read_popularity': 'train_popularity' in item_value_reads,
-        'needs_running_hits': 'precision_sum' in components_from.judged,
+        'needs_running_hits': 'hits_so_far' in row_windows,
+        'needs_continuation': 'continuation' in row_windows,
+        'needs_max_relevance': reads_max_relevance | length > 0,
         'judged_strategy': rankwise._judged_strategy(spec, components_from.judged),
         'ideal_strategy': rankwise._ideal_strategy(spec, components_from.truth),
         'needs_n_relevant_on_rows': 'hits_within_n_relevant' in components_from.judged,
@@ -295,7 +354,7 @@
     {%- set registry = rankwise._component_registry() -%}
     {%- set finite_cutoffs = spec.cutoffs | reject('none') | list -%}
     {%- set off_bits = [] -%}
-    {%- for component in judged_components if not registry[component].from_rank_bits %}{% do off_bits.append(component) %}{% endfor -%}
+    {%- for instance in judged_components if not registry[spec.component_instances[instance].component].from_rank_bits %}{% do off_bits.append(instance) %}{% endfor -%}
     {%- if rankwise._engine_has_rank_bits() and finite_cutoffs | length == spec.cutoffs | length and finite_cutoffs | length > 0
           and finite_cutoffs | max <= 62 and not (spec.score is not none and spec.ties == 'shared') and off_bits | length == 0 -%}
         {{ return('rank_bits') }}
@@ -368,6 +427,17 @@
     {%- do spec.update(rankwise._item_feature_columns(spec, options.item_col, options.item_vector_col, options.item_feature_cols)) -%}
     {#- per-user rows have no interval -#}
     {%- do spec.update({'confidence': none if per_user else confidence, 'group_bootstrap': bootstrap_resamples, 'seed': seed}) -%}
+    {#- the plan of each evaluation of its own, under the options a metric's
+        parameters set: per-user metrics only, which read neither optional
+        input nor the items' features -#}
+    {%- set parts = [] -%}
+    {%- for part in spec.threshold_parts -%}
+        {%- set part_options = rankwise._updated(given, part.overrides) -%}
+        {%- do part_options.update({'item_vector_col': none, 'item_feature_cols': none}) -%}
+        {%- do parts.append(rankwise._evaluation_spec(part.metrics, k, group_by, per_user, partition_by, confidence, bootstrap_resamples,
+                                                      seed, none, none, part_options)) -%}
+    {%- endfor -%}
+    {%- do spec.update({'parts': parts}) -%}
     {%- set columns_read = rankwise._columns_read(options, group_by, partition_by) -%}
     {%- do columns_read.update({'items': [(options.item_col, 'item id')] + spec.item_columns_read,
                                 'train': [(options.user_col, 'user id'), (options.item_col, 'item id')] + columns_read.interactions[3:]}) -%}
@@ -396,8 +466,10 @@
                               ~ rankwise._readers_of(input) | join(', ') ~ " do); it is not read or checked."}) -%}
     {%- endfor -%}
     {%- set metrics_asked = [] -%}
-    {%- for entry in spec.requested -%}
-        {%- do metrics_asked.append({'name': entry.name, 'k': entry.k, 'level': entry.level, 'reads': entry.reads}) -%}
+    {%- for part in [spec] + spec.parts -%}
+        {%- for entry in part.requested -%}
+            {%- do metrics_asked.append({'name': entry.name, 'k': entry.k, 'level': entry.level, 'reads': entry.reads}) -%}
+        {%- endfor -%}
     {%- endfor -%}
     {{ return({
         'options': options,

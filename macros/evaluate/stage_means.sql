@@ -15,10 +15,10 @@ rw_group_sums as (
     select
         {{ rankwise._group_columns(spec.groups) }}rw_limit
         {%- for metric in spec.user_metric_names if metric.zero_without_list %},
-        sum(rw_value__{{ metric.name }}) as rw_sum__{{ metric.name }}
+        sum(rw_value__{{ metric.key }}) as rw_sum__{{ metric.key }}
         {%- if spec.confidence is not none %},
-        count(rw_value__{{ metric.name }}) as rw_listed__{{ metric.name }},
-        var_pop(rw_value__{{ metric.name }}) as rw_var__{{ metric.name }}
+        count(rw_value__{{ metric.key }}) as rw_listed__{{ metric.key }},
+        var_pop(rw_value__{{ metric.key }}) as rw_var__{{ metric.key }}
         {%- endif %}
         {%- endfor %}
     from rw_user_metrics
@@ -98,7 +98,7 @@ rw_group_means as (
     select
         {{ rankwise._selected_columns(spec.groups, 'counts') }}cutoff.rw_limit as rw_limit
         {%- for metric in spec.user_metric_names %}
-        {%- set name = metric.name %}
+        {%- set name = metric.key %}
         {%- set count = {'interactions': 'totals.rw_n_interactions', 'both': 'counts.rw_n_both', 'relevant': 'counts.rw_n_relevant'}[metric.users] %}
         {%- if metric.zero_without_list %}
         {%- set total = 'coalesce(sums.rw_sum__' ~ name ~ ', 0)' %}

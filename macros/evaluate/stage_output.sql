@@ -4,42 +4,50 @@
 {#- The (metric, k) pairs asked for, with the rw_limit of their cutoff: the
     metrics asked at the cutoffs of `k` times those cutoffs, then the others one
     literal row each, so that the query grows with the metrics and cutoffs asked,
-    not with their product. -#}
+    not with their product. Each row carries the metric's key (the column of its
+    values), its name and its label (the name with its parameters). -#}
 {% macro _requested_user_metrics(spec) %}
     {%- set by_default = [] -%}
-    {%- set names_by_default = {} -%}
+    {%- set keys_by_default = {} -%}
     {%- for metric in spec.user_metric_names if metric.at_default_cutoffs -%}
-        {%- do by_default.append([rankwise._string_literal(metric.name)]) -%}
-        {%- do names_by_default.update({metric.name: true}) -%}
+        {%- do by_default.append([rankwise._string_literal(metric.key), rankwise._string_literal(metric.name), rankwise._string_literal(metric.label)]) -%}
+        {%- do keys_by_default.update({metric.key: true}) -%}
     {%- endfor -%}
     {%- set one_by_one = [] -%}
-    {%- for entry in spec.user_metrics if entry.name not in names_by_default -%}
-        {%- do one_by_one.append([rankwise._string_literal(entry.name), entry.k if entry.k is not none else 'null']) -%}
+    {%- for entry in spec.user_metrics if entry.key not in keys_by_default -%}
+        {%- do one_by_one.append([rankwise._string_literal(entry.key), rankwise._string_literal(entry.name), rankwise._string_literal(entry.label),
+                                  entry.k if entry.k is not none else 'null']) -%}
     {%- endfor -%}
     {%- set parts = [] -%}
     {%- if by_default | length > 0 -%}
-        {%- do parts.append('select names.metric as metric, cutoff.rw_k as k, cutoff.rw_limit as rw_limit from (' ~ rankwise._literal_rows(['metric'], by_default)
-            ~ ') as names cross join rw_cutoffs as cutoff where cutoff.rw_is_default = 1') -%}
+        {%- do parts.append('select names.rw_key as rw_key, names.metric as metric, names.rw_label as rw_label, cutoff.rw_k as k, cutoff.rw_limit as rw_limit from ('
+            ~ rankwise._literal_rows(['rw_key', 'metric', 'rw_label'], by_default) ~ ') as names cross join rw_cutoffs as cutoff where cutoff.rw_is_default = 1') -%}
     {%- endif -%}
     {%- if one_by_one | length > 0 -%}
-        {%- do parts.append('select metric, cast(k as bigint) as k, coalesce(cast(k as bigint), cast(' ~ spec.whole_list ~ ' as bigint)) as rw_limit from ('
-            ~ rankwise._literal_rows(['metric', 'k'], one_by_one) ~ ') as asked') -%}
+        {%- do parts.append('select rw_key, metric, rw_label, cast(k as bigint) as k, coalesce(cast(k as bigint), cast(' ~ spec.whole_list ~ ' as bigint)) as rw_limit from ('
+            ~ rankwise._literal_rows(['rw_key', 'metric', 'rw_label', 'k'], one_by_one) ~ ') as asked') -%}
     {%- endif -%}
     {{ return('(\n    ' ~ parts | join('\n    union all\n    ') ~ '\n) as grid') }}
 {% endmacro %}
 
-{#- The column of the grid row's metric, among one column per metric name. -#}
+{#- The column of the grid row's metric, among one column per metric key. -#}
 {% macro _pick_metric(spec, template) %}
     {%- set branches = [] -%}
     {%- for metric in spec.user_metric_names -%}
-        {%- do branches.append("when '" ~ metric.name ~ "' then " ~ template | replace('{name}', metric.name)) -%}
+        {%- do branches.append("when '" ~ metric.key ~ "' then " ~ template | replace('{name}', metric.key)) -%}
     {%- endfor -%}
-    {{ return('(case grid.metric ' ~ branches | join(' ') ~ ' end)') }}
+    {{ return('(case grid.rw_key ' ~ branches | join(' ') ~ ' end)') }}
 {% endmacro %}
 
-{#- The metric as BI tools show it: 'ndcg@10', or 'mrr' for the whole list. -#}
-{% macro _metric_label(metric, k) %}
-    {{- return('(case when ' ~ k ~ ' is null then ' ~ metric ~ ' else ' ~ metric ~ " || '@' || cast(" ~ k ~ ' as ' ~ dbt.type_string() ~ ') end)') -}}
+{#- The metric as BI tools show it: 'ndcg@10', 'rbp(p=0.95)@20', or 'mrr' for
+    the whole list; `label` is the metric's name with its parameters. -#}
+{% macro _metric_label(label, k) %}
+    {{- return('(case when ' ~ k ~ ' is null then ' ~ label ~ ' else ' ~ label ~ " || '@' || cast(" ~ k ~ ' as ' ~ dbt.type_string() ~ ') end)') -}}
+{% endmacro %}
+
+{#- The label _metric_label writes, as text: `label`, then @k unless k is none. -#}
+{% macro _label_of(label, k) %}
+    {{- return(label ~ ('@' ~ k if k is not none else '')) -}}
 {% endmacro %}
 
 {#- The per-user rows, with the components of each value for drill-down. -#}
@@ -48,7 +56,7 @@ select
     rw_user_metrics.rw_user as {{ spec.user }},
     {{ rankwise._selected_columns(spec.groups, 'rw_user_metrics') }}grid.metric as metric,
     grid.k as k,
-    {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
+    {{ rankwise._metric_label('grid.rw_label', 'grid.k') }} as metric_label,
     {{ rankwise._pick_metric(spec, 'rw_user_metrics.rw_value__{name}') }} as value,
     cast(rw_user_metrics.rw_n_relevant as bigint) as n_relevant,
     cast(rw_user_metrics.rw_n_recommended as bigint) as n_recommended,
@@ -69,7 +77,7 @@ where {{ rankwise._pick_metric(spec, 'rw_user_metrics.rw_value__{name}') }} is n
 select
     {{ rankwise._selected_columns(spec.groups, 'rw_group_means') }}grid.metric as metric,
     grid.k as k,
-    {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
+    {{ rankwise._metric_label('grid.rw_label', 'grid.k') }} as metric_label,
     {{ rankwise._pick_metric(spec, 'rw_group_means.rw_value__{name}') }} as value,
     cast({{ rankwise._pick_metric(spec, 'rw_group_means.rw_n_users__{name}') }} as bigint) as n_users,
     cast(rw_group_means.rw_n_users_without_list as bigint) as n_users_without_list
@@ -133,7 +141,7 @@ from (
 select
     {{ rankwise._selected_columns(spec.groups, 'rw_group_metrics') }}grid.metric as metric,
     grid.k as k,
-    {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
+    {{ rankwise._metric_label('grid.rw_label', 'grid.k') }} as metric_label,
     {{ rankwise._pick_by_position(metrics, 'rw_group_metrics.rw_value__{position}') }} as value,
     cast(rw_group_metrics.rw_n_users as bigint) as n_users,
     -- a group-level metric reads no interactions
@@ -157,21 +165,28 @@ left join rw_group_intervals as intervals
 {#- ORDER BY of the output: groups, user, metrics in the order asked, k (the whole
     list last), each direction and null order spelled out. -#}
 {% macro _output_order(spec) %}
-    {%- set positions = {} -%}
-    {%- for entry in spec.requested if entry.name not in positions -%}
-        {%- do positions.update({entry.name: positions | length + 1}) -%}
-    {%- endfor -%}
     {%- set keys = [] -%}
     {%- for column in spec.groups + ([spec.user] if spec.per_user else []) -%}
         {%- do keys.append(column ~ ' asc nulls last') -%}
     {%- endfor -%}
-    {%- set cases = [] -%}
-    {%- for name, position in positions.items() -%}
-        {%- do cases.append("when '" ~ name ~ "' then " ~ position) -%}
-    {%- endfor -%}
-    {%- do keys.append('case metric ' ~ cases | join(' ') ~ ' end asc') -%}
+    {%- do keys.append(rankwise._metric_order(spec, 'metric_label')) -%}
     {%- do keys.append('k asc nulls last') -%}
     {{ return('order by ' ~ keys | join(', ')) }}
+{% endmacro %}
+
+{#- The sort key of the metrics in the order asked, over the output's column
+    `label` (metric_label): a metric asked with two sets of parameters is two
+    metrics, which the metric column alone does not tell apart. -#}
+{% macro _metric_order(spec, label) %}
+    {%- set positions = {} -%}
+    {%- for entry in spec.every_metric if entry.key not in positions -%}
+        {%- do positions.update({entry.key: positions | length + 1}) -%}
+    {%- endfor -%}
+    {%- set cases = [] -%}
+    {%- for entry in spec.every_metric -%}
+        {%- do cases.append('when ' ~ rankwise._string_literal(rankwise._label_of(entry.label, entry.k)) ~ ' then ' ~ positions[entry.key]) -%}
+    {%- endfor -%}
+    {{ return('case ' ~ label ~ ' ' ~ cases | join(' ') ~ ' end asc') }}
 {% endmacro %}
 
 {#- The means of the list-level metrics, per group, with their intervals (every
@@ -182,7 +197,7 @@ left join rw_group_intervals as intervals
 select
     {{ rankwise._selected_columns(spec.groups, 'rw_list_means') }}grid.metric as metric,
     grid.k as k,
-    {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
+    {{ rankwise._metric_label('grid.rw_label', 'grid.k') }} as metric_label,
     {{ rankwise._pick_by_position(metrics, 'rw_list_means.rw_mean__{position}') }} as value,
     cast({{ rankwise._pick_by_position(metrics, 'rw_list_means.rw_n__{position}') }} as bigint) as n_users,
     -- a list-level metric reads no interactions
@@ -205,7 +220,7 @@ select
     rw_list_values.rw_user as {{ spec.user }},
     {{ rankwise._selected_columns(spec.groups, 'rw_list_values') }}grid.metric as metric,
     grid.k as k,
-    {{ rankwise._metric_label('grid.metric', 'grid.k') }} as metric_label,
+    {{ rankwise._metric_label('grid.rw_label', 'grid.k') }} as metric_label,
     {{ rankwise._pick_by_position(metrics, 'rw_list_values.rw_value__{position}') }} as value,
     cast(null as bigint) as n_relevant,
     cast({{ rankwise._pick_by_position(metrics, 'rw_list_values.rw_top__{position}') }} as bigint) as n_recommended,

@@ -35,6 +35,18 @@ rw_user_truth_counts as (
 )
 {%- endmacro %}
 
+{#- rw_relevance_scale: per partition, the largest relevance of the
+    interactions, which graded gains are read against (RBP's
+    gain='graded'). -#}
+{% macro _stage_relevance_scale(spec) %}
+rw_relevance_scale as (
+    select
+        {{ rankwise._partition_columns(spec) }}max(rw_relevance) as rw_max_relevance
+    from rw_interactions
+    {{ rankwise._group_by_groups(spec.partitions) }}
+)
+{%- endmacro %}
+
 {#- Whether a row of `relation` (of the truth) belongs to a user with a judged
     list, the only users whose IDCG a mean reads when idcg itself is not asked. -#}
 {% macro _with_judged_list(relation, spec) %}

@@ -60,11 +60,11 @@ rw_user_components as (
         {{ keys }}.rw_k as rw_k,
         {{ '1' if not spec.per_user else 'truth.rw_has_list' }} as rw_has_list,
         truth.rw_n_relevant as rw_n_relevant
-        {%- for component in spec.components_from.judged %},
-        coalesce(judged.{{ rankwise._component_column(component) }}, {{ registry[component].without_list }}) as {{ rankwise._component_column(component) }}
+        {%- for instance in spec.components_from.judged %},
+        coalesce(judged.{{ rankwise._component_column(instance) }}, {{ registry[spec.component_instances[instance].component].without_list }}) as {{ rankwise._component_column(instance) }}
         {%- endfor %}
-        {%- for component in spec.components_from.all_running %},
-        coalesce(all_running.{{ rankwise._component_column(component) }}, {{ registry[component].without_list }}) as {{ rankwise._component_column(component) }}
+        {%- for instance in spec.components_from.all_running %},
+        coalesce(all_running.{{ rankwise._component_column(instance) }}, {{ registry[spec.component_instances[instance].component].without_list }}) as {{ rankwise._component_column(instance) }}
         {%- endfor %}
         {%- if spec.needs_list_lengths %},
         coalesce(lengths.rw_n_recommended, 0) as rw_n_recommended
@@ -92,7 +92,7 @@ rw_user_components as (
 )
 {%- endmacro %}
 
-{#- rw_user_metrics: each metric's value, once per metric name (its cutoff is the
+{#- rw_user_metrics: each metric's value, once per metric key (its cutoff is the
     row's); NULL, left out of the mean, for a user outside the metric's user set.
     The formulas are never NULL for a user of the set. -#}
 {% macro _stage_user_metrics(spec) %}
@@ -101,8 +101,8 @@ rw_user_metrics as (
         rw_user_components.*
         {%- for metric in spec.user_metric_names %},
         {%- set condition = rankwise._in_user_set(metric.users) if spec.per_user or metric.users == 'relevant' else none %}
-        {%- set value = 'cast(' ~ rankwise._metric_expression(metric.name, spec) ~ ' as ' ~ rankwise.type_float64() ~ ')' %}
-        {{ value if condition is none else 'case when ' ~ condition ~ ' then ' ~ value ~ ' end' }} as rw_value__{{ metric.name }}
+        {%- set value = 'cast(' ~ rankwise._metric_expression(metric, spec) ~ ' as ' ~ rankwise.type_float64() ~ ')' %}
+        {{ value if condition is none else 'case when ' ~ condition ~ ' then ' ~ value ~ ' end' }} as rw_value__{{ metric.key }}
         {%- endfor %}
     from rw_user_components
 )

@@ -71,7 +71,9 @@ def evaluate(
         interactions: The truth, in any of the same forms: one row per (user,
             item), with an optional numeric relevance.
         metrics: Metric names, each optionally with a cutoff as in ranx:
-            ``["ndcg@10", "map", "precision"]``. See :func:`metric_names`.
+            ``["ndcg@10", "map", "precision"]``, and with parameters as in
+            ir_measures: ``"rbp(p=0.95)@20"``, ``"ndcg(rel=2)@10"`` (a
+            relevance threshold of the metric's own). See :func:`metric_names`.
         k: Cutoffs for the metrics given without ``@k``: an int or a list; None
             (default) means the whole list.
         group_by: Columns of the recommendations that split the evaluation

@@ -46,7 +46,8 @@ def _checked_metrics(metrics: Any) -> Any:
     for metric in metrics:
         if not isinstance(metric, str):
             continue  # the planner reports it
-        name = metric.split("@")[0]
+        # a name may carry parameters, as 'rbp(p=0.95)@20'
+        name = metric.split("@")[0].split("(")[0].strip()
         if name not in known:
             close = difflib.get_close_matches(name.lower(), known, n=1)
             suggestion = f" Did you mean '{close[0]}'?" if close else ""

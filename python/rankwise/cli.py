@@ -117,7 +117,7 @@ def _common_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.argument("recommendations"),
         click.argument("interactions"),
         click.option("-m", "--metric", "metrics", multiple=True, required=True,
-                     help="A metric, optionally @k (repeatable): -m ndcg@10 -m map."),
+                     help="A metric, optionally with parameters and @k (repeatable): -m ndcg@10 -m map -m 'rbp(p=0.95)@20'."),
         click.option("-k", "cutoffs", multiple=True, type=int,
                      help="A cutoff for the metrics given without @k (repeatable). Default: the whole list."),
         click.option("--group-by", multiple=True, help="A grouping column of the recommendations (repeatable)."),

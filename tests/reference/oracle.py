@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -161,6 +161,79 @@ def map_to_full_recall(ranking, truth, k, options) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
+def rbp(ranking, truth, k, options, p=0.8, gain="binary", normalize=False, max_relevance=1.0) -> float:
+    """Rank-biased precision (Moffat & Zobel 2008): (1 - p) times the sum over
+    the relevant ranks i <= k of r_i p^(i-1), r_i 1 (binary) or the item's
+    relevance over the largest relevance of the interactions (graded); with
+    normalize, over 1 - p^min(R, k), k the list's length for the whole list."""
+    total = 0.0
+    for rank, item in ranking:
+        if _within(rank, k) and _relevant(truth, item, options):
+            if gain == "binary":
+                weight = 1.0
+            else:
+                weight = max(truth[item], 0.0) / max_relevance if max_relevance > 0 else 0.0
+            total += weight * p ** (rank - 1)
+    value = (1 - p) * total
+    if not normalize:
+        return value
+    depth = min(n_relevant(truth, options), k if k is not None else len(ranking))
+    best = 1 - p**depth
+    return value / best if best else 0.0
+
+
+def err(ranking, truth, k, options, max_relevance=1.0) -> float:
+    """Expected reciprocal rank (Chapelle et al. 2009), by a direct loop: the
+    sum over ranks r <= k of R_r / r times the product over the items ranked
+    before r of (1 - R_i), R = (2^g - 1) / 2^g_max for g > 0, else 0. Items
+    sharing a rank see the same items before them."""
+    def stop(item):
+        relevance = truth.get(item, 0.0)
+        return (2.0**relevance - 1.0) / 2.0**max_relevance if relevance > 0 and max_relevance > 0 else 0.0
+
+    value = 0.0
+    for rank, item in ranking:
+        if not _within(rank, k):
+            continue
+        reaching = 1.0
+        for other_rank, other in ranking:
+            if other_rank < rank:
+                reaching *= 1.0 - stop(other)
+        value += stop(item) * reaching / rank
+    return value
+
+
+# The parameters a metric string may give, with their defaults, as
+# docs/metrics.md declares them; every per-user metric but err also takes
+# `rel`, its own relevance threshold (applied to NDCG's gains too).
+PARAMETERS = {
+    "rbp": {"p": 0.8, "gain": "binary", "normalize": False},
+}
+GRADED = {"err"}
+
+
+def parse_metric(text: str) -> tuple[str, dict, float | None]:
+    """'rbp(p=0.95, rel=2)' as ('rbp', {'p': 0.95, 'gain': 'binary',
+    'normalize': False}, 2.0): the name, the value of every parameter of its
+    own, and its relevance threshold (None: the call's)."""
+    name, _, rest = text.partition("(")
+    values = dict(PARAMETERS.get(name, {}))
+    threshold = None
+    for pair in filter(None, (part.strip() for part in rest.rstrip(")").split(","))):
+        key, _, given = (piece.strip() for piece in pair.partition("="))
+        if key == "rel":
+            threshold = float(given)
+            continue
+        default = values[key]
+        if isinstance(default, bool):
+            values[key] = given == "true"
+        elif isinstance(default, float):
+            values[key] = float(given)
+        else:
+            values[key] = given
+    return name, values, threshold
+
+
 USER_METRICS = {
     "precision": precision,
     "recall": recall,
@@ -173,7 +246,11 @@ USER_METRICS = {
     "ndcg": ndcg,
     "r_precision": r_precision,
     "map_to_full_recall": map_to_full_recall,
+    "rbp": rbp,
+    "err": err,
 }
+# the metrics that read the largest relevance of the interactions
+READS_MAX_RELEVANCE = {"rbp", "err"}
 CUTOFF_FREE = {"r_precision"}
 
 
@@ -199,22 +276,29 @@ def evaluate(
     (group, user, metric, k, value)."""
     groups = sorted({group for group, _ in lists})
     means, per_user = [], []
+    max_relevance = max((relevance for truth in truths.values() for relevance in truth.values()), default=0.0)
+    call_options = options
     for group in groups:
         group_lists = {user: ranking for (g, user), ranking in lists.items() if g == group}
-        if options.users == "interactions":
-            users = {user: group_lists.get(user, []) for user in truths}
-        else:
-            users = {user: ranking for user, ranking in group_lists.items() if user in truths}
-            if options.users == "relevant":
-                users = {user: r for user, r in users.items() if n_relevant(truths[user], options) > 0}
-        for metric in metrics:
+        for asked in metrics:
+            metric, parameters, threshold = parse_metric(asked)
+            options = call_options if threshold is None else replace(call_options, relevance_threshold=threshold,
+                                                                        gain_items="relevant")
+            if options.users == "interactions":
+                users = {user: group_lists.get(user, []) for user in truths}
+            else:
+                users = {user: ranking for user, ranking in group_lists.items() if user in truths}
+                if options.users == "relevant":
+                    users = {user: r for user, r in users.items() if n_relevant(truths[user], options) > 0}
+            if metric in READS_MAX_RELEVANCE:
+                parameters["max_relevance"] = max_relevance
             for k in [None] if metric in CUTOFF_FREE else cutoffs:
                 if metric == "entropy":
                     means.append((group, metric, k, entropy(list(group_lists.values()), k, options), len(group_lists)))
                     continue
                 values = []
                 for user, ranking in sorted(users.items()):
-                    value = USER_METRICS[metric](ranking, truths[user], k, options)
+                    value = USER_METRICS[metric](ranking, truths[user], k, options, **parameters)
                     per_user.append((group, user, metric, k, value))
                     values.append(value)
                 if values:

@@ -125,3 +125,28 @@ def test_dcg_term_is_the_gain_at_a_rank_over_its_discount(table):
     _close(_values(table, "dcg_term", "my_len", "my_hits", "exponential"), [3 / math.log2(4), 0.0, 1 / math.log2(4)])
     # only items with relevance >= 2 earn a gain
     _close(_values(table, "dcg_term", "my_len", "my_hits", "binary", 2), [1 / math.log2(4), 0.0, 0.0])
+
+
+def test_rank_biased_weight(table):
+    # p^(rank - 1) of each user's rank in my_first: u1 rank 1, u2 none (NULL), u3 rank 2
+    assert _values(table, "rank_biased_weight", "my_first", 0.5) == [1.0, None, 0.5]
+
+
+def test_rbp_at_k(table):
+    # the rank-biased gain in my_psum: u1 1 + 2/3, u2 0, u3 1/2; (1 - p) times it
+    _close(_values(table, "rbp_at_k", "my_psum", 0.75), [0.25 * (1 + 2 / 3), 0.0, 0.25 * 0.5])
+    # normalised by 1 - p^min(R, k), R in my_r and k 3: u1 min(4, 3) = 3, u2 2, u3 R = 0 scores 0
+    _close(_values(table, "rbp_at_k", "my_psum", 0.75, True, "my_r", 3),
+           [0.25 * (1 + 2 / 3) / (1 - 0.75**3), 0.0, 0.0])
+
+
+def test_err_stop_probability(table):
+    # my_r as the relevance g of largest 4: (2^g - 1) / 16; u3's g = 0 stops no one
+    _close(_values(table, "err_stop_probability", "my_r", "4"), [15 / 16, 3 / 16, 0.0])
+
+
+def test_err_at_k(table):
+    # one row per user here: my_psum as R at rank my_first (u2's NULL rank adds 0), reached with chance 1/2
+    expression = renderer().call("err_at_k", "my_first", "my_psum", "0.5", 3)
+    rows = table.sql(f"select {expression} from my_lists group by user_name order by user_name").fetchall()
+    _close([row[0] for row in rows], [(1 + 2 / 3) * 0.5 / 1, 0.0, 0.5 * 0.5 / 2])

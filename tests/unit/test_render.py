@@ -77,10 +77,11 @@ def test_quote_identifier_escapes_the_quote_character(adapter_type: str, expecte
 def test_return_hands_back_python_values() -> None:
     plan = renderer().call("_parse_metrics", ["ndcg@10", "map", "r_precision"], [5, None])
     assert plan == [
-        {"name": "ndcg", "k": 10},
-        {"name": "map", "k": 5},
-        {"name": "map", "k": None},
-        {"name": "r_precision", "k": None},
+        {"name": "ndcg", "k": 10, "parameters": {"rel": None}, "label": "ndcg", "key": "ndcg", "asked": "ndcg@10"},
+        {"name": "map", "k": 5, "parameters": {"rel": None}, "label": "map", "key": "map", "asked": "map"},
+        {"name": "map", "k": None, "parameters": {"rel": None}, "label": "map", "key": "map", "asked": "map"},
+        {"name": "r_precision", "k": None, "parameters": {"rel": None}, "label": "r_precision", "key": "r_precision",
+         "asked": "r_precision"},
     ]
 
 

@@ -1,6 +1,6 @@
 {#- The judged components from a window: each judged row with its relevance
-    and, where the components need them, R and the running count of hits (P@rank
-    for every cutoff at once); then per (list, cutoff) with a judged row within
+    and, where the components need them, R, the running count of hits (P@rank
+    for every cutoff at once) and ERR's chance of reaching the row; then per (list, cutoff) with a judged row within
     the cutoff, the components, the rows joined to the cutoffs so that one GROUP
     BY computes every cutoff. Runs on every engine. -#}
 {% macro _stage_judged__running_hits(spec) %}
@@ -13,6 +13,19 @@ rw_judged as (
         {%- if spec.needs_n_relevant_on_rows %},
         truth.rw_n_relevant as rw_n_relevant
         {%- endif %}
+        {%- if spec.needs_max_relevance %},
+        scale.rw_max_relevance as rw_max_relevance
+        {%- endif %}
+        {%- if spec.needs_continuation %},
+        {#- ERR's cascade: the product over the ranks before the row of the
+            chances of reading on, as the exponent of a sum of logarithms; a
+            chance of 0 (a relevance far above the rest) is counted apart, as it
+            has no logarithm and makes the product 0 #}
+        {%- set continuation = rankwise._err_continuation('judgement.rw_relevance', 'scale.rw_max_relevance') %}
+        {{ rankwise.err_stop_probability('judgement.rw_relevance', 'scale.rw_max_relevance') }} as rw_stop_probability,
+        {{ rankwise._before_rank_in_list('case when ' ~ continuation ~ ' > 0 then ln(' ~ continuation ~ ') else 0e0 end', spec, 'recommendation') }} as rw_log_continuation_before,
+        {{ rankwise._before_rank_in_list('case when ' ~ continuation ~ ' > 0 then 0 else 1 end', spec, 'recommendation') }} as rw_stops_before
+        {%- endif %}
         {%- if spec.needs_running_hits %},
         sum(case when {{ rankwise._is_relevant('judgement.rw_relevance', spec) }} then 1 else 0 end) over (
             {{ rankwise._over_list_in_rank_order(spec, 'recommendation') }}
@@ -22,6 +35,10 @@ rw_judged as (
     inner join rw_interactions as judgement
         on recommendation.rw_user = judgement.rw_user
         and recommendation.rw_item = judgement.rw_item{{ rankwise._partitions_match('recommendation', 'judgement', spec) }}
+    {%- if spec.needs_max_relevance %}
+    inner join rw_relevance_scale as scale
+        on 1 = 1{{ rankwise._partitions_match('recommendation', 'scale', spec) }}
+    {%- endif %}
     {%- if spec.needs_n_relevant_on_rows %}
     inner join rw_user_truth_counts as truth
         on recommendation.rw_user = truth.rw_user{{ rankwise._partitions_match('recommendation', 'truth', spec) }}

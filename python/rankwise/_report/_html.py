@@ -101,8 +101,10 @@ def _curves(data: ReportData, colors: _Colors) -> dict[str, Any] | None:
     ci_high when the result has them. Metrics at fewer than two cutoffs have
     no curve (they are in the table)."""
     means = data.means[data.means["k"].notna()]
-    means = means.assign(rw_series=_series_names(means, data.series))
-    names = [name for name in _ordered(means["metric"]) if means[means["metric"] == name]["k"].nunique() > 1]
+    # one curve per metric and set of parameters: its label without @k
+    means = means.assign(rw_series=_series_names(means, data.series),
+                         rw_curve=[label.rsplit("@", 1)[0] for label in means["metric_label"]])
+    names = [name for name in _ordered(means["rw_curve"]) if means[means["rw_curve"] == name]["k"].nunique() > 1]
     if not names:
         return None
     from plotly.subplots import make_subplots
@@ -116,7 +118,7 @@ def _curves(data: ReportData, colors: _Colors) -> dict[str, Any] | None:
     for position, name in enumerate(names):
         # make_subplots numbers the axes row after row: x, x2, x3...
         axes = {"xaxis": f"x{position + 1 if position else ''}", "yaxis": f"y{position + 1 if position else ''}"}
-        rows_of_metric = means[means["metric"] == name].sort_values("k")
+        rows_of_metric = means[means["rw_curve"] == name].sort_values("k")
         for series, points in rows_of_metric.groupby("rw_series", sort=False):
             k = [int(value) for value in points["k"]]
             if intervals:
