@@ -26,16 +26,23 @@
     lowest_log_weight (relative to the mode's) are left out. `resolved`: the
     trapezoid rule resolves Phi(delta - c S), whose width in u is about
     2 / (delta sqrt(2 / df)), while step * delta * sqrt(2 / df) stays at most
-    this; beyond it (fewer than 6 users with a strict alpha) the column is
-    NULL. -#}
+    this; beyond it (a handful of users at a strict alpha) the column is NULL,
+    as it is where the last step started more than `converged` from the roots
+    (in ln P(T > c) and ln of the power). `steps` of Halley's method from the
+    starting values below reach both roots wherever the row is resolved (two
+    suffice from 15 users on). Each step is a stage of three selects, and
+    Spark's analyzer spends several of its at most 100 passes on each, while
+    ClickHouse refuses a query of more than 50,000 syntax elements: no more
+    steps, selects or repeated text than that (docs/statistics.md). -#}
 {% macro _power_quadrature() %}
     {{ return({'nodes': 481, 'first': -40, 'step': 0.1, 'lowest_log_weight': -50, 'resolved': 2,
-               'steps': 5, 'converged': 1e-3, 'power': 0.8}) }}
+               'steps': 3, 'converged': 1e-3, 'power': 0.8}) }}
 {% endmacro %}
 
 {#- The columns of a comparison row that the output reads, which every stage
     below carries by name: each step writes its rw_c and rw_delta under the
-    names it read them, so a step cannot pass its input on with `*`. -#}
+    names it read them, so it cannot pass its input on with `*` (which would
+    also cost Spark's analyzer a pass more per select). -#}
 {% macro _comparison_row_columns(spec) %}
     {%- set columns = spec.shared_groups + ['metric', 'k', 'rw_model', 'rw_baseline', 'rw_n', 'rw_mean', 'rw_baseline_mean', 'rw_diff',
                                             'rw_half_width', 'rw_sd', 'rw_t', 'rw_p_value', 'rw_wins', 'rw_losses', 'rw_p_rank', 'rw_n_tests'] -%}
@@ -81,48 +88,78 @@ rw_comparison_ranked as (
 {#- rw_power_nodes: every comparison row (rw_node = 1, weight 0 unless it also
     is a node), and for one row per n of at least 2 the quadrature's nodes: S
     at the node (rw_s) and its normalised weight (rw_w); and the starting
-    critical value rw_c: the normal quantile of Abramowitz and Stegun 26.2.23
-    with the first Cornish-Fisher term for t (26.7.5). -#}
+    values of the critical value rw_c (the normal quantile, then Cornish and
+    Fisher's t) and the noncentrality rw_delta. Two selects, not more: see
+    _power_quadrature. -#}
 {% macro _stage_power_nodes(spec) %}
     {%- set float = rankwise.type_float64() -%}
     {%- set q = rankwise._power_quadrature() -%}
-    {%- set y = 'located.rw_y' -%}
+    {%- set df = 'greatest(ranked.rw_n - 1, 1e0)' -%}
+    {%- set y = '(sqrt(2 / ' ~ df ~ ') * (' ~ rankwise._double_literal(q.first) ~ ' + cast(node.rw_position - 1 as ' ~ float ~ ') * '
+                ~ rankwise._double_literal(q.step) ~ '))' -%}
     {#- 1 + y - exp(y), by its series where the two cancel (many users: y near 0) -#}
-    {%- set log_weight = '(located.rw_df / 2 * (case when abs(' ~ y ~ ') < 1e-2 then -' ~ y ~ ' * ' ~ y ~ ' / 2 * (1 + ' ~ y ~ ' / 3 * (1 + ' ~ y ~ ' / 4 * (1 + ' ~ y ~ ' / 5 * (1 + ' ~ y ~ ' / 6)))) else 1 + ' ~ y ~ ' - exp(' ~ y ~ ') end))' -%}
-    {%- set kept = 'located.rw_is_node = 1 and ' ~ log_weight ~ ' > ' ~ rankwise._double_literal(q.lowest_log_weight) -%}
-    {%- set root = 'weighted.rw_root' -%}
-    {%- set z = 'greatest(' ~ root ~ ' - (2.515517e0 + 0.802853e0 * ' ~ root ~ ' + 0.010328e0 * ' ~ root ~ ' * ' ~ root ~ ') / (1 + 1.432788e0 * '
-                ~ root ~ ' + 0.189269e0 * ' ~ root ~ ' * ' ~ root ~ ' + 0.001308e0 * ' ~ root ~ ' * ' ~ root ~ ' * ' ~ root ~ '), 1e-3)' -%}
+    {%- set log_weight = '(' ~ df ~ ' / 2 * (case when abs(' ~ y ~ ') < 1e-2 then -' ~ y ~ ' * ' ~ y ~ ' / 2 * (1 + ' ~ y ~ ' / 3 * (1 + '
+                         ~ y ~ ' / 4 * (1 + ' ~ y ~ ' / 5 * (1 + ' ~ y ~ ' / 6)))) else 1 + ' ~ y ~ ' - exp(' ~ y ~ ') end))' -%}
+    {%- set is_node = '(ranked.rw_first_of_n = 1 and ranked.rw_n >= 2)' -%}
+    {%- set kept = 'spread.rw_log_weight > ' ~ rankwise._double_literal(q.lowest_log_weight) -%}
+    {%- set weight = 'case when ' ~ kept ~ ' then exp(spread.rw_log_weight) else 0e0 end' -%}
+    {#- held above 0, where steps on ln c can start -#}
+    {%- set c = 'greatest(' ~ rankwise._cornish_fisher('spread.rw_z', 'spread.rw_df') ~ ', 1e-10)' -%}
 rw_power_nodes as (
     select
-        {{ rankwise._carried(spec, 'weighted', ['rw_df', 'rw_alpha_each', 'rw_node', 'rw_s']) }}
-        case when weighted.rw_weight > 0 then weighted.rw_weight / sum(weighted.rw_weight) over (partition by weighted.rw_n) else 0e0 end as rw_w,
-        {{ z }} + ({{ z }} * {{ z }} * {{ z }} + {{ z }}) / (4 * weighted.rw_df) as rw_c
+        {{ rankwise._carried(spec, 'spread', ['rw_df', 'rw_alpha_each', 'rw_node']) }}
+        exp(spread.rw_y / 2) as rw_s,
+        case when {{ kept }} then exp(spread.rw_log_weight) / sum({{ weight }}) over (partition by spread.rw_n) else 0e0 end as rw_w,
+        {{ c }} as rw_c,
+        {#- the normal approximation of the noncentral t (Abramowitz and Stegun 26.7.10) solved for a power of 0.8 #}
+        {{ c }} * (1 - 1 / (4 * spread.rw_df)) + 0.8416212335729143e0 * sqrt(1 + {{ c }} * {{ c }} / (2 * spread.rw_df)) as rw_delta,
+        0e0 as rw_residual
     from (
         select
-            located.*,
-            exp(located.rw_y / 2) as rw_s,
-            case when {{ kept }} then exp({{ log_weight }}) else 0e0 end as rw_weight,
-            sqrt(-2 * ln(located.rw_alpha_each / 2)) as rw_root
-        from (
-            select
-                spread.*,
-                case when spread.rw_is_node = 1 then sqrt(2 / spread.rw_df) * ({{ rankwise._double_literal(q.first) }} + cast(spread.rw_node - 1 as {{ float }}) * {{ rankwise._double_literal(q.step) }}) else 0e0 end as rw_y
-            from (
-                select
-                    {{ rankwise._carried(spec, 'ranked', ['rw_alpha_each']) }}
-                    greatest(ranked.rw_n - 1, 1e0) as rw_df,
-                    node.rw_position as rw_node,
-                    case when ranked.rw_first_of_n = 1 and ranked.rw_n >= 2 then 1 else 0 end as rw_is_node
-                from rw_comparison_ranked as ranked
-                cross join {{ rankwise._positions(q.nodes) }} as node
-                where node.rw_position = 1 or (ranked.rw_first_of_n = 1 and ranked.rw_n >= 2)
-            ) as spread
-        ) as located
-        where located.rw_node = 1 or ({{ kept }})
-    ) as weighted
+            {{ rankwise._carried(spec, 'ranked', ['rw_alpha_each']) }}
+            {{ df }} as rw_df,
+            {{ rankwise._normal_upper_quantile('ranked.rw_alpha_each / 2') }} as rw_z,
+            node.rw_position as rw_node,
+            case when {{ is_node }} then {{ y }} else 0e0 end as rw_y,
+            case when {{ is_node }} then {{ log_weight }} else {{ rankwise._double_literal(q.lowest_log_weight) }} end as rw_log_weight
+        from rw_comparison_ranked as ranked
+        cross join {{ rankwise._positions(q.nodes) }} as node
+        where node.rw_position = 1 or {{ is_node }}
+    ) as spread
+    where spread.rw_node = 1 or {{ kept }}
 )
 {%- endmacro %}
+
+{#- The normal quantile of upper tail `p` (below 1/2): Acklam's rational
+    approximation, relative error 1.2e-9, its lower region below 0.02425 and
+    its central one above. -#}
+{% macro _normal_upper_quantile(p) %}
+    {%- set low = 'sqrt(-2 * ln(' ~ p ~ '))' -%}
+    {%- set central = '(' ~ p ~ ' - 5e-1)' -%}
+    {%- set squared = '(' ~ central ~ ' * ' ~ central ~ ')' -%}
+    {{ return('(case when ' ~ p ~ ' < 0.02425e0 then '
+        ~ '-((((((-7.784894002430293e-03 * ' ~ low ~ ' - 3.223964580411365e-01) * ' ~ low ~ ' - 2.400758277161838e+00) * ' ~ low
+        ~ ' - 2.549732539343734e+00) * ' ~ low ~ ' + 4.374664141464968e+00) * ' ~ low ~ ' + 2.938163982698783e+00)'
+        ~ ' / ((((7.784695709041462e-03 * ' ~ low ~ ' + 3.224671290700398e-01) * ' ~ low ~ ' + 2.445134137142996e+00) * ' ~ low
+        ~ ' + 3.754408661907416e+00) * ' ~ low ~ ' + 1))'
+        ~ ' else -((((((-3.969683028665376e+01 * ' ~ squared ~ ' + 2.209460984245205e+02) * ' ~ squared ~ ' - 2.759285104469687e+02) * '
+        ~ squared ~ ' + 1.383577518672690e+02) * ' ~ squared ~ ' - 3.066479806614716e+01) * ' ~ squared ~ ' + 2.506628277459239e+00) * '
+        ~ central ~ ' / (((((-5.447609879822406e+01 * ' ~ squared ~ ' + 1.615858368580409e+02) * ' ~ squared ~ ' - 1.556989798598866e+02) * '
+        ~ squared ~ ' + 6.680131188771972e+01) * ' ~ squared ~ ' - 1.328068155288572e+01) * ' ~ squared ~ ' + 1)) end)') }}
+{% endmacro %}
+
+{#- The t quantile from the normal one `z` (a column) with `df` degrees of
+    freedom: the Cornish-Fisher expansion in 1/df to its fourth term
+    (Abramowitz and Stegun 26.7.5), z + g1/df + g2/df^2 + g3/df^3 + g4/df^4.
+    Poor below 5 degrees of freedom, where the steps of Halley's method make
+    up for it. -#}
+{% macro _cornish_fisher(z, df) %}
+    {%- set z2 = '(' ~ z ~ ' * ' ~ z ~ ')' -%}
+    {{ return('(' ~ z ~ ' * (1 + ((' ~ z2 ~ ' + 1) / 4 + ((5 * ' ~ z2 ~ ' + 16) * ' ~ z2 ~ ' + 3) / 96 / ' ~ df
+              ~ ' + (((3 * ' ~ z2 ~ ' + 19) * ' ~ z2 ~ ' + 17) * ' ~ z2 ~ ' - 15) / 384 / (' ~ df ~ ' * ' ~ df ~ ')'
+              ~ ' + ((((79 * ' ~ z2 ~ ' + 776) * ' ~ z2 ~ ' + 1482) * ' ~ z2 ~ ' - 1920) * ' ~ z2 ~ ' - 945) / 92160 / (' ~ df ~ ' * ' ~ df ~ ' * ' ~ df ~ ')) / '
+              ~ df ~ '))') }}
+{% endmacro %}
 
 {#- phi(x), the standard normal density; the exponent held above -700 (an
     underflow is an error on PostgreSQL). -#}
@@ -161,62 +198,59 @@ rw_power_nodes as (
     Phi(-delta - c S)], concave in delta (H is the distribution function of
     c S - Z, whose density is log-concave). With A = delta - c S and
     B = delta + c S, H' = E[phi(A) - phi(B)] and H'' = E[B phi(B) - A phi(A)]:
-    g' = H' / H and g'' = H'' / H - g'^2. delta is held in [0, 1e12]. -#}
+    g' = H' / H and g'' = H'' / H - g'^2. delta is held in [0, 1e12].
+
+    Three selects: each node's c S, A and B with the x and t of their erfc,
+    the window sums, and the step. -#}
 {% macro _stage_power_step(spec, step) %}
     {%- set q = rankwise._power_quadrature() -%}
     {%- set previous = 'rw_power_nodes' if step == 1 else 'rw_power_' ~ (step - 1) -%}
-    {#- the first step starts delta at the normal approximation c + z_0.8 sqrt(1 + c^2 / (2 df)) -#}
-    {%- set delta = 'p.rw_c + 0.8416212335729143e0 * sqrt(1 + p.rw_c * p.rw_c / (2 * p.rw_df))' if step == 1 else 'p.rw_delta' -%}
-    {%- set below, beyond = '(' ~ delta ~ ' - p.rw_c * p.rw_s)', '(' ~ delta ~ ' + p.rw_c * p.rw_s)' -%}
     {%- set quadrature = ['rw_df', 'rw_alpha_each', 'rw_node', 'rw_s', 'rw_w'] -%}
+    {%- set tail, slope, cubed = 'greatest(summed.rw_tail, 1e-300)', 'greatest(summed.rw_slope, 1e-300)', 'summed.rw_slope_s3' -%}
+    {%- set f = '(ln(' ~ tail ~ ') - ln(summed.rw_alpha_each / 2))' -%}
+    {%- set f1 = '(-summed.rw_c * ' ~ slope ~ ' / ' ~ tail ~ ')' -%}
+    {%- set f2 = '(-summed.rw_c * (' ~ slope ~ ' - summed.rw_c * summed.rw_c * ' ~ cubed ~ ') / ' ~ tail ~ ' - ' ~ f1 ~ ' * ' ~ f1 ~ ')' -%}
+    {%- set power, power_slope = 'greatest(summed.rw_power, 1e-300)', 'summed.rw_power_slope' -%}
+    {%- set g = '(ln(' ~ power ~ ') - ln(' ~ rankwise._double_literal(q.power) ~ '))' -%}
+    {%- set g1 = '(' ~ power_slope ~ ' / ' ~ power ~ ')' -%}
+    {%- set g2 = '(summed.rw_power_curvature / ' ~ power ~ ' - ' ~ g1 ~ ' * ' ~ g1 ~ ')' -%}
+    {#- x, t = 1 / (1 + x/2) of the erfc of the tail beyond c S, |A| and B -#}
+    {%- set tails = [('cs', 'p.rw_c * p.rw_s'), ('below', 'p.rw_delta - p.rw_c * p.rw_s'), ('beyond', 'p.rw_delta + p.rw_c * p.rw_s')] -%}
 rw_power_{{ step }} as (
     select
-        {{ rankwise._carried(spec, 'moved', quadrature) }}
-        exp(least(greatest(ln(moved.rw_c) + {{ rankwise._halley_step('moved.rw_f', 'moved.rw_f1', 'moved.rw_f2') }}, -2.3e1), 2.8e1)) as rw_c,
+        {{ rankwise._carried(spec, 'summed', quadrature) }}
+        exp(least(greatest(ln(summed.rw_c) + {{ rankwise._halley_step(f, f1, f2) }}, -2.3e1), 2.8e1)) as rw_c,
         case
-            when moved.rw_g1 > 0 then least(greatest(moved.rw_delta + {{ rankwise._halley_step('moved.rw_g', 'moved.rw_g1', 'moved.rw_g2') }}, 0e0), 1e12)
-            else moved.rw_delta
+            when {{ power_slope }} > 0 then least(greatest(summed.rw_delta + {{ rankwise._halley_step(g, g1, g2) }}, 0e0), 1e12)
+            else summed.rw_delta
         end as rw_delta,
-        {#- how far this step's start was from both roots, in ln P and ln H #}
-        greatest(abs(moved.rw_f), abs(moved.rw_g)) as rw_residual
+        {#- how far this step started from both roots, in ln P(T > c) and ln of the power #}
+        greatest(abs({{ f }}), abs({{ g }})) as rw_residual
     from (
         select
-            {{ rankwise._carried(spec, 'summed', quadrature + ['rw_c', 'rw_delta']) }}
-            ln(summed.rw_tail) - ln(summed.rw_alpha_each / 2) as rw_f,
-            -summed.rw_c * summed.rw_slope / summed.rw_tail as rw_f1,
-            -summed.rw_c * (summed.rw_slope - summed.rw_c * summed.rw_c * summed.rw_slope_s3) / summed.rw_tail
-                - power(summed.rw_c * summed.rw_slope / summed.rw_tail, 2) as rw_f2,
-            ln(summed.rw_power) - ln({{ rankwise._double_literal(q.power) }}) as rw_g,
-            summed.rw_power_slope / summed.rw_power as rw_g1,
-            summed.rw_power_curvature / summed.rw_power - power(summed.rw_power_slope / summed.rw_power, 2) as rw_g2
+            {{ rankwise._carried(spec, 'terms', quadrature + ['rw_c', 'rw_delta']) }}
+            sum(terms.rw_w * {{ rankwise._erfc_of_nonnegative('terms.rw_x_cs', 'terms.rw_t_cs') }} / 2) over (partition by terms.rw_n) as rw_tail,
+            sum(terms.rw_w * terms.rw_s * {{ rankwise._normal_density('terms.rw_cs') }}) over (partition by terms.rw_n) as rw_slope,
+            sum(terms.rw_w * terms.rw_s * terms.rw_s * terms.rw_s * {{ rankwise._normal_density('terms.rw_cs') }}) over (partition by terms.rw_n) as rw_slope_s3,
+            {#- Phi(A) + Phi(-B) from the normal's tails beyond |A| and B (B >= 0):
+                Phi(A) is the tail below A < 0, and 1 - the tail above A >= 0 #}
+            sum(terms.rw_w * ((case when terms.rw_below < 0 then 0e0 else 1e0 end)
+                              + (case when terms.rw_below < 0 then 1e0 else -1e0 end) * {{ rankwise._erfc_of_nonnegative('terms.rw_x_below', 'terms.rw_t_below') }} / 2
+                              + {{ rankwise._erfc_of_nonnegative('terms.rw_x_beyond', 'terms.rw_t_beyond') }} / 2)) over (partition by terms.rw_n) as rw_power,
+            sum(terms.rw_w * ({{ rankwise._normal_density('terms.rw_below') }} - {{ rankwise._normal_density('terms.rw_beyond') }})) over (partition by terms.rw_n) as rw_power_slope,
+            sum(terms.rw_w * (terms.rw_beyond * {{ rankwise._normal_density('terms.rw_beyond') }} - terms.rw_below * {{ rankwise._normal_density('terms.rw_below') }}))
+                over (partition by terms.rw_n) as rw_power_curvature
         from (
             select
-                terms.*,
-                greatest(sum(terms.rw_w * {{ rankwise._erfc_of_nonnegative('terms.rw_x') }} / 2) over (partition by terms.rw_n), 1e-300) as rw_tail,
-                greatest(sum(terms.rw_w * terms.rw_s * terms.rw_density) over (partition by terms.rw_n), 1e-300) as rw_slope,
-                sum(terms.rw_w * terms.rw_s * terms.rw_s * terms.rw_s * terms.rw_density) over (partition by terms.rw_n) as rw_slope_s3,
-                {#- Phi(A) + Phi(-B), from the normal's tails beyond |A| and B (B >= 0) #}
-                greatest(sum(terms.rw_w * ((case when terms.rw_below < 0 then {{ rankwise._erfc_of_nonnegative('terms.rw_x_below') }} / 2
-                                                 else 1 - {{ rankwise._erfc_of_nonnegative('terms.rw_x_below') }} / 2 end)
-                                           + {{ rankwise._erfc_of_nonnegative('terms.rw_x_beyond') }} / 2)) over (partition by terms.rw_n), 1e-300) as rw_power,
-                sum(terms.rw_w * (terms.rw_density_below - terms.rw_density_beyond)) over (partition by terms.rw_n) as rw_power_slope,
-                sum(terms.rw_w * (terms.rw_beyond * terms.rw_density_beyond - terms.rw_below * terms.rw_density_below)) over (partition by terms.rw_n) as rw_power_curvature
-            from (
-                select
-                    {{ rankwise._carried(spec, 'p', quadrature + ['rw_c']) }}
-                    {{ delta }} as rw_delta,
-                    {{ below }} as rw_below,
-                    {{ beyond }} as rw_beyond,
-                    {{ rankwise._erfc_argument('p.rw_c * p.rw_s') }} as rw_x,
-                    {{ rankwise._normal_density('p.rw_c * p.rw_s') }} as rw_density,
-                    {{ rankwise._erfc_argument(below) }} as rw_x_below,
-                    {{ rankwise._erfc_argument(beyond) }} as rw_x_beyond,
-                    {{ rankwise._normal_density(below) }} as rw_density_below,
-                    {{ rankwise._normal_density(beyond) }} as rw_density_beyond
-                from {{ previous }} as p
-            ) as terms
-        ) as summed
-    ) as moved
+                {{ rankwise._carried(spec, 'p', quadrature + ['rw_c', 'rw_delta']) }}
+                {%- for name, value in tails %}
+                {{ value }} as rw_{{ name }},
+                {{ rankwise._erfc_argument(value) }} as rw_x_{{ name }},
+                1e0 / (1e0 + 5e-1 * {{ rankwise._erfc_argument(value) }}) as rw_t_{{ name }}{{ ',' if not loop.last }}
+                {%- endfor %}
+            from {{ previous }} as p
+        ) as terms
+    ) as summed
 )
 {%- endmacro %}
 
