@@ -2,7 +2,7 @@
 rankwise.comparison_table and the gate functions: every cell of the verdict,
 each model's decision, the superscripts of ranx's layout, the wins, ties and
 losses, and the gates' passes and failures are the rows those functions
-return, from the inputs and from results."""
+return, from the inputs, from results and from the command line."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from click.testing import CliRunner
 
 import rankwise
+from rankwise.cli import main
 from rankwise.errors import InvalidArgumentError
 
 from .report_pages import Report
@@ -149,6 +151,25 @@ def test_without_a_margin_nothing_ships_on_no_difference(inputs, tmp_path: Path)
     assert decisions["bad"].startswith("hold") and "worse: " in decisions["bad"]
     assert decisions["twin"].startswith("nothing worse") and '"no different" does not show "no worse"' in decisions["twin"]
     assert not any("no worse (" in cell for row in page.grid("verdict").values() for cell in row.values())
+
+
+def test_the_command_line_writes_the_verdict_and_exits_3_on_a_failed_gate(inputs, page: Report,
+                                                                          tmp_path: Path) -> None:
+    inputs[0].to_parquet(tmp_path / "recs.parquet")
+    inputs[1].to_parquet(tmp_path / "truth.parquet")
+    target = tmp_path / "cli.html"
+    arguments = ["report", str(tmp_path / "recs.parquet"), str(tmp_path / "truth.parquet"), "-m", "ndcg@5",
+                 "-m", "precision@5", "-m", "mrr", "--group-by", "model", "--group-by", "segment",
+                 "--baseline", "base", "--margin", str(MARGIN), "-o", str(target)]
+    outcome = CliRunner().invoke(main, arguments)
+    assert outcome.exit_code == 0, outcome.output
+    assert Report(target).grid("verdict") == page.grid("verdict")
+    outcome = CliRunner().invoke(main, [*arguments, "--fail-if-worse", "--fail-under", "ndcg@5=0.1"])
+    assert outcome.exit_code == 3
+    assert "gate failed" in outcome.output and "not shown to be no worse" in outcome.output
+    assert "metric rows outside their bounds" in outcome.output
+    outcome = CliRunner().invoke(main, [*arguments[:-4], "--fail-if-worse", "-o", str(target)])
+    assert outcome.exit_code == 2 and "give --margin" in outcome.output
 
 
 @pytest.mark.parametrize(("arguments", "message"), [
