@@ -5,9 +5,10 @@
     randomization test, a Poisson bootstrap interval, and with a `margin` the
     one-sided non-inferiority test (and with `equivalence` the two one-sided
     tests of equivalence); p-values corrected over every row (Holm or
-    Benjamini-Hochberg). Everything is SQL built from functions
-    DuckDB, PostgreSQL and Spark share (macros/statistics/); docs/statistics.md
-    has the formulas and when to use which test.
+    Benjamini-Hochberg); and the smallest difference the t test would detect
+    with 80% power. Everything is SQL built from functions DuckDB, PostgreSQL
+    and Spark share (macros/statistics/); docs/statistics.md has the formulas
+    and when to use which test.
 
     `model_col` names the column of the recommendations that tells the models
     apart; `baseline` is one of its values (each other model is compared with it),
@@ -45,6 +46,7 @@
 {%- endif -%}
 {%- do stages.extend([rankwise._stage_comparison_moments(spec), rankwise._stage_comparison_tests(spec),
                       rankwise._stage_comparison_p(spec)]) -%}
+{%- do stages.extend(rankwise._detectable_difference_stages(spec)) -%}
 with
 
 {{ stages | map('trim') | join(',\n\n') }}
@@ -64,7 +66,7 @@ with
     {{ return(['metric', 'k', 'metric_label', 'model', 'baseline', 'n_users', 'mean', 'baseline_mean', 'diff',
                'relative_diff', 'ci_low', 'ci_high', 'effect_size', 't_statistic', 'p_value', 'p_randomization',
                'bootstrap_ci_low', 'bootstrap_ci_high', 'p_adjusted', 'p_non_inferiority', 'p_non_inferiority_adjusted',
-               'p_equivalence', 'p_equivalence_adjusted', 'wins', 'ties', 'losses', 'significant']) }}
+               'p_equivalence', 'p_equivalence_adjusted', 'minimum_detectable_difference', 'wins', 'ties', 'losses', 'significant']) }}
 {% endmacro %}
 
 {#- group_by as a list, checked against the model column and compare's output

@@ -8,5 +8,5 @@ select
     cast(baseline as {{ dbt.type_string() }}) as baseline,
     n_users, mean, baseline_mean, diff, ci_low, ci_high, effect_size, t_statistic, p_value, p_randomization,
     bootstrap_ci_low, bootstrap_ci_high, p_adjusted, p_non_inferiority, p_non_inferiority_adjusted, p_equivalence,
-    p_equivalence_adjusted, wins, ties, losses
+    p_equivalence_adjusted, minimum_detectable_difference, wins, ties, losses
 from {{ ref('rankwise', 'rankwise_comparison') }}

@@ -210,21 +210,14 @@ select
     ranked.{{ source }} as {{ column }},
     cast({{ rankwise._adjusted_p('ranked.' ~ source, spec.correction, '__' ~ column) }} as {{ float }}) as {{ column }}_adjusted,
     {%- endfor %}
+    {{ rankwise._minimum_detectable_difference('ranked') }} as minimum_detectable_difference,
     ranked.rw_wins as wins,
     cast(ranked.rw_n as bigint) - ranked.rw_wins - ranked.rw_losses as ties,
     ranked.rw_losses as losses,
     {{ rankwise._adjusted_p('ranked.' ~ spec.corrected_p, spec.correction) }} < {{ rankwise._double_literal(spec.alpha) }} as significant
-from (
-    select
-        p.*,
-        row_number() over (order by p.{{ spec.corrected_p }} asc nulls last) as rw_p_rank,
-        count(p.{{ spec.corrected_p }}) over () as rw_n_tests
-        {%- for column, source in rankwise._more_p_values(spec) %},
-        row_number() over (order by p.{{ source }} asc nulls last) as rw_p_rank__{{ column }},
-        count(p.{{ source }}) over () as rw_n_tests__{{ column }}
-        {%- endfor %}
-    from rw_comparison_p as p
-) as ranked
+{#- the comparison rows, not the quadrature's #}
+from {{ rankwise._detectable_difference_rows() }} as ranked
+where ranked.rw_node = 1
 ) as rw_comparison
 order by {{ order | join(', ') }}
 {%- endmacro %}

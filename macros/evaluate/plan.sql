@@ -452,7 +452,7 @@
 
 {#- What the Python wrapper needs to know of an evaluation, from the planner
     alone (it re-derives none of it): the options resolved, the metrics asked
-    by level, the optional inputs read, the warning for each optional input
+    by level (and whether compare tests each), the optional inputs read, the warning for each optional input
     given that no metric reads, and the columns that tell lists apart. The
     arguments are evaluate's; `items` and `train` are true when given. -#}
 {% macro _evaluation_plan(metrics=none, k=none, group_by=none, per_user=false, partition_by=none, confidence=0.95,
@@ -468,7 +468,9 @@
     {%- set metrics_asked = [] -%}
     {%- for part in [spec] + spec.parts -%}
         {%- for entry in part.requested -%}
-            {%- do metrics_asked.append({'name': entry.name, 'k': entry.k, 'level': entry.level, 'reads': entry.reads}) -%}
+            {#- compared: compare tests it (a per-user value that depends on the model) -#}
+            {%- do metrics_asked.append({'name': entry.name, 'k': entry.k, 'level': entry.level, 'reads': entry.reads,
+                                         'compared': entry.level == 'user' and rankwise._metric_registry()[entry.name].get('zero_without_list', false)}) -%}
         {%- endfor -%}
     {%- endfor -%}
     {{ return({

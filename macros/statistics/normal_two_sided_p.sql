@@ -20,8 +20,10 @@
     bounds of x neither x^2 nor t times e^-700 underflows; an erfc below about
     1e-304 (x > 26.4) comes out between 1e-309 and 1e-304. x appears eleven times
     in the text. -#}
-{% macro _erfc_of_nonnegative(x) %}
-    {%- set t = '(1e0 / (1e0 + 5e-1 * ' ~ x ~ '))' -%}
+{% macro _erfc_of_nonnegative(x, t=none) %}
+    {#- `t`: 1 / (1 + x/2) when the caller has it as a column, so that the text
+        repeats a column, not the expression of x -#}
+    {%- set t = '(1e0 / (1e0 + 5e-1 * ' ~ x ~ '))' if t is none else t -%}
     {%- set ns = namespace(polynomial='1.7087277e-01') -%}
     {%- for coefficient in ['-1.26551223e+00', '1.00002368e+00', '3.7409196e-01', '9.678418e-02', '-1.8628806e-01',
                             '2.7886807e-01', '-1.13520398e+00', '1.48851587e+00', '-8.2215223e-01'] | reverse -%}

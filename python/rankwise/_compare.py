@@ -77,8 +77,9 @@ def compare(
     ground truth, a missing list scoring 0) give one difference each; the result
     is their mean with its Student t interval, Cohen's d_z, the two-sided paired
     t test, and on request a sign-flip randomization test and a Poisson bootstrap
-    interval, with p-values corrected over every row. docs/statistics.md has the
-    formulas and which test to use when.
+    interval, with p-values corrected over every row, and the smallest
+    difference the t test would have detected with 80% power. docs/statistics.md
+    has the formulas and which test to use when.
 
     Args:
         recommendations: The ranked lists of every model, as for :func:`evaluate`,
@@ -126,8 +127,11 @@ def compare(
         ``ci_low``, ``ci_high``, ``effect_size``, ``t_statistic``, ``p_value``,
         [``p_randomization``], [``bootstrap_ci_low``, ``bootstrap_ci_high``],
         ``p_adjusted``, [``p_non_inferiority``, ``p_non_inferiority_adjusted``],
-        [``p_equivalence``, ``p_equivalence_adjusted``], ``wins``, ``ties``,
-        ``losses``, ``significant``.
+        [``p_equivalence``, ``p_equivalence_adjusted``],
+        ``minimum_detectable_difference`` (the smallest true mean difference the
+        two-sided t test detects with 80% power at the row's alpha after the
+        correction: alpha / the number of tests under Holm and
+        Benjamini-Hochberg), ``wins``, ``ties``, ``losses``, ``significant``.
 
     Raises:
         rankwise.errors.InvalidArgumentError: an argument is invalid, or the

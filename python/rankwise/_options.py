@@ -96,6 +96,23 @@ if list(DOCS) != list(EvaluateOptions.__annotations__):
     raise RuntimeError("rankwise: EvaluateOptions must name the options of the macros' _option_registry, in order")
 
 
+def options_read_for(metrics: set[str], options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of `options` less those that only other metrics read: an
+    option the registry says is read by named metrics alone, none of them in
+    `metrics` (item_feature_cols, read by intra_list_diversity, which an
+    evaluation without it refuses). Options read by the stages, the inputs or
+    every per-user metric stay."""
+    from ._plan import metric_names
+
+    every = set(metric_names())
+
+    def read(name: str) -> bool:
+        readers = set(_DECLARED.get(name, {}).get("read_by") or [])
+        return not readers or not readers <= every or bool(readers & metrics)
+
+    return {name: value for name, value in options.items() if read(name)}
+
+
 def option_types() -> dict[str, Any]:
     """Each option's type, resolved (the annotations are strings here)."""
     return typing.get_type_hints(EvaluateOptions)

@@ -112,6 +112,11 @@ class Plan:
         'user', 'list' or 'group'."""
         return {metric["name"] for metric in self.metrics if metric["level"] in levels}
 
+    def compared_names(self) -> set[str]:
+        """The names of the metrics asked that rankwise.compare tests: per-user
+        values that depend on the model (not idcg, a property of the truth)."""
+        return {metric["name"] for metric in self.metrics if metric["compared"]}
+
     def inputs_read_by(self, names: set[str]) -> set[str]:
         """The optional inputs (items, train) that the metrics named read."""
         return {read for metric in self.metrics if metric["name"] in names for read in metric["reads"]

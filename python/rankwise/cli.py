@@ -214,13 +214,55 @@ class _Bound(click.ParamType):
         return None
 
 
-def _report_failed_gates(failed: Any, what: str) -> None:
-    """The rows that failed a gate on stderr, then exit with GATE_FAILED."""
-    if len(failed) == 0:
-        return
-    click.echo(f"gate failed: {len(failed)} {what}:", err=True)
-    click.echo(failed.to_string(index=False), err=True)
-    sys.exit(GATE_FAILED)
+def _report_failed_gates(*gates: tuple[Any, str]) -> None:
+    """The rows that failed each gate (rows, what they are) on stderr, then
+    exit with GATE_FAILED if any did."""
+    failed = [(rows, what) for rows, what in gates if rows is not None and len(rows) > 0]
+    for rows, what in failed:
+        click.echo(f"gate failed: {len(rows)} {what}:", err=True)
+        click.echo(rows.to_string(index=False), err=True)
+    if failed:
+        sys.exit(GATE_FAILED)
+
+
+def _gate_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The gates on the means of `evaluate` and `report`."""
+    for option in reversed([
+        click.option("--fail-under", "fail_under", multiple=True, type=_Bound(),
+                     help=f"A gate: exit with code {GATE_FAILED} (after writing the result) when a group's METRIC is "
+                          "below NUMBER, e.g. --fail-under ndcg@10=0.25 (repeatable)."),
+        click.option("--fail-over", "fail_over", multiple=True, type=_Bound(),
+                     help=f"A gate: exit with code {GATE_FAILED} when a group's METRIC is above NUMBER (repeatable)."),
+        click.option("--gate-on", type=click.Choice(["value", "ci_low", "ci_high"]), default="value", show_default=True,
+                     help="What the gates judge: the mean, or a bound of its interval (ci_low: the gate must hold "
+                          "with the interval's confidence)."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _comparison_options(baseline_help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The options of a comparison with a baseline, in `compare` and `report`."""
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed([
+            click.option("--baseline", default=None, help=baseline_help),
+            click.option("--correction", type=click.Choice(["holm", "bh", "none"]), default="holm", show_default=True,
+                         help="How p_adjusted corrects the p-values of every row."),
+            click.option("--alpha", type=float, default=0.05, show_default=True,
+                         help="significant is p_adjusted < alpha."),
+            click.option("--margin", type=float, default=None,
+                         help="How much worse than the baseline still counts as no worse, on the metric's scale: "
+                              "adds the non-inferiority test (p_non_inferiority)."),
+            click.option("--fail-if-worse", is_flag=True,
+                         help=f"A gate: exit with code {GATE_FAILED} (after writing the result) when a model is not "
+                              "shown to be no worse than the baseline by more than --margin "
+                              "(p_non_inferiority_adjusted >= --alpha)."),
+        ]):
+            command = option(command)
+        return command
+
+    return decorate
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -254,14 +296,7 @@ def _interval_options(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--temp-directory", default=None, help="Where DuckDB spills (default: DuckDB's own choice).")
 @click.option("--no-validate", "validate", flag_value=False, default=True,
               help="Skip the input checks (duplicates, nulls...): for data known to be clean.")
-@click.option("--fail-under", "fail_under", multiple=True, type=_Bound(),
-              help=f"A gate: exit with code {GATE_FAILED} (after writing the result) when a group's METRIC is below "
-                   "NUMBER, e.g. --fail-under ndcg@10=0.25 (repeatable).")
-@click.option("--fail-over", "fail_over", multiple=True, type=_Bound(),
-              help=f"A gate: exit with code {GATE_FAILED} when a group's METRIC is above NUMBER (repeatable).")
-@click.option("--gate-on", type=click.Choice(["value", "ci_low", "ci_high"]), default="value", show_default=True,
-              help="What the gates judge: the mean, or a bound of its interval (ci_low: the gate must hold with "
-                   "the interval's confidence).")
+@_gate_options
 @_one_line_errors
 def evaluate_command(output: Path | None, output_format: str | None, fail_under: tuple, fail_over: tuple,
                      gate_on: str, **options: Any) -> None:
@@ -300,7 +335,7 @@ def evaluate_command(output: Path | None, output_format: str | None, fail_under:
             click.echo(f"wrote {relation.shape[0]} rows to {output}", err=True)
         if fail_under or fail_over:
             failed = failing_metrics(relation.df(), at_least=dict(fail_under), at_most=dict(fail_over), on=gate_on)
-            _report_failed_gates(failed, "metric rows outside their bounds")
+            _report_failed_gates((failed, "metric rows outside their bounds"))
 
 
 def _read_stdin(options: dict[str, Any]) -> dict[str, Any]:
@@ -392,8 +427,6 @@ def sql_command(dialect: str, **options: Any) -> None:
               help="A cutoff for the metrics given without @k (repeatable). Default: the whole list.")
 @click.option("--model-col", default="model", show_default=True,
               help="The column of the recommendations that tells the models apart.")
-@click.option("--baseline", default=None,
-              help="The model every other is compared with; by default every pair once.")
 @click.option("--group-by", multiple=True, help="A further grouping column of the recommendations (repeatable).")
 @click.option("--partition-by", multiple=True, help=_PARTITION_HELP)
 @click.option("--confidence", type=float, default=0.95, show_default=True, help="The level of the intervals.")
@@ -402,16 +435,8 @@ def sql_command(dialect: str, **options: Any) -> None:
 @click.option("--n-resamples", type=int, default=1000, show_default=True,
               help="Resamples of the randomization test and the bootstrap.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of the resamples.")
-@click.option("--correction", type=click.Choice(["holm", "bh", "none"]), default="holm", show_default=True,
-              help="How p_adjusted corrects the p-values of every row.")
-@click.option("--alpha", type=float, default=0.05, show_default=True, help="significant is p_adjusted < alpha.")
-@click.option("--margin", type=float, default=None,
-              help="How much worse than the baseline still counts as no worse, on the metric's scale: adds the "
-                   "non-inferiority test (p_non_inferiority).")
+@_comparison_options("The model every other is compared with; by default every pair once.")
 @click.option("--equivalence", is_flag=True, help="With --margin, add the equivalence test (TOST: p_equivalence).")
-@click.option("--fail-if-worse", is_flag=True,
-              help=f"A gate: exit with code {GATE_FAILED} (after writing the result) when a model is not shown to "
-                   "be no worse than the baseline by more than --margin (p_non_inferiority_adjusted >= --alpha).")
 @_options
 @click.option("--details", is_flag=True,
               help="Print every row of the comparison (each pair's difference, interval and tests) instead of "
@@ -452,11 +477,14 @@ def compare_command(details: bool, output_format: str, output: Path | None, fail
     else:
         click.echo(comparison_table(frame, output_format).rstrip("\n"))
     if fail_if_worse:
-        _report_failed_gates(failing_comparisons(frame, alpha=options["alpha"]),
-                             "comparisons where a model is not shown to be no worse than the baseline")
+        _report_failed_gates((failing_comparisons(frame, alpha=options["alpha"]),
+                              "comparisons where a model is not shown to be no worse than the baseline"))
 
 
-main.add_command(report_command(_common_options, _one_line_errors, _arguments))
+main.add_command(report_command(_common_options, _one_line_errors, _arguments, _gate_options,
+                                _comparison_options("The model every other is compared with, a value of --model-col: "
+                                                    "the report opens with the verdict of each model against it."),
+                                _report_failed_gates))
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -36,7 +36,8 @@ ARGUMENTS = {"model_col": "model", "tests": ["t", "randomization", "bootstrap"],
 EXPECTED_COLUMNS = ["example_id", "metric", "k", "model", "baseline", "n_users", "mean", "baseline_mean", "diff",
                     "ci_low", "ci_high", "effect_size", "t_statistic", "p_value", "p_randomization",
                     "bootstrap_ci_low", "bootstrap_ci_high", "p_adjusted", "p_non_inferiority",
-                    "p_non_inferiority_adjusted", "p_equivalence", "p_equivalence_adjusted", "wins", "ties", "losses"]
+                    "p_non_inferiority_adjusted", "p_equivalence", "p_equivalence_adjusted",
+                    "minimum_detectable_difference", "wins", "ties", "losses"]
 
 
 def inputs() -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -4,8 +4,10 @@ library's HTML parser."""
 
 from __future__ import annotations
 
+import html
 import json
 import random
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -41,11 +43,18 @@ class _Page(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.tables: dict[str, list[list[str]]] = {}
+        # the tables of each grid (data-part-of), in order
+        self.parts: dict[str, list[str]] = {}
+        # the line under a row heading (a series' users), per table and row
+        self.notes: dict[str, dict[int, str]] = {}
+        # the class of each cell, per table and row
+        self.classes: dict[str, list[list[str]]] = {}
         self.scripts: list[tuple[dict[str, str | None], str]] = []
         self.charts: list[str] = []
         self.references: list[str] = []
         self._table: str | None = None
         self._cell: list[str] | None = None
+        self._note: list[str] | None = None
         self._script: dict[str, str | None] | None = None
         self._text: list[str] = []
 
@@ -55,17 +64,29 @@ class _Page(HTMLParser):
         if tag == "table":
             self._table = attributes.get("id") or f"table{len(self.tables)}"
             self.tables[self._table] = []
+            self.classes[self._table] = []
+            self.notes[self._table] = {}
+            if attributes.get("data-part-of"):
+                self.parts.setdefault(str(attributes["data-part-of"]), []).append(self._table)
         elif tag == "tr" and self._table is not None:
             self.tables[self._table].append([])
+            self.classes[self._table].append([])
         elif tag in ("td", "th") and self._table is not None:
             self._cell = []
+            self.classes[self._table][-1].append(attributes.get("class") or "")
+        elif tag == "span" and self._cell is not None and "line" in (attributes.get("class") or "").split() \
+                and not self.tables[self._table][-1]:
+            self._note = []
         elif tag == "script":
             self._script, self._text = attributes, []
         elif tag == "div" and "data-chart" in attributes:
             self.charts.append(str(attributes["data-chart"]))
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "table":
+        if tag == "span" and self._note is not None:
+            self.notes[self._table][len(self.tables[self._table]) - 1] = "".join(self._note).strip()
+            self._note = None
+        elif tag == "table":
             self._table = None
         elif tag in ("td", "th") and self._cell is not None and self._table is not None:
             self.tables[self._table][-1].append("".join(self._cell).strip())
@@ -75,7 +96,9 @@ class _Page(HTMLParser):
             self._script = None
 
     def handle_data(self, data: str) -> None:
-        if self._cell is not None:
+        if self._note is not None:
+            self._note.append(data)
+        elif self._cell is not None:
             self._cell.append(data)
         if self._script is not None:
             self._text.append(data)
@@ -87,6 +110,9 @@ class Report:
         page = _Page()
         page.feed(self.html)
         self.tables = page.tables
+        self.parts = page.parts
+        self.notes = page.notes
+        self.classes = page.classes
         self.scripts = page.scripts
         self.charts = page.charts
         # Every src= and href= of an element (not inside a script's text).
@@ -96,7 +122,34 @@ class Report:
             for attributes, text in page.scripts if attributes.get("type") == "application/json"
         }
 
+    def columns(self, grid: str) -> list[str]:
+        """The column headings of a grid (a table split into parts), in order,
+        without the padding of its last part."""
+        return [heading for table in self.parts[grid] for heading in self.tables[table][0][1:] if heading]
+
+    def grid(self, grid: str, what: str = "text") -> dict[str, dict[str, str]]:
+        """{row heading: {column heading: cell text}} of a grid, its parts
+        joined; `what` = "class": each cell's class instead."""
+        cells: dict[str, dict[str, str]] = {}
+        for table in self.parts[grid]:
+            header, *rows = self.tables[table]
+            kept = [position for position, heading in enumerate(header) if position and heading]
+            for row, classes in zip(rows, self.classes[table][1:]):
+                values = classes if what == "class" else row
+                cells.setdefault(row[0], {}).update({header[position]: values[position] for position in kept})
+        return cells
+
+    def row_notes(self, grid: str) -> dict[str, str]:
+        """{row heading: the line under it} of a grid (the series' users)."""
+        first = self.parts[grid][0]
+        return {self.tables[first][position][0]: note for position, note in self.notes[first].items()}
+
+    def decisions(self) -> dict[str, str]:
+        """{model: the text of its decision} of the verdict."""
+        items = re.findall(r'<li class="\w+" data-model="([^"]*)">(.*?)</li>', self.html, re.DOTALL)
+        return {html.unescape(model): " ".join(html.unescape(re.sub(r"<[^>]+>", "", text)).split())
+                for model, text in items}
+
     def summary(self) -> dict[str, dict[str, str]]:
-        """{series: {column: cell text}} of the summary table."""
-        header, *rows = self.tables["summary"]
-        return {row[0]: dict(zip(header[1:], row[1:])) for row in rows}
+        """{series: {metric label: cell text}} of the summary table."""
+        return self.grid("summary")

@@ -63,12 +63,12 @@ def test_the_summary_shows_evaluate_values_of_the_last_partition(frames, written
     for series, row in zip(_series(expected), expected.itertuples()):
         assert summary[series][row.metric_label] == _shown(row)
     users = expected[expected.metric != "entropy"].assign(series=_series).groupby("series")["n_users"].first()
-    assert {series: int(row["users"]) for series, row in summary.items()} == users.to_dict()
+    assert written.row_notes("summary") == {series: f"{count} users" for series, count in users.items()}
     assert "day = 2026-01-02, the last of 2 partitions" in written.html
 
 
 def test_every_chart_holds_the_values_it_draws(frames, written: Report) -> None:
-    assert written.charts == ["curves", "distributions", "heatmap", "partitions"]
+    assert written.charts == ["curves", "tradeoff", "distributions", "heatmap", "partitions"]
     means = rankwise.evaluate(*_last_day(frames), METRICS, K, group_by=["model", "segment"], relevance_col="relevance")
     means = means.assign(series=_series)
     lines = {(trace["xaxis"], trace["name"]): trace for trace in written.figures["curves"]["data"]}
@@ -82,7 +82,7 @@ def test_every_chart_holds_the_values_it_draws(frames, written: Report) -> None:
 
     per_user = rankwise.evaluate(*_last_day(frames), ["ndcg", "precision", "mrr"], K, group_by=["model", "segment"],
                                  relevance_col="relevance", per_user=True).assign(series=_series)
-    boxes = written.figures["distributions"]["data"]
+    boxes = [trace for trace in written.figures["distributions"]["data"] if trace["type"] == "box"]
     labels = list(dict.fromkeys(per_user["metric_label"]))
     assert len(boxes) == len(labels) * 6
     menu = written.figures["distributions"]["layout"]["updatemenus"][0]["buttons"]
@@ -112,6 +112,51 @@ def test_every_chart_holds_the_values_it_draws(frames, written: Report) -> None:
         assert over_days[series]["y"] == pytest.approx(list(rows["value"]), abs=1e-12)
 
 
+def test_every_mean_drawn_has_its_interval(frames, written: Report) -> None:
+    """Bands around the curves over k and over the partitions, an error bar on
+    each box's mean, the interval in the heatmap's hover text, and error bars
+    on the trade-off chart's points where the mean has an interval (entropy,
+    one value per series, has none)."""
+    means = rankwise.evaluate(*_last_day(frames), METRICS, K, group_by=["model", "segment"],
+                              relevance_col="relevance").assign(series=_series)
+    labels = [button["label"] for button in written.figures["distributions"]["layout"]["updatemenus"][0]["buttons"]]
+    marks = [trace for trace in written.figures["distributions"]["data"] if trace["type"] == "scatter"]
+    assert len(marks) == len(labels)
+    for label, mark in zip(labels, marks):
+        rows = means[means.metric_label == label].set_index("series").loc[mark["x"]]
+        assert mark["y"] == pytest.approx(list(rows["value"]), abs=1e-12)
+        assert mark["error_y"]["array"] == pytest.approx(list(rows["ci_high"] - rows["value"]), abs=1e-12)
+        assert mark["error_y"]["arrayminus"] == pytest.approx(list(rows["value"] - rows["ci_low"]), abs=1e-12)
+
+    heatmap = written.figures["heatmap"]["data"][0]
+    ndcg_1 = means[means.metric_label == "ndcg@1"].set_index(["model", "segment"])
+    assert heatmap["customdata"] == [
+        [pytest.approx([ndcg_1.loc[(model, segment), "ci_low"], ndcg_1.loc[(model, segment), "ci_high"]], abs=1e-12)
+         for segment in heatmap["x"]] for model in heatmap["y"]]
+    assert "%{customdata[0]:.4f}" in heatmap["hovertemplate"]
+
+    by_day = rankwise.evaluate(*frames, ["ndcg@1"], group_by=["model", "segment"], partition_by="day",
+                               relevance_col="relevance").assign(series=_series)
+    bands = [trace for trace in written.figures["partitions"]["data"] if trace["visible"] and trace.get("fill")]
+    assert len(bands) == 6
+    for band in bands:
+        rows = by_day[by_day.series == band["name"]]
+        assert band["y"] == pytest.approx(list(rows["ci_high"]) + list(rows["ci_low"])[::-1], abs=1e-12)
+
+    # ndcg@1, the first accuracy label at entropy@1's cutoff, against entropy@1
+    points = {trace["name"]: trace for trace in written.figures["tradeoff"]["data"] if trace["visible"]}
+    assert written.figures["tradeoff"]["layout"]["xaxis"]["title"]["text"] == "entropy@1"
+    assert written.figures["tradeoff"]["layout"]["yaxis"]["title"]["text"] == "ndcg@1"
+    by_series = means.set_index(["series", "metric_label"])
+    for series, point in points.items():
+        assert point["x"] == pytest.approx([by_series.loc[(series, "entropy@1"), "value"]], abs=1e-12)
+        assert point["y"] == pytest.approx([by_series.loc[(series, "ndcg@1"), "value"]], abs=1e-12)
+        assert "error_x" not in point
+        assert point["error_y"]["array"] == pytest.approx(
+            [by_series.loc[(series, "ndcg@1"), "ci_high"] - by_series.loc[(series, "ndcg@1"), "value"]], abs=1e-12)
+    assert len(points) == 6
+
+
 def test_the_notes_of_check_are_listed(frames, written: Report) -> None:
     notes = rankwise.check(*frames, k=K, group_by=["model", "segment"], partition_by="day", relevance_col="relevance")
     assert len(notes) > 0
@@ -125,7 +170,7 @@ def test_the_page_needs_no_network_and_names_cannot_escape_their_script(written:
     assert written.references == []
     kinds = [attributes.get("type") for attributes, _ in written.scripts]
     # The error hook, one figure per chart, plotly.js and the drawing script.
-    assert kinds == [None, *["application/json"] * 4, None, None]
+    assert kinds == [None, *["application/json"] * 5, None, None]
     assert f"plotly.js v{plotly.offline.get_plotlyjs_version()}" in written.scripts[-2][1]
     assert "document.title" not in "".join(text for _, text in written.scripts if "Plotly.newPlot" in text)
     assert f"{HOSTILE} · app" in written.summary()
@@ -158,7 +203,7 @@ def test_a_result_without_metric_label_gets_one(frames, tmp_path: Path) -> None:
     result = rankwise.evaluate(*_last_day(frames), ["ndcg@3", "map"], group_by=["model", "segment"],
                                relevance_col="relevance")
     page = Report(rankwise.report(result=result.drop(columns="metric_label"), path=tmp_path / "r.html"))
-    assert list(page.tables["summary"][0][1:-1]) == ["ndcg@3", "map"]
+    assert page.columns("summary") == ["ndcg@3", "map"]
 
 
 @pytest.mark.parametrize(("arguments", "message"), [
@@ -251,8 +296,8 @@ def test_without_groups_one_series_and_no_curve_for_whole_list_metrics(frames, t
     page = Report(rankwise.report(one_list, interactions, ["mrr", "r_precision"], relevance_col="relevance",
                                   path=tmp_path / "r.html"))
     expected = rankwise.evaluate(one_list, interactions, ["mrr", "r_precision"], relevance_col="relevance")
-    assert page.summary() == {"all": {**{row.metric_label: _shown(row) for row in expected.itertuples()},
-                                      "users": str(expected["n_users"].iloc[0])}}
+    assert page.summary() == {"all": {row.metric_label: _shown(row) for row in expected.itertuples()}}
+    assert page.row_notes("summary") == {"all": f"{expected['n_users'].iloc[0]} users"}
     assert page.charts == ["distributions"]
 
 

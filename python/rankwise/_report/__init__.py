@@ -4,7 +4,7 @@ plots, readable offline (plotly.js is written into the file)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Unpack
@@ -12,7 +12,9 @@ from typing import Any, Unpack
 import duckdb
 
 from .._api import check, evaluate
-from .._options import EvaluateOptions
+from .._compare import compare
+from .._gates import GateOn, failing_comparisons, failing_metrics
+from .._options import EvaluateOptions, options_read_for
 from .._plan import evaluation_plan, macro_arguments
 from ..errors import InvalidArgumentError
 from . import _html
@@ -23,11 +25,40 @@ _VALUE_COLUMNS = ("metric", "k", "metric_label", "value", "n_users", "n_users_wi
 
 
 @dataclass
+class Gates:
+    """Bounds on metric labels of the means that the report judges, by the
+    rule of rankwise.failing_metrics: `at_least` and `at_most`, on the value or
+    a bound of its interval (`on`). Non-inferiority, the gate of a comparison,
+    comes with its margin."""
+
+    at_least: dict[str, float] = field(default_factory=dict)
+    at_most: dict[str, float] = field(default_factory=dict)
+    on: str = "value"
+
+    def __bool__(self) -> bool:
+        return bool(self.at_least or self.at_most)
+
+
+@dataclass
+class Verdict:
+    """How the report judges: `alpha` (the level of rankwise.compare's
+    `significant` and of its non-inferiority test), the `margin` the comparison
+    was run at (its p_non_inferiority columns), the correction's name when
+    known, and the gates on the means."""
+
+    alpha: float = 0.05
+    margin: float | None = None
+    correction: str | None = None
+    gates: Gates = field(default_factory=Gates)
+
+
+@dataclass
 class ReportData:
     """What a report shows: the means (one row per series, metric and k), and
-    optionally the per-user values, the means per partition and the check notes.
-    With partitions, `means` and `per_user` are those of the last partition,
-    which `scope` names."""
+    optionally the per-user values, the means per partition, the check notes
+    and a comparison (rankwise.compare's rows, each model against a baseline or
+    every pair) with the gates. With partitions, `means`, `per_user` and
+    `comparison` are those of the last partition, which `scope` names."""
 
     means: Any
     series: list[str]
@@ -37,17 +68,23 @@ class ReportData:
     scope: str | None = None
     notes: Any = None
     title: str = "rankwise report"
+    comparison: Any = None
+    verdict: Verdict = field(default_factory=lambda: Verdict())
+    # the rows rankwise.failing_metrics and failing_comparisons return
+    failing_metrics: Any = None
+    failing_comparisons: Any = None
 
 
 def _assemble(means: Any, per_user: Any, series: list[str], partition_by: list[str], notes: Any,
-              title: str) -> ReportData:
+              title: str, comparison: Any = None, verdict: Verdict | None = None) -> ReportData:
     """The report's views of results evaluated per partition (evaluate's
     partition_by: folds, weeks) and grouped by the series columns. A user may be
     in every partition, so the only means are per partition: the table, the
-    curves, the distributions and the heatmap show the last one (the largest
-    partition values), and a chart shows every partition."""
+    curves, the distributions, the heatmap and the verdict show the last one
+    (the largest partition values), and a chart shows every partition."""
+    judged = {"comparison": comparison, "verdict": verdict or Verdict()}
     if not partition_by:
-        return ReportData(means=means, series=series, per_user=per_user, notes=notes, title=title)
+        return _judged(ReportData(means=means, series=series, per_user=per_user, notes=notes, title=title, **judged))
     partitions = means[partition_by].drop_duplicates()
     last = max(partitions.itertuples(index=False, name=None), key=_sortable)
     scope = (", ".join(f"{column} = {value}" for column, value in zip(partition_by, last))
@@ -61,8 +98,22 @@ def _assemble(means: Any, per_user: Any, series: list[str], partition_by: list[s
             rows &= table[column].isna() if pd.isna(value) else table[column] == value
         return table[rows].drop(columns=partition_by)
 
-    return ReportData(means=of_last(means), series=series, per_user=of_last(per_user) if per_user is not None else None,
-                      partitions=means, partition_by=partition_by, scope=scope, notes=notes, title=title)
+    judged["comparison"] = of_last(comparison) if comparison is not None else None
+    return _judged(ReportData(means=of_last(means), series=series,
+                              per_user=of_last(per_user) if per_user is not None else None, partitions=means,
+                              partition_by=partition_by, scope=scope, notes=notes, title=title, **judged))
+
+
+def _judged(data: ReportData) -> ReportData:
+    """The data with the rows that fail its gates, by the rules of
+    rankwise.failing_metrics and failing_comparisons."""
+    gates = data.verdict.gates
+    if gates:
+        data.failing_metrics = failing_metrics(data.means, at_least=gates.at_least, at_most=gates.at_most,
+                                               on=gates.on)
+    if data.comparison is not None and "p_non_inferiority_adjusted" in data.comparison.columns:
+        data.failing_comparisons = failing_comparisons(data.comparison, alpha=data.verdict.alpha)
+    return data
 
 
 def _sortable(values: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -72,8 +123,8 @@ def _sortable(values: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple((False, "") if pd.isna(value) else (True, value) for value in values)
 
 
-def _pandas(table: Any, argument: str) -> Any:
-    """A result as pandas, from any output evaluate() gives."""
+def _pandas(table: Any, argument: str, producer: str = "rankwise.evaluate") -> Any:
+    """A result as pandas, from any output evaluate() or compare() gives."""
     import pandas as pd
 
     if table is None or isinstance(table, pd.DataFrame):
@@ -83,7 +134,7 @@ def _pandas(table: Any, argument: str) -> Any:
     if hasattr(table, "to_pandas"):  # pyarrow and polars
         return table.to_pandas()
     raise InvalidArgumentError(
-        f"rankwise.report: argument `{argument}` must be a result of rankwise.evaluate (pandas, polars, "
+        f"rankwise.report: argument `{argument}` must be a result of {producer} (pandas, polars, "
         f"pyarrow or a DuckDB relation); got {type(table).__name__}.")
 
 
@@ -109,7 +160,8 @@ def _group_columns(table: Any, first: int = 0) -> list[str]:
     return [column for column in columns[first:columns.index("metric")] if column not in _VALUE_COLUMNS]
 
 
-def _from_results(result: Any, per_user: Any, partition_by: list[str], notes: Any, title: str) -> ReportData:
+def _from_results(result: Any, per_user: Any, partition_by: list[str], notes: Any, title: str,
+                  comparison: Any = None, verdict: Verdict | None = None) -> ReportData:
     means = _with_labels(_pandas(result, "result"), "result")
     groups = _group_columns(means)
     if not set(partition_by) <= set(groups):
@@ -124,7 +176,32 @@ def _from_results(result: Any, per_user: Any, partition_by: list[str], notes: An
                 f"rankwise.report: `per_user` is grouped by {_group_columns(per_user_table, first=1)} and `result` by "
                 f"{groups}; evaluate both with the same group_by and partition_by.")
     series = [column for column in groups if column not in partition_by]
-    return _assemble(means, per_user_table, series, partition_by, _pandas(notes, "notes"), title)
+    comparison_table = _pandas(comparison, "comparison", "rankwise.compare")
+    if comparison_table is not None:
+        _check_comparison(comparison_table, partition_by)
+    if verdict is not None and verdict.margin is not None and (
+            comparison_table is None or "p_non_inferiority_adjusted" not in comparison_table.columns):
+        raise InvalidArgumentError(
+            "rankwise.report: with `result`, `margin` names the margin `comparison` was computed at; pass a "
+            "comparison of rankwise.compare with that margin.")
+    return _assemble(means, per_user_table, series, partition_by, _pandas(notes, "notes"), title, comparison_table,
+                     verdict)
+
+
+def _check_comparison(comparison: Any, partition_by: list[str]) -> None:
+    """A comparison the report can draw: rankwise.compare's rows, with the
+    partition columns of the means."""
+    needed = {"metric", "metric_label", "model", "baseline", "diff", "p_adjusted", "significant", "wins", "ties",
+              "losses"}
+    missing = needed - set(comparison.columns)
+    if missing:
+        raise InvalidArgumentError(
+            f"rankwise.report: `comparison` must be a result of rankwise.compare; it has no column "
+            f"{', '.join(sorted(missing))}.")
+    if not set(partition_by) <= set(comparison.columns):
+        raise InvalidArgumentError(
+            f"rankwise.report: `comparison` has no partition column {', '.join(sorted(set(partition_by) - set(comparison.columns)))}; "
+            "compare with the partition_by of the means.")
 
 
 def _listed(value: Sequence[str] | str | None) -> list[str]:
@@ -145,14 +222,27 @@ def compute(
     train: Any = None,
     con: duckdb.DuckDBPyConnection | None = None,
     title: str = "rankwise report",
+    baseline: Any = None,
+    model_col: str | None = None,
+    correction: str = "holm",
+    verdict: Verdict | None = None,
     stage: Callable[[str], None] = lambda name: None,
     **options: Unpack[EvaluateOptions],
 ) -> ReportData:
-    """Checks the inputs, then evaluates them once per view of the report;
-    `stage` is told when each stage starts (the command line shows it)."""
+    """Checks the inputs, then evaluates them once per view of the report, and
+    with a baseline compares the models; `stage` is told when each stage
+    starts (the command line shows it)."""
     series, partitions = _listed(group_by), _listed(partition_by)
+    verdict = verdict or Verdict()
+    if verdict.margin is not None and baseline is None:
+        raise InvalidArgumentError("rankwise.report: `margin` is how much worse than the baseline still counts as no "
+                                   "worse: give the `baseline` too.")
+    compared_by = _model_column(model_col, series) if baseline is not None else None
     stage("checking")
-    notes = check(recommendations, interactions, k=k, group_by=series, partition_by=partitions, con=con, **options)
+    # The check reads the inputs, not the metrics: the options of metrics alone
+    # (the catalog's feature columns...) are left out.
+    notes = check(recommendations, interactions, k=k, group_by=series, partition_by=partitions, con=con,
+                  **options_read_for(set(), options))
     # The check ran every validation evaluate() would: evaluate again only to
     # raise the typed error of the first problem found.
     validate = bool((notes["severity"] == "error").any())
@@ -171,7 +261,34 @@ def compute(
         read = plan.inputs_read_by(with_values)
         per_list_inputs = {role: value for role, value in (("items", items), ("train", train)) if role in read}
         per_user = evaluate(recommendations, interactions, per_list, per_user=True, **per_list_inputs, **arguments)
-    return _assemble(means, per_user, series, partitions, notes, title)
+    comparison = None
+    if compared_by is not None:
+        compared = [metric for metric in _listed(metrics) if metric.split("@")[0] in plan.compared_names()]
+        if not compared:
+            raise InvalidArgumentError(
+                f"rankwise.report: the verdict compares the models on per-user metrics (ndcg, map, recall...); none "
+                f"of {', '.join(_listed(metrics))} is one, so there is nothing to compare with the baseline.")
+        stage("comparing")
+        comparison = compare(recommendations, interactions, compared, k, model_col=compared_by, baseline=baseline,
+                             group_by=[column for column in series if column != compared_by], partition_by=partitions,
+                             alpha=verdict.alpha, correction=correction, margin=verdict.margin, con=con,
+                             validate=validate, **options_read_for(plan.compared_names(), options))
+        verdict = Verdict(alpha=verdict.alpha, margin=verdict.margin, correction=correction, gates=verdict.gates)
+    return _assemble(means, per_user, series, partitions, notes, title, comparison, verdict)
+
+
+def _model_column(model_col: str | None, series: list[str]) -> str:
+    """The column whose values the baseline is one of: `model_col`, or the
+    first group column."""
+    if not series:
+        raise InvalidArgumentError("rankwise.report: a `baseline` is one of the models of a group column: give "
+                                   "`group_by` (such as group_by='model').")
+    if model_col is None:
+        return series[0]
+    if model_col not in series:
+        raise InvalidArgumentError(f"rankwise.report: `model_col` must be one of the group columns {series}; got "
+                                   f"{model_col!r}.")
+    return model_col
 
 
 def write(data: ReportData, path: str | os.PathLike[str]) -> Path:
@@ -201,31 +318,49 @@ def report(
     result: Any = None,
     per_user: Any = None,
     notes: Any = None,
+    comparison: Any = None,
     title: str = "rankwise report",
     items: Any = None,
     train: Any = None,
+    baseline: Any = None,
+    model_col: str | None = None,
+    margin: float | None = None,
+    alpha: float = 0.05,
+    correction: str = "holm",
+    at_least: Mapping[str, float] | None = None,
+    at_most: Mapping[str, float] | None = None,
+    gate_on: GateOn = "value",
     con: duckdb.DuckDBPyConnection | None = None,
     **options: Unpack[EvaluateOptions],
 ) -> Path:
     """Writes an HTML report of an evaluation: one file that opens offline.
 
-    It shows a table of every metric@k per series (a series is one value of the
-    group columns, such as a model), with the confidence interval when the
-    result has ``ci_low`` and ``ci_high``; each metric against k per series,
-    with interval bands; the distribution of the per-user values per series; a
-    heatmap when there are two group columns; each metric over the partitions
-    of ``partition_by`` (folds, weeks: as in :func:`evaluate`, each partition's
-    lists judged against its own interactions); and the notes of
-    :func:`rankwise.check`.
+    With a ``baseline`` (or a ``comparison``), it opens with the verdict: each
+    model against the baseline, metric by metric, better, no different or
+    worse (rankwise.compare's corrected p-values; for "no different", the
+    smallest difference the test could have detected; with a ``margin``,
+    whether the model is shown to be no worse by more than it), and the gates'
+    results. Then a table of every metric@k per series (a series is one value
+    of the group columns, such as a model), with the confidence interval when
+    the result has ``ci_low`` and ``ci_high``; the comparison in ranx's layout
+    (superscripts: the models each one beats significantly) with wins, ties and
+    losses; each metric against k per series, with interval bands; an accuracy
+    metric against a beyond-accuracy one (novelty, coverage...) when both are
+    evaluated; the distribution of the per-user values per series, with each
+    mean's interval; a heatmap when there are two group columns; each metric
+    over the partitions of ``partition_by`` (folds, weeks: as in
+    :func:`evaluate`, each partition's lists judged against its own
+    interactions), with bands; and the notes of :func:`rankwise.check`.
 
     Either evaluates the inputs (``recommendations``, ``interactions``,
     ``metrics``, ``k``, ``group_by`` and the options, as :func:`evaluate`), or
     draws results already computed: ``result`` (from :func:`evaluate`), and
-    optionally ``per_user`` (the same evaluation with ``per_user=True``) and
-    ``notes`` (from :func:`check`). With ``partition_by``, the table, the curves,
-    the distributions and the heatmap show the last partition (a user may be in
-    every partition, so there is no mean over all of them), and a chart shows
-    each metric over the partitions.
+    optionally ``per_user`` (the same evaluation with ``per_user=True``),
+    ``notes`` (from :func:`check`) and ``comparison`` (from :func:`compare`,
+    with the same partitions). With ``partition_by``, the table, the curves,
+    the distributions, the heatmap and the verdict show the last partition (a
+    user may be in every partition, so there is no mean over all of them), and
+    a chart shows each metric over the partitions.
 
     Args:
         path: The HTML file to write.
@@ -235,28 +370,53 @@ def report(
         partition_by: Columns both inputs have (fold, week), passed to
             :func:`evaluate`; with ``result``, its partition columns.
         title: The report's title.
+        comparison: With ``result``: what :func:`compare` returned on the same
+            inputs (a baseline for the verdict, or every pair for the table).
+        baseline: From the inputs: the model every other is compared with, a
+            value of ``model_col``; the per-user metrics asked are compared by
+            :func:`compare`, within the other group columns and the partitions.
+        model_col: The group column whose values are the models (default: the
+            first of ``group_by``).
+        margin: With ``baseline``: how much worse than the baseline still
+            counts as no worse, on the metric's scale (``compare``'s margin):
+            the verdict then says whether each model is shown to be no worse.
+            With ``comparison``: the margin it was computed at, for the text.
+        alpha: The level of the tests (``compare``'s ``alpha``; with
+            ``comparison``, the level its non-inferiority test is judged at).
+        correction: ``compare``'s correction, "holm", "bh" or "none".
+        at_least, at_most: Gates on the means, as for
+            :func:`rankwise.failing_metrics` (``{"ndcg@10": 0.25}``); the
+            verdict lists each series' value against each bound.
+        gate_on: What the gates judge: "value", "ci_low" or "ci_high".
 
     Returns:
         The path written.
 
     >>> rankwise.report(recommendations, interactions, ["ndcg@10", "map"], group_by="model",
-    ...                 path="report.html")  # doctest: +SKIP
+    ...                 baseline="production", margin=0.01, path="report.html")  # doctest: +SKIP
     """
     _html.require_plotly()
+    verdict = Verdict(alpha=alpha, margin=margin, correction=None,
+                      gates=Gates(at_least=dict(at_least or {}), at_most=dict(at_most or {}), on=gate_on))
     if result is not None:
         if recommendations is not None or interactions is not None or metrics is not None:
             raise InvalidArgumentError(
                 "rankwise.report: pass either the inputs (recommendations, interactions, metrics) or `result`, not both.")
-        data = _from_results(result, per_user, _listed(partition_by), notes, title)
+        if baseline is not None:
+            raise InvalidArgumentError(
+                "rankwise.report: `baseline` is compared from the inputs; with `result`, pass `comparison`, what "
+                "rankwise.compare returned.")
+        data = _from_results(result, per_user, _listed(partition_by), notes, title, comparison, verdict)
     else:
         if recommendations is None or interactions is None or metrics is None:
             raise InvalidArgumentError(
                 "rankwise.report: pass the inputs (recommendations, interactions and metrics), or `result`, "
                 "a result of rankwise.evaluate.")
-        if per_user is not None or notes is not None:
+        if per_user is not None or notes is not None or comparison is not None:
             raise InvalidArgumentError(
-                "rankwise.report: `per_user` and `notes` go with `result`; from the inputs, the "
+                "rankwise.report: `per_user`, `notes` and `comparison` go with `result`; from the inputs, the "
                 "report computes them.")
         data = compute(recommendations, interactions, metrics, k, group_by=group_by, partition_by=partition_by,
-                       items=items, train=train, con=con, title=title, **options)
+                       items=items, train=train, con=con, title=title, baseline=baseline, model_col=model_col,
+                       correction=correction, verdict=verdict, **options)
     return write(data, path)

@@ -10,7 +10,12 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 import markupsafe
 
-from .._plan import metric_names
+from . import _tables
+from ._tables import _number
+from ._tables import has_intervals as _has_intervals
+from ._tables import levels as _levels
+from ._tables import ordered as _ordered
+from ._tables import series_names as _series_names
 
 if TYPE_CHECKING:
     from . import ReportData
@@ -34,66 +39,6 @@ def _plotly() -> Any:
     import plotly.offline
 
     return go, plotly.offline
-
-
-def _series_names(table: Any, series: list[str]) -> list[str]:
-    """One label per row: the values of the group columns, or 'all' without any."""
-    if not series:
-        return ["all"] * len(table)
-    names = table[series[0]].astype(str)
-    for column in series[1:]:
-        names = names + " · " + table[column].astype(str)
-    return names.tolist()
-
-
-def _ordered(values: Any) -> list[Any]:
-    """Distinct values in order of first appearance (the order evaluate() sorts)."""
-    import pandas as pd
-
-    return pd.unique(pd.Series(values, dtype=object)).tolist()
-
-
-def _number(value: Any) -> float | None:
-    return None if value is None or (isinstance(value, float) and math.isnan(value)) else float(value)
-
-
-def _has_intervals(table: Any) -> bool:
-    return {"ci_low", "ci_high"} <= set(table.columns)
-
-
-def _levels(data: ReportData) -> dict[str, list[str]]:
-    """The metrics of the report by level ('user', 'list', 'group'), as the
-    metric registry has them, in the table's order."""
-    names = _ordered(data.means["metric"])
-    return {level: [name for name in names if name in metric_names(level)] for level in ("user", "list", "group")}
-
-
-def _summary(data: ReportData) -> dict[str, Any]:
-    """The summary table: one row per series, one column per metric label; the
-    series' users are those of its per-user metrics."""
-    levels = _levels(data)
-    means = data.means.assign(rw_series=_series_names(data.means, data.series))
-    labels = _ordered(means["metric_label"])
-    intervals = _has_intervals(means)
-    cells: dict[tuple[str, str], dict[str, Any]] = {}
-    users: dict[str, Any] = {}
-    for row in means.itertuples(index=False):
-        cell = {"value": _number(row.value)}
-        if intervals:
-            cell["low"], cell["high"] = _number(row.ci_low), _number(row.ci_high)
-        cells[(row.rw_series, row.metric_label)] = cell
-        if row.metric in levels["user"] and "n_users" in means.columns:
-            users[row.rw_series] = row.n_users
-    series = _ordered(means["rw_series"])
-    best = {}
-    for label in labels:
-        values = [cells[(name, label)]["value"] for name in series if (name, label) in cells]
-        values = [value for value in values if value is not None]
-        best[label] = max(values) if values and len(series) > 1 else None
-    rows = [{"series": name, "n_users": users.get(name),
-             "cells": [cells.get((name, label)) for label in labels]} for name in series]
-    return {"labels": labels, "rows": rows, "best": [best[label] for label in labels], "intervals": intervals,
-            "series_title": " · ".join(data.series) or "series"}
 
 
 def _curves(data: ReportData, colors: _Colors) -> dict[str, Any] | None:
@@ -124,7 +69,7 @@ def _curves(data: ReportData, colors: _Colors) -> dict[str, Any] | None:
             if intervals:
                 traces.append({
                     "type": "scatter", "x": k + k[::-1], "y": list(points["ci_high"]) + list(points["ci_low"])[::-1],
-                    "fill": "toself", "fillcolor": colors[series], "opacity": _BAND_OPACITY, "line": {"width": 0},
+                    "fill": "toself", "fillcolor": colors[series], "opacity": _BAND_OPACITY, "mode": "lines", "line": {"width": 0},
                     "hoverinfo": "skip", "legendgroup": series, "showlegend": False, "name": series, **axes})
             traces.append({
                 "type": "scatter", "x": k, "y": list(points["value"]), "mode": "lines+markers", "name": series,
@@ -164,7 +109,8 @@ def _menu(figure: Any, labels: list[str], traces_per_label: list[int]) -> None:
 def _distributions(data: ReportData, go: Any, colors: _Colors) -> dict[str, Any] | None:
     """Box plots of the per-user values per series, one metric label at a time:
     quartiles, whiskers at the extremes and the mean, computed here so that the
-    page carries five numbers per box, not every user."""
+    page carries five numbers per box, not every user; and, when the means have
+    intervals, each mean with its interval as an error bar."""
     if data.per_user is None or data.per_user.empty:
         return None
     per_user = data.per_user.assign(rw_series=_series_names(data.per_user, data.series))
@@ -178,6 +124,14 @@ def _distributions(data: ReportData, go: Any, colors: _Colors) -> dict[str, Any]
             "type": "box", "x": [series], "q1": [q1], "median": [median], "q3": [q3], "lowerfence": [low],
             "upperfence": [high], "mean": [mean], "name": series, "marker": {"color": colors[series]},
             "showlegend": False, "hovertext": f"{series}: {int(count)} users"})
+    means = data.means.assign(rw_series=_series_names(data.means, data.series))
+    if _has_intervals(means):
+        for label in labels:
+            shown = [box["x"][0] for box in boxes[label]]
+            rows = means[(means["metric_label"] == label) & means["rw_series"].isin(shown)]
+            rows = rows[rows["ci_low"].notna()]
+            if not rows.empty:
+                boxes[label].append(_interval_marks(rows, "mean and its interval"))
     traces = []
     for position, label in enumerate(labels):
         traces += [{**box, "visible": position == 0} for box in boxes[label]]
@@ -186,7 +140,20 @@ def _distributions(data: ReportData, go: Any, colors: _Colors) -> dict[str, Any]
     _menu(figure, labels, counts)
     figure.update_layout(height=420, yaxis_title="value per user", xaxis_title=" · ".join(data.series) or None)
     return {"id": "distributions", "title": "Per-user values", "figure": figure, "traces": traces,
-            "note": "Quartiles, the extremes and the mean (dashed) of the users' values."}
+            "note": "Quartiles, the extremes and the mean (dashed) of the users' values; the black bar is the "
+                    "mean's confidence interval." if _has_intervals(means) else
+                    "Quartiles, the extremes and the mean (dashed) of the users' values."}
+
+
+def _interval_marks(rows: Any, name: str) -> dict[str, Any]:
+    """A mark at each series' mean with its interval as an error bar."""
+    return {
+        "type": "scatter", "mode": "markers", "x": list(rows["rw_series"]), "y": list(rows["value"]), "name": name,
+        "marker": {"color": "black", "symbol": "diamond", "size": 7}, "showlegend": False,
+        "error_y": {"type": "data", "symmetric": False, "array": list(rows["ci_high"] - rows["value"]),
+                    "arrayminus": list(rows["value"] - rows["ci_low"]), "color": "black", "thickness": 2, "width": 8},
+        "hovertemplate": "%{x}<br>mean %{y:.4f} [%{customdata[0]:.4f}, %{customdata[1]:.4f}]<extra></extra>",
+        "customdata": [[low, high] for low, high in zip(rows["ci_low"], rows["ci_high"])]}
 
 
 def _heatmap(data: ReportData, go: Any) -> dict[str, Any] | None:
@@ -199,14 +166,23 @@ def _heatmap(data: ReportData, go: Any) -> dict[str, Any] | None:
     rows, columns = _ordered(means[rows_column]), _ordered(means[columns_column])
     figure = go.Figure()
     traces = []
+    intervals = _has_intervals(means)
     for position, label in enumerate(labels):
+        of_label = means[means["metric_label"] == label]
         values = {(row[0], row[1]): _number(row[2]) for row in
-                  means[means["metric_label"] == label][[rows_column, columns_column, "value"]].itertuples(index=False)}
+                  of_label[[rows_column, columns_column, "value"]].itertuples(index=False)}
         traces.append({
             "type": "heatmap", "z": [[values.get((row, column)) for column in columns] for row in rows],
             "x": [str(column) for column in columns], "y": [str(row) for row in rows], "colorscale": "Viridis",
             "visible": position == 0, "name": label,
             "hovertemplate": f"{rows_column} %{{y}}<br>{columns_column} %{{x}}<br>{label}: %{{z:.4f}}<extra></extra>"})
+        if intervals:
+            # the interval of each cell's mean, in its hover text
+            bounds = {(row[0], row[1]): [_number(row[2]), _number(row[3])] for row in
+                      of_label[[rows_column, columns_column, "ci_low", "ci_high"]].itertuples(index=False)}
+            traces[-1]["customdata"] = [[bounds.get((row, column), [None, None]) for column in columns] for row in rows]
+            traces[-1]["hovertemplate"] = (f"{rows_column} %{{y}}<br>{columns_column} %{{x}}<br>{label}: %{{z:.4f}} "
+                                           "[%{customdata[0]:.4f}, %{customdata[1]:.4f}]<extra></extra>")
         if len(rows) * len(columns) <= 400:  # values written in the cells while they are legible
             traces[-1]["texttemplate"] = "%{z:.3f}"
     _menu(figure, labels, [1] * len(labels))
@@ -214,6 +190,66 @@ def _heatmap(data: ReportData, go: Any) -> dict[str, Any] | None:
                          xaxis_type="category", yaxis_type="category",
                          yaxis_autorange="reversed")
     return {"id": "heatmap", "title": f"{rows_column} × {columns_column}", "figure": figure, "traces": traces}
+
+
+# Beyond-accuracy metrics in the order the trade-off chart offers them: novelty
+# and coverage first, as the usual counterweights of accuracy.
+_TRADE_OFF_FIRST = ("novelty", "coverage")
+
+
+def _trade_off(data: ReportData, colors: _Colors) -> dict[str, Any] | None:
+    """An accuracy metric against a beyond-accuracy one (novelty, coverage,
+    and the other list- and group-level metrics: a menu), one point per series
+    with its intervals as error bars; only when both kinds are evaluated. The
+    accuracy label is the first per-user one at the beyond-accuracy label's
+    cutoff, else the first per-user one."""
+    metric_levels = _levels(data)
+    means = data.means.assign(rw_series=_series_names(data.means, data.series))
+    labels = _ordered(means["metric_label"])
+    metric_of = dict(zip(means["metric_label"], means["metric"]))
+    cutoff_of = dict(zip(means["metric_label"], means["k"]))
+    accuracy = [label for label in labels if metric_of[label] in metric_levels["user"] and metric_of[label] != "idcg"]
+    beyond = [label for label in labels if metric_of[label] in metric_levels["list"] + metric_levels["group"]]
+    beyond.sort(key=lambda label: (_TRADE_OFF_FIRST.index(metric_of[label]) if metric_of[label] in _TRADE_OFF_FIRST
+                                   else len(_TRADE_OFF_FIRST)))
+    if not accuracy or not beyond:
+        return None
+    intervals = _has_intervals(means)
+    traces, buttons = [], []
+    for position, x_label in enumerate(beyond):
+        y_label = next((label for label in accuracy if cutoff_of[label] == cutoff_of[x_label]), accuracy[0])
+        points = means[means["metric_label"] == x_label][["rw_series", "value", *(["ci_low", "ci_high"] if intervals else [])]]
+        points = points.merge(means[means["metric_label"] == y_label], on="rw_series", suffixes=("_x", "_y"))
+        start = len(traces)
+        for row in points.to_dict("records"):
+            trace = {"type": "scatter", "mode": "markers+text", "x": [row["value_x"]], "y": [row["value_y"]],
+                     "name": row["rw_series"], "text": [row["rw_series"]], "textposition": "top center",
+                     "marker": {"color": colors[row["rw_series"]], "size": 11}, "visible": position == 0,
+                     "legendgroup": row["rw_series"],
+                     "hovertemplate": f"{row['rw_series']}<br>{x_label}: %{{x:.4f}}<br>{y_label}: %{{y:.4f}}<extra></extra>"}
+            for axis in ("x", "y"):
+                low, high = (row.get(f"ci_low_{axis}"), row.get(f"ci_high_{axis}")) if intervals else (None, None)
+                if _number(low) is not None and _number(high) is not None:
+                    trace[f"error_{axis}"] = {"type": "data", "symmetric": False, "array": [high - row[f"value_{axis}"]],
+                                              "arrayminus": [row[f"value_{axis}"] - low], "color": colors[row["rw_series"]]}
+            traces.append(trace)
+        buttons.append({"label": f"{y_label} × {x_label}", "method": "update",
+                        "args": [{"visible": None}, {"xaxis.title.text": x_label, "yaxis.title.text": y_label}],
+                        "rw_span": (start, len(traces))})
+    for button in buttons:
+        start, end = button.pop("rw_span")
+        button["args"][0]["visible"] = [start <= index < end for index in range(len(traces))]
+    import plotly.graph_objects as go
+
+    figure = go.Figure()
+    first = buttons[0]["args"][1]
+    figure.update_layout(height=460, xaxis_title=first["xaxis.title.text"], yaxis_title=first["yaxis.title.text"],
+                         showlegend=False)
+    if len(buttons) > 1:
+        figure.update_layout(updatemenus=[{**_MENU, "buttons": buttons}], margin={"t": 70})
+    return {"id": "tradeoff", "title": "Accuracy against beyond accuracy", "figure": figure, "traces": traces,
+            "note": "One point per series; the bars are the means' confidence intervals where they have one "
+                    "(coverage, Gini and personalization have one value per series, no interval)."}
 
 
 def _over_partitions(data: ReportData, go: Any, colors: _Colors) -> dict[str, Any] | None:
@@ -239,7 +275,7 @@ def _over_partitions(data: ReportData, go: Any, colors: _Colors) -> dict[str, An
             if intervals:
                 traces.append({
                     "type": "scatter", "x": x + x[::-1], "y": list(points["ci_high"]) + list(points["ci_low"])[::-1],
-                    "fill": "toself", "fillcolor": colors[series], "opacity": _BAND_OPACITY, "line": {"width": 0},
+                    "fill": "toself", "fillcolor": colors[series], "opacity": _BAND_OPACITY, "mode": "lines", "line": {"width": 0},
                     "hoverinfo": "skip", "legendgroup": series, "showlegend": False, "visible": position == 0,
                     "name": series})
             traces.append({
@@ -262,6 +298,14 @@ def _notes(data: ReportData) -> list[dict[str, Any]] | None:
              "message": row.message} for row in data.notes.itertuples(index=False)]
 
 
+def _breakable(text: Any) -> markupsafe.Markup:
+    """A heading that may wrap after an underscore and before an @ (a narrow
+    column breaks intra_list_diversity@10 there, not inside a word or a
+    number)."""
+    escaped = str(markupsafe.escape(str(text)))
+    return markupsafe.Markup(escaped.replace("_", "_<wbr>").replace("@", "<wbr>@"))
+
+
 def _script_json(text: str) -> str:
     """JSON that cannot end the <script> element it is written into: JSON has
     "<" only inside strings, where the escape \\u003c means the same."""
@@ -277,8 +321,8 @@ def render(data: ReportData) -> str:
     colors = _Colors()
     for series in _ordered(_series_names(data.means, data.series)):
         colors[series]  # noqa: B018 - assigns the series its color, in the table's order
-    charts = [chart for chart in (_curves(data, colors), _distributions(data, go, colors), _heatmap(data, go),
-                                  _over_partitions(data, go, colors)) if chart is not None]
+    charts = [chart for chart in (_curves(data, colors), _trade_off(data, colors), _distributions(data, go, colors),
+                                  _heatmap(data, go), _over_partitions(data, go, colors)) if chart is not None]
     for chart in charts:
         # The layouts are plotly objects (subplot axes, templates); the traces,
         # thousands at 100 series x 20 metrics, plain dicts: plotly's validation
@@ -286,10 +330,13 @@ def render(data: ReportData) -> str:
         figure = chart.pop("figure").update_layout(template="plotly_white").to_plotly_json()
         figure["data"] = chart.pop("traces")
         chart["json"] = markupsafe.Markup(_script_json(plotly.io.json.to_json_plotly(figure)))
-    template = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined).from_string(
+    environment = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
+    environment.filters["breakable"] = _breakable
+    template = environment.from_string(
         importlib.resources.files(__package__).joinpath("template.html").read_text(encoding="utf-8"))
     return template.render(
-        title=data.title, scope=data.scope, version=__version__, summary=_summary(data), charts=charts, notes=_notes(data),
-        levels=_levels(data),
+        title=data.title, scope=data.scope, version=__version__, summary=_tables.summary(data), charts=charts,
+        notes=_notes(data), levels=_levels(data), verdict=_tables.verdict(data), comparison=_tables.comparison(data),
+        alpha=data.verdict.alpha, margin=data.verdict.margin, correction=data.verdict.correction,
         # Written as plotly's own to_html writes it.
         plotly_js=markupsafe.Markup(offline.get_plotlyjs()))
