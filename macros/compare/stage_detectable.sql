@@ -44,7 +44,7 @@
     names it read them, so it cannot pass its input on with `*` (which would
     also cost Spark's analyzer a pass more per select). -#}
 {% macro _comparison_row_columns(spec) %}
-    {%- set columns = spec.shared_groups + ['metric', 'k', 'rw_model', 'rw_baseline', 'rw_n', 'rw_mean', 'rw_baseline_mean', 'rw_diff',
+    {%- set columns = spec.shared_groups + ['metric', 'rw_label', 'k', 'rw_model', 'rw_baseline', 'rw_n', 'rw_mean', 'rw_baseline_mean', 'rw_diff',
                                             'rw_half_width', 'rw_sd', 'rw_t', 'rw_p_value', 'rw_wins', 'rw_losses', 'rw_p_rank', 'rw_n_tests'] -%}
     {%- if 'randomization' in spec.tests %}{% do columns.append('rw_p_randomization') %}{% endif -%}
     {%- if 'bootstrap' in spec.tests %}{% do columns.extend(['rw_bootstrap_ci_low', 'rw_bootstrap_ci_high']) %}{% endif -%}
