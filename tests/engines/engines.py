@@ -12,6 +12,10 @@ import urllib.parse
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import yaml
+
+PROFILES = Path(__file__).resolve().parents[2] / "integration_tests" / "profiles.yml"
+
 Environment = dict[str, str]
 
 
@@ -52,6 +56,15 @@ def spark_engine(scratch: Path) -> Iterator[Environment]:
         "RANKWISE_SPARK_WAREHOUSE": str(scratch / "spark-warehouse"),
         "RANKWISE_SPARK_METASTORE": str(scratch / "spark-metastore"),
     }
+
+
+def spark_test_settings() -> dict[str, str]:
+    """The Spark settings of integration_tests/profiles.yml's spark target, for
+    the sessions the tests start themselves, less those a test sets per run
+    (the warehouse and metastore folders, templated there)."""
+    profile = yaml.safe_load(PROFILES.read_text())
+    settings = profile["rankwise_integration_tests"]["outputs"]["spark"]["server_side_parameters"]
+    return {name: value for name, value in settings.items() if "{{" not in value}
 
 
 @contextlib.contextmanager

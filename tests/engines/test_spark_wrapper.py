@@ -32,6 +32,7 @@ import pytest
 import rankwise
 from rankwise.errors import InputError, InvalidArgumentError, NoOverlapError
 from tests.engines import wrapper_parity
+from tests.engines.engines import spark_test_settings
 from tests.reference import comparison_seeds, make_expected
 from tests.unit import test_validation
 
@@ -46,7 +47,7 @@ CASES = make_expected.cases()
 
 @pytest.fixture(scope="session")
 def spark(tmp_path_factory: pytest.TempPathFactory, selected_engines: list[str]) -> Iterator[Any]:
-    """A local Spark of two threads with two shuffle partitions (the data are
+    """A local Spark with the integration project's settings (the data are
     small), its warehouse in a scratch folder, stopped at the end; only when
     --engines selects Spark."""
     if "spark" not in selected_engines:
@@ -54,18 +55,10 @@ def spark(tmp_path_factory: pytest.TempPathFactory, selected_engines: list[str])
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("rankwise-wrapper")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        # The comparison's plan (every metric, three tests, resampling) outgrows
-        # the default 1g of driver heap, as in integration_tests/profiles.yml.
-        .config("spark.driver.memory", "3g")
-        .config("spark.sql.warehouse.dir", str(tmp_path_factory.mktemp("spark-warehouse")))
-        .getOrCreate()
-    )
+    builder = SparkSession.builder.appName("rankwise-wrapper").config("spark.ui.showConsoleProgress", "false")
+    for name, value in spark_test_settings().items():
+        builder = builder.config(name, value)
+    session = builder.config("spark.sql.warehouse.dir", str(tmp_path_factory.mktemp("spark-warehouse"))).getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()

@@ -15,7 +15,7 @@ from scipy import stats
 
 from rankwise._render import renderer
 
-from .engines import postgres_engine
+from .engines import postgres_engine, spark_test_settings
 
 
 ENGINE_T = [0.0, 1e-6, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 40.0, 1e3, -2.5, 1e60]
@@ -87,13 +87,10 @@ def _on_spark(rows: list[tuple], scratch: Path) -> list[tuple]:
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    spark = (
-        SparkSession.builder.master("local[1]")
-        .appName("rankwise-statistics")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.warehouse.dir", str(scratch / "warehouse"))
-        .getOrCreate()
-    )
+    builder = SparkSession.builder.appName("rankwise-statistics")
+    for name, value in spark_test_settings().items():
+        builder = builder.config(name, value)
+    spark = builder.config("spark.sql.warehouse.dir", str(scratch / "warehouse")).getOrCreate()
     try:
         spark.sql(f"create or replace temporary view grid as {_values_sql(rows, 'double')}")
         return [tuple(row) for row in spark.sql(_engine_query("spark")).collect()]
