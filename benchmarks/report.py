@@ -10,6 +10,7 @@ import platform
 from importlib import metadata
 from pathlib import Path
 
+from benchmarks import spark
 from benchmarks.harness import PEER_MEMORY_CAP_GIB, SCALE_CHECK_TIMEOUT, BenchmarkRun, ScaleCheckRun
 from benchmarks.targets import judge_targets
 from benchmarks.tools import CUTOFFS, METRICS, PEER_PACKAGES, PEER_PYTHONS, PUSHDOWN_OPTIMIZER, WORKERS, peer_version
@@ -75,7 +76,7 @@ def _versions() -> list[str]:
 
 
 def benchmark_report(arguments: argparse.Namespace, run: BenchmarkRun) -> list[str]:
-    floors = {(r.users, r.density): r.seconds for r in run.results if r.tool == "floor query"}
+    floors = {(r.users, r.density, r.tool): r.seconds for r in run.results if r.tool in ("floor query", spark.FLOOR)}
     lines = [
         "# Benchmarks",
         "",
@@ -85,7 +86,11 @@ def benchmark_report(arguments: argparse.Namespace, run: BenchmarkRun) -> list[s
         f"the floor query only joins the recommendations up to rank {max(CUTOFFS)} to the relevant interactions and "
         f"counts hits per user (with DuckDB's `{PUSHDOWN_OPTIMIZER}` disabled). "
         "`rankwise` is `rankwise.evaluate` with its defaults, which check the input first (nulls, duplicate "
-        "items and ranks in a list, duplicate interactions...); `validate=False` skips those checks.",
+        "items and ranks in a list, duplicate interactions...); `validate=False` skips those checks."
+        + (f" The Spark tools (benchmarks/spark.py) compute {', '.join(spark.METRICS)} at k = {spark.K}, every "
+           "interaction relevant, in a local session; their times leave out the session's start (a second "
+           "computation in the same session), their x floor is against the Spark floor query, and their CPU "
+           "and memory include Spark's JVM." if set(arguments.tools) & set(spark.WORKERS) else ""),
         "",
         machine() + " " + load(run.load_before),
         "",
@@ -100,7 +105,7 @@ def benchmark_report(arguments: argparse.Namespace, run: BenchmarkRun) -> list[s
     lines += ["", "## Times", "", "| users | hit density | tool | seconds | x floor | CPU seconds | peak MiB |",
               "|---:|---:|---|---:|---:|---:|---:|"]
     for r in run.results:
-        floor = floors.get((r.users, r.density))
+        floor = floors.get((r.users, r.density, spark.FLOOR if r.tool in spark.WORKERS else "floor query"))
         ratio = f"{r.seconds / floor:.2f}" if floor else ""
         lines.append(f"| {r.users:,} | {r.density:g} | {r.tool} | {r.seconds:.2f} | {ratio} | {r.cpu_seconds:.2f} | "
                      f"{r.peak_mib:,.0f} |")

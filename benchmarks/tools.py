@@ -19,6 +19,7 @@ from pathlib import Path
 
 from benchmarks.generate import (DIVERSITY_DIMENSIONS, beyond_inputs, diversity_inputs, read_parquet,
                                  three_models_sql)
+from benchmarks.spark import WORKERS as SPARK_WORKERS
 
 CUTOFFS = [5, 10, 20]
 METRICS = ["precision", "recall", "map", "mrr", "ndcg"]
@@ -394,7 +395,8 @@ SCALE_WORKERS = {"k sweep": _work_k_sweep, "many groups": _work_many_groups, "co
                  "intra-list diversity": _work_diversity, "RecTools IntraListDiversity": _work_rectools_diversity,
                  "Recommenders diversity": _work_recommenders_diversity}
 PEER_PACKAGES = {"pytrec_eval": "pytrec-eval-terrier", "ranx": "ranx", "RecTools": "rectools",
-                 "RecTools IntraListDiversity": "rectools", "Recommenders diversity": "recommenders"}
+                 "RecTools IntraListDiversity": "rectools", "Recommenders diversity": "recommenders",
+                 **{tool: "pyspark" for tool in SPARK_WORKERS}}
 # The rankwise convention each peer's numbers are checked against.
 PEER_CONVENTIONS = {"pytrec_eval": "trec_eval", "ranx": "ranx", "RecTools": "rectools"}
 # The tools of the 10M-users completion run (--completion).

@@ -21,6 +21,7 @@ import math
 import os
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -412,3 +413,22 @@ def test_the_coverage_warnings_are_the_ones_duckdb_gives(spark) -> None:
         expected = wrapper_parity.caught(recommendations, interactions, **arguments)
         assert len(expected) >= 2
         assert wrapper_parity.caught(*spark_inputs, **arguments) == expected
+
+
+def test_the_benchmark_spark_tools_agree_with_rankwise_on_duckdb(spark, tmp_path: Path) -> None:
+    """benchmarks/spark.py's tools on the benchmark's generated data, in this
+    session: Spark MLlib's RankingEvaluator and rankwise on Spark give the means
+    rankwise gives on DuckDB (MLlib under the option its average precision
+    takes), so the benchmark compares tools that compute the same numbers."""
+    from benchmarks import spark as spark_tools
+    from benchmarks.generate import generate
+
+    folder, _ = generate(tmp_path, 500, 0.3)
+    recommendations = spark.read.parquet(str(folder / "recommendations.parquet"))
+    interactions = spark.read.parquet(str(folder / "interactions.parquet")).select("user_id", "item_id")
+    for tool, options in spark_tools.OPTIONS.items():
+        values = spark_tools.WORKERS[tool](spark, recommendations, interactions)
+        expected = spark_tools.reference_values(folder, options)
+        assert values.keys() == expected.keys() == {f"{metric}@10" for metric in spark_tools.METRICS}
+        for key, value in values.items():
+            assert value == pytest.approx(expected[key], abs=1e-9), (tool, key)

@@ -17,6 +17,10 @@ MEASURED = [
     ("dbt run (package model)", 4.0, 4.0, 800),
     ("dbt start-up", 3.0, 3.0, 150),
     ("rankwise SQL only", 1.1, 2.0, 700),
+    ("Spark floor query", 4.0, 6.0, 3000),
+    ("rankwise on Spark, validate=False", 7.6, 11.0, 3500),
+    ("rankwise on Spark", 12.4, 17.0, 3600),
+    ("Spark MLlib RankingEvaluator", 8.0, 12.0, 4000),
 ]
 SMALLER = [("rankwise, validate=False", 0.2, 0.3, 200), ("rankwise", 0.25, 0.4, 250)]
 
@@ -47,6 +51,11 @@ def test_every_target_judged_in_the_report_order() -> None:
         ("`rankwise`: 10x the rows costs at most 11x the time, 10,000 to 100,000 users", "12.4x", False),
         ("the dbt path adds no more than dbt's start-up to the same SQL, 100,000 users",
          "dbt run 4.00 s vs start-up 3.00 s + SQL 1.10 s", True),
+        ("`rankwise on Spark, validate=False` within 2x the Spark floor query, 100,000 users", "1.90x (CPU 1.83x)", True),
+        ("`rankwise on Spark` within 3x the Spark floor query, 100,000 users", "3.10x (CPU 2.83x)", False),
+        ("`rankwise on Spark, validate=False` at least 1x faster than Spark MLlib RankingEvaluator, 100,000 users",
+         "1.1x", True),
+        ("`rankwise on Spark` at least 1x faster than Spark MLlib RankingEvaluator, 100,000 users", "0.6x", False),
         ("`rankwise` completes at 1,000,000 users with memory_limit 12GB, temp_directory /tmp/spill",
          "40.0 s, peak 5,000 MiB", True),
         ("`rankwise, validate=False` completes at 1,000,000 users with memory_limit 12GB, temp_directory /tmp/spill",
