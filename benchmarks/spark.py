@@ -31,7 +31,8 @@ MLLIB_METRICS = {"precision": "precisionAtK", "recall": "recallAtK", "map": "mea
 # the rankwise option its numbers are checked against.
 MLLIB_OPTIONS = {"ap_denominator": "min_relevant_k"}
 FLOOR = "Spark floor query"
-FLOOR_QUERY = f"""select count(*) from (
+# sum(hits): with count(*) alone, the join's side that finds the hits would be unread.
+FLOOR_QUERY = f"""select count(*), sum(hits) from (
     select r.user_id, count(i.item_id) as hits
     from {{recommendations}} as r
     left join {{interactions}} as i on i.user_id = r.user_id and i.item_id = r.item_id
@@ -84,10 +85,15 @@ OPTIONS = {"Spark MLlib RankingEvaluator": MLLIB_OPTIONS, "rankwise on Spark": {
 
 def reference_values(folder: Path, options: dict) -> dict:
     """rankwise's means of the Spark tools' metrics on DuckDB, under `options`."""
+    import duckdb
+
     import rankwise
 
-    table = rankwise.evaluate(str(folder / "recommendations.parquet"), str(folder / "interactions.parquet"),
-                              METRICS, k=K, confidence=None, validate=False, **options)
+    # the interactions without their relevance column, as the Spark tools read them
+    con = duckdb.connect()
+    interactions = con.sql(f"select user_id, item_id from read_parquet('{folder / 'interactions.parquet'}')")
+    table = rankwise.evaluate(str(folder / "recommendations.parquet"), interactions, METRICS, k=K, confidence=None,
+                              validate=False, con=con, **options)
     return {f"{row.metric}@{row.k}": row.value for row in table.itertuples()}
 
 
