@@ -47,9 +47,11 @@ rw_comparison_moments as (
             / {{ spec.n_resamples + 1 }} as rw_p_randomization
         {%- endif %}
         {%- if 'bootstrap' in spec.tests %},
-        {#- no listed difference: every resampled mean difference is 0 -#}
-        coalesce({{ rankwise._pick_template(spec, 'bootstrap.rw_bootstrap_low__{name}') }}, case when sums.rw_limit is null then 0e0 end) as rw_bootstrap_ci_low,
-        coalesce({{ rankwise._pick_template(spec, 'bootstrap.rw_bootstrap_high__{name}') }}, case when sums.rw_limit is null then 0e0 end) as rw_bootstrap_ci_high
+        {#- no nonzero difference at the cutoff (rw_bootstrap has no row): every
+            resampled mean difference is 0, also where users are listed with a
+            difference of 0 (the same values under both models) -#}
+        coalesce({{ rankwise._pick_template(spec, 'bootstrap.rw_bootstrap_low__{name}') }}, case when bootstrap.rw_limit is null then 0e0 end) as rw_bootstrap_ci_low,
+        coalesce({{ rankwise._pick_template(spec, 'bootstrap.rw_bootstrap_high__{name}') }}, case when bootstrap.rw_limit is null then 0e0 end) as rw_bootstrap_ci_high
         {%- endif %}
     from rw_pairs as pair
     cross join {{ rankwise._requested_user_metrics(spec) }}

@@ -11,7 +11,7 @@ import math
 import duckdb
 import numpy as np
 import pandas as pd
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 import rankwise
@@ -107,6 +107,9 @@ def test_randomization_p_is_the_exact_permutation_p_within_monte_carlo_error(n_u
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n_users=st.integers(5, 40), seed=st.integers(0, 2**32 - 1), folds=st.sampled_from([1, 2]),
        confidence=st.sampled_from([0.9, 0.95]), users=st.sampled_from(["interactions", "both"]))
+# a fold where every listed user has the same value under both models at a cutoff
+# (the interval is [0, 0]; it came out NULL)
+@example(n_users=5, seed=4666841, folds=2, confidence=0.9, users="both")
 def test_bootstrap_interval_is_recomputed_from_the_same_draws(n_users, seed, folds, confidence, users) -> None:
     recommendations, interactions = _case(n_users, seed, folds)
     differences = _differences(recommendations, interactions, partition_by=["fold"], users=users)
