@@ -49,12 +49,14 @@ demo: $(DEMO_STAMP)
 	cd demo && $(BIN)/python show_metrics.py
 
 PYTEST := PATH=$(BIN):$$PATH RANKWISE_FAKESNOW_PYTHON=$(abspath $(FAKESNOW_VENV))/bin/python $(BIN)/python -m pytest
-# One pytest-xdist worker per core. Each test file runs whole on one worker (a
-# file's tests parametrized by engine, whole per engine: tests/conftest.py's
-# work units), so a file's module fixtures (a dbt build, a started engine) are
-# built once, and a session fixture once per worker that uses it; the units
-# start in the order tests/conftest.py gives them.
-PARALLEL := -n auto --dist loadfile --no-loadscope-reorder
+# One pytest-xdist worker per core, and one more: a worker that drives Spark or
+# dbt waits on them part of the time, which the extra worker fills. Each test
+# file runs whole on one worker (a file's tests parametrized by engine, whole per
+# engine: tests/conftest.py's work units), so a file's module fixtures (a dbt
+# build, a started engine) are built once, and a session fixture once per worker
+# that uses it; the units start in the order tests/conftest.py gives them.
+WORKERS := $(shell $(PYTHON) -c 'import os; print(os.cpu_count() + 1)')
+PARALLEL := -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
 ## make test: the whole suite (pytest, including dbt build of integration_tests/ on DuckDB, PostgreSQL, Spark and
 ## ClickHouse, and the Snowflake golden cases in fakesnow)
