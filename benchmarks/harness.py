@@ -98,8 +98,8 @@ def run_worker(tool: str, folder: Path, options: dict) -> None:
     started, cpu_started = time.perf_counter(), _cpu_seconds()
     values = {**WORKERS, **SCALE_WORKERS}[tool](folder, **options)
     seconds, cpu_seconds = time.perf_counter() - started, _cpu_seconds() - cpu_started
-    peak_kib = max(_own_peak_kib(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-    print(json.dumps({"seconds": seconds, "cpu_seconds": cpu_seconds, "peak_mib": peak_kib / 1024, "values": values}))
+    peak = max(peak_kib(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    print(json.dumps({"seconds": seconds, "cpu_seconds": cpu_seconds, "peak_mib": peak / 1024, "values": values}))
 
 
 def _cpu_seconds() -> float:
@@ -109,10 +109,11 @@ def _cpu_seconds() -> float:
                for usage in (resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)))
 
 
-def _own_peak_kib() -> int:
-    """This process's peak RSS. Not ru_maxrss: Linux carries that across exec from
-    the forked parent, so a worker would report the orchestrator's memory."""
-    for line in Path("/proc/self/status").read_text().splitlines():
+def peak_kib(process: int | str = "self") -> int:
+    """A process's peak RSS (this one's by default). Not ru_maxrss: Linux carries
+    that across exec from the forked parent, so a worker would report the
+    orchestrator's memory."""
+    for line in Path(f"/proc/{process}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
             return int(line.split()[1])
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -86,7 +86,6 @@ OPTIONS = {"Spark MLlib RankingEvaluator": MLLIB_OPTIONS, "rankwise on Spark": {
 def reference_values(folder: Path, options: dict) -> dict:
     """rankwise's means of the Spark tools' metrics on DuckDB, under `options`."""
     import duckdb
-
     import rankwise
 
     # the interactions without their relevance column, as the Spark tools read them
@@ -100,6 +99,8 @@ def reference_values(folder: Path, options: dict) -> dict:
 def measure(tool: str, folder: Path) -> dict:
     """One Spark tool's second computation in a fresh session (above)."""
     from pyspark.sql import SparkSession
+
+    from benchmarks.harness import peak_kib  # harness imports this module
 
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     builder = SparkSession.builder.appName(f"rankwise-benchmark {tool}")
@@ -118,7 +119,7 @@ def measure(tool: str, folder: Path) -> dict:
         started, cpu_started = time.perf_counter(), _cpu_seconds(jvm)
         values = WORKERS[tool](*inputs())
         seconds, cpu_seconds = time.perf_counter() - started, _cpu_seconds(jvm) - cpu_started
-        peak_mib = (_peak_kib("self") + _peak_kib(jvm)) / 1024
+        peak_mib = (peak_kib() + peak_kib(jvm)) / 1024
     finally:
         spark.stop()
     return {"seconds": seconds, "cpu_seconds": cpu_seconds, "peak_mib": peak_mib, "values": values}
@@ -129,10 +130,3 @@ def _cpu_seconds(jvm: int) -> float:
     total = time.process_time()
     fields = Path(f"/proc/{jvm}/stat").read_text().rsplit(")", 1)[1].split()
     return total + (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
-
-
-def _peak_kib(process: int | str) -> int:
-    for line in Path(f"/proc/{process}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1])
-    return 0

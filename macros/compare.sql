@@ -92,11 +92,21 @@ with
     {{ return(groups | list) }}
 {% endmacro %}
 
+{#- {option: value} as the keyword arguments that set them: relevance_threshold=2 and gain_items='relevant'. -#}
+{% macro _options_as_arguments(options) %}
+    {%- set arguments = [] -%}
+    {%- for name, value in options | dictsort -%}
+        {%- do arguments.append(name ~ '=' ~ (("'" ~ value ~ "'") if value is string else value)) -%}
+    {%- endfor -%}
+    {{ return(arguments | join(' and ')) }}
+{% endmacro %}
+
 {#- compare's own decisions, checked, added to evaluate's plan. -#}
 {% macro _comparison_plan(spec, model_col, baseline, confidence, tests, n_resamples, seed, correction, alpha, margin=none,
                           equivalence=false) %}
     {%- for part in spec.threshold_parts -%}
-        {{ exceptions.raise_compiler_error("rankwise.compare: " ~ part.metrics | join(', ') ~ " sets a relevance threshold of its own (rel), which compare does not take yet; compare it in a call of its own with relevance_threshold=" ~ part.overrides.relevance_threshold ~ " and gain_items='relevant'.") }}
+        {{ exceptions.raise_compiler_error("rankwise.compare: " ~ part.metrics | join(', ') ~ " sets a relevance threshold of its own (rel), which compare does not take yet; compare it in a call of its own with "
+                                            ~ rankwise._options_as_arguments(part.overrides) ~ ".") }}
     {%- endfor -%}
     {%- if spec.group_metrics | length > 0 -%}
         {{ exceptions.raise_compiler_error("rankwise.compare: " ~ (spec.group_metrics | map(attribute='name') | join(', ')) ~ " has one value per group, not per user, so it has no paired differences to test; compare it with evaluate.") }}
