@@ -32,12 +32,12 @@
     that raise the first (the wrapper, the package models): a UNION ALL has no
     order of its own, and an engine that runs its branches side by side
     (ClickHouse) returns them in any. The generic tests only count the rows. -#}
-{% macro _in_problem_order(problem) %}
+{% macro _in_problem_order(problem, first=none) %}
     {%- set positions = [] -%}
     {%- for name in rankwise._problem_descriptions() -%}
         {%- do positions.append("when '" ~ name ~ "' then " ~ loop.index) -%}
     {%- endfor -%}
-    {{ return('order by case ' ~ problem ~ ' ' ~ positions | join(' ') ~ ' end') }}
+    {{ return('order by ' ~ (first ~ ', ' if first is not none else '') ~ 'case ' ~ problem ~ ' ' ~ positions | join(' ') ~ ' end') }}
 {% endmacro %}
 
 {% macro _problem_message(table, problem, column_name, n_rows, example) %}

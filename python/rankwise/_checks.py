@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._plan import Plan
-from ._render import renderer
+from ._render import MacroRenderer, renderer
 from .engines import ColumnType, Engine, ResolvedInput
 from .errors import (
     RankwiseWarning,
@@ -86,9 +86,8 @@ def check_columns(
     """Both tables have rows, and every column the evaluation reads exists and has
     a type it can use."""
     tables = {"recommendations": engine.column_types(recommendations), "interactions": engine.column_types(interactions)}
-    for resolved in (recommendations, interactions):
-        if not engine.has_rows(resolved):
-            raise EmptyInputError(f"rankwise: the {resolved.label} is empty: there is nothing to evaluate.", table=resolved.label)
+    for resolved in engine.empty_inputs([recommendations, interactions]):
+        raise EmptyInputError(f"rankwise: the {resolved.label} is empty: there is nothing to evaluate.", table=resolved.label)
     labels = {"recommendations": recommendations.label, "interactions": interactions.label}
     id_types = {}
     for role, schema in tables.items():
@@ -139,7 +138,7 @@ def check_optional_inputs(
     shown = engine.column_types(recommendations)
     for role, resolved in optional.items():
         schema = engine.column_types(resolved)
-        if not engine.has_rows(resolved):
+        if engine.empty_inputs([resolved]):
             raise EmptyInputError(f"rankwise: the {resolved.label} is empty: "
                                   + ("a catalog has at least the recommended items." if role == "items"
                                      else "popularity needs train interactions."), table=resolved.label)
@@ -209,21 +208,17 @@ def problems(
 ) -> list[Problem]:
     """Every value problem of both tables; `gain` is the resolved gain, which
     decides whether a relevance can be too large."""
-    found = []
     macros = engine.macros
-    queries = {
-        recommendations.label: macros.call("recommendation_problems", recommendations.sql, user_col, item_col,
-                                           rank_col, score_col, list(group_by)),
-        interactions.label: macros.call("interaction_problems", interactions.sql, user_col, item_col, relevance_col, gain,
-                                        list(partition_by)),
-    }
-    in_order = macros.call("_in_problem_order", "problem")
-    for table, query in queries.items():
-        for problem, column_name, n_rows, example in engine.rows(f"{query}\n{in_order}"):
-            if problem == "duplicate_interaction" and duplicate_interactions == "max":
-                continue
-            found.append(Problem(table, problem, column_name, int(n_rows), example))
-    return found
+    query = macros.call(
+        "_input_problems",
+        macros.call("recommendation_problems", recommendations.sql, user_col, item_col, rank_col, score_col,
+                    list(group_by)),
+        macros.call("interaction_problems", interactions.sql, user_col, item_col, relevance_col, gain,
+                    list(partition_by)))
+    tables = (recommendations.label, interactions.label)
+    return [Problem(tables[table], problem, column_name, int(n_rows), example)
+            for table, problem, column_name, n_rows, example in engine.rows(query)
+            if not (problem == "duplicate_interaction" and duplicate_interactions == "max")]
 
 
 def notes(
@@ -385,17 +380,18 @@ def shows_a_hit(engine: Engine, means: Any, plan: Plan) -> bool:
     result."""
     if not plan.metrics_shown_by_a_hit:
         return False
-    names = ", ".join(engine.macros.call("_string_literal", name) for name in plan.metrics_shown_by_a_hit)
-    return len(engine.rows_over(means, lambda relation: f"select 1 from {relation} where value > 0 and metric in "
-                                                        f"({names}) limit 1")) > 0
+    def query(relation: str, macros: MacroRenderer) -> str:
+        names = ", ".join(macros.call("_string_literal", name) for name in plan.metrics_shown_by_a_hit)
+        return f"select 1 from {relation} where value > 0 and metric in ({names}) limit 1"
+    return len(engine.rows_over(means, query)) > 0
 
 
 def warn_of_coverage(engine: Engine, means: Any, plan: Plan) -> None:
     """A RankwiseWarning for each warning the macro coverage_warnings finds in
     the means: groups scored on different users, groups with lists for few of
     the users with ground truth."""
-    def query(relation: str) -> str:
-        return engine.macros.call("coverage_warnings", relation, group_by=plan.arguments["group_by"] or [],
+    def query(relation: str, macros: MacroRenderer) -> str:
+        return macros.call("coverage_warnings", relation, group_by=plan.arguments["group_by"] or [],
                                   partition_by=plan.arguments["partition_by"] or [], users=plan.options["users"])
     for _, message in engine.rows_over(means, query):
         warnings.warn(message, RankwiseWarning, stacklevel=4)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import abc
 import contextlib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -164,8 +164,13 @@ class Engine(abc.ABC):
     def rows(self, query: str) -> list[tuple[Any, ...]]:
         """Runs a query whose result is small (a check's) and fetches its rows."""
 
-    def has_rows(self, resolved: ResolvedInput) -> bool:
-        return bool(self.rows(f"select 1 from {resolved.sql} limit 1"))
+    def empty_inputs(self, inputs: Sequence[ResolvedInput]) -> list[ResolvedInput]:
+        """The inputs that have no row, asked of all in one query."""
+        query = "\nunion all\n".join(
+            f"select {index} as rw_input from (select 1 as rw_row from {resolved.sql} limit 1) as rw_input_{index}"
+            for index, resolved in enumerate(inputs))
+        present = {index for index, in self.rows(query)}
+        return [resolved for index, resolved in enumerate(inputs) if index not in present]
 
     @abc.abstractmethod
     def run(self, query: str) -> Any:
@@ -178,9 +183,10 @@ class Engine(abc.ABC):
         read more than once, also after the inputs are dropped."""
 
     @abc.abstractmethod
-    def rows_over(self, result: Any, query: Callable[[str], str]) -> list[tuple[Any, ...]]:
+    def rows_over(self, result: Any, query: Callable[[str, MacroRenderer], str]) -> list[tuple[Any, ...]]:
         """The rows of a query over a computed result: `query` is given the
-        name the result is read under in the SQL."""
+        name the result is read under in the SQL and the macros to render it
+        with, those of the engine that reads the computed result."""
 
     @abc.abstractmethod
     def returned(self, result: Any, output: str) -> Any:

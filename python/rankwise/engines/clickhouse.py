@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from .._render import MacroRenderer
 from ..errors import InputError
 from . import ColumnType, Engine, ResolvedInput, TextKeys, refuse_duckdb_settings, session_table, unreadable
 
@@ -121,11 +122,11 @@ class ClickHouseEngine(Engine):
     def computed(self, result: str) -> Any:
         return self._fetched(result, self.output)
 
-    def rows_over(self, result: Any, query: Callable[[str], str]) -> list[tuple[Any, ...]]:
+    def rows_over(self, result: Any, query: Callable[[str, MacroRenderer], str]) -> list[tuple[Any, ...]]:
         # chDB's Python() table function reads a Python object by its name, found
         # in the frames of the caller of the query: this one.
         rankwise_computed_result = result  # noqa: F841
-        return self.rows(query("Python(rankwise_computed_result)"))
+        return self.rows(query("Python(rankwise_computed_result)", self.macros))
 
     def returned(self, result: Any, output: str) -> Any:
         fetched = self._fetched(result, output) if isinstance(result, str) else result

@@ -19,7 +19,7 @@ from typing import Any, Literal, get_args
 
 import duckdb
 
-from .._render import renderer
+from .._render import MacroRenderer, renderer
 from ..errors import InputError, InvalidArgumentError
 from . import ColumnType, Engine, ResolvedInput, TextKeys, quote_table_name, unreadable
 
@@ -238,8 +238,9 @@ class DuckDBEngine(Engine):
         self._computed.append(computed)
         return computed
 
-    def rows_over(self, result: duckdb.DuckDBPyRelation, query: Callable[[str], str]) -> list[tuple[Any, ...]]:
-        return result.query("rw_result", query("rw_result")).fetchall()
+    def rows_over(self, result: duckdb.DuckDBPyRelation,
+                  query: Callable[[str, MacroRenderer], str]) -> list[tuple[Any, ...]]:
+        return result.query("rw_result", query("rw_result", self.macros)).fetchall()
 
     def returned(self, result: duckdb.DuckDBPyRelation, output: str) -> Any:
         if output != "relation":

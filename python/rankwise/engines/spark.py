@@ -5,7 +5,10 @@ in the session and the result returned as a Spark DataFrame (or brought to the
 driver as pandas, Arrow or polars on request).
 
 Nothing but the result and the checks' few rows reaches the driver: the inputs
-are never converted to pandas or Arrow. A DataFrame reaches the SQL as Spark's
+are never converted to pandas or Arrow. A result of few rows (the means, a
+comparison) is brought to the driver once, and what rankwise reads of it again
+(the coverage warnings) it reads there with DuckDB, in process, rather than
+start a Spark job for each read of a handful of rows. A DataFrame reaches the SQL as Spark's
 own ``spark.sql(query, name=frame)`` passes it (a temporary view for the time
 the query is analysed, dropped at once on a classic session; part of the plan
 on Spark Connect), so nothing is left behind in the session's catalog.
@@ -17,8 +20,10 @@ import contextlib
 import re
 import uuid
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from .._render import MacroRenderer, renderer
 from ..errors import InputError, InvalidArgumentError
 from . import (ColumnType, Engine, ResolvedInput, TextKeys, _SIMPLE_NAME, is_spark_dataframe, refuse_duckdb_settings,
                session_table, unreadable)
@@ -91,6 +96,21 @@ def _condition(error: Exception) -> str | None:
             with contextlib.suppress(Exception):
                 return getattr(error, method)()
     return None
+
+
+@dataclass(frozen=True)
+class _Collected:
+    """A result brought to the driver: its rows, and its schema."""
+
+    rows: list[Any]
+    schema: Any
+
+    def arrow(self) -> Any:
+        import pyarrow as pa
+        from pyspark.sql.pandas.types import to_arrow_schema
+
+        return pa.Table.from_pylist([row.asDict(recursive=True) for row in self.rows],
+                                    schema=to_arrow_schema(self.schema))
 
 
 class SparkEngine(Engine):
@@ -200,16 +220,22 @@ class SparkEngine(Engine):
     def run(self, query: str) -> Any:
         return self._sql(query)
 
-    def computed(self, result: Any) -> Any:
+    def computed(self, result: Any) -> _Collected:
         # A few rows (the means, a comparison): brought to the driver once, they
         # are read again without running the metrics' query again, and leave
         # no cached table behind in the session.
-        return self.session.createDataFrame(result.collect(), schema=result.schema)
+        return _Collected(result.collect(), result.schema)
 
-    def rows_over(self, result: Any, query: Callable[[str], str]) -> list[tuple[Any, ...]]:
-        return self.rows(query(self._placeholder(result)))
+    def rows_over(self, result: _Collected, query: Callable[[str, MacroRenderer], str]) -> list[tuple[Any, ...]]:
+        import duckdb
+
+        with duckdb.connect() as connection:
+            connection.register("rw_result", result.arrow())
+            return connection.sql(query("rw_result", renderer("duckdb"))).fetchall()
 
     def returned(self, result: Any, output: str) -> Any:
+        if isinstance(result, _Collected):
+            result = self.session.createDataFrame(result.rows, schema=result.schema)
         if output == "spark":
             return result
         if output == "pandas":
