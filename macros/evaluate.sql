@@ -29,6 +29,21 @@
     {{- return(adapter.dispatch('evaluate', 'rankwise')(recommendations, interactions, spec)) -}}
 {% endmacro %}
 
+{#- evaluate's query with the input checks fused into it (stage_input_guard.sql),
+    for the Python wrapper: it has its rows only when the inputs pass every
+    check. Its plan must be one query over the per-user metrics
+    (_evaluation_plan's checks_fuse). -#}
+{% macro _guarded_evaluate(recommendations, interactions, metrics=none, k=none, group_by=none, per_user=false,
+                           partition_by=none, confidence=0.95, bootstrap_resamples=none, seed=0, items=none, train=none) %}
+    {%- set spec = rankwise._evaluation_spec(metrics, k, group_by, per_user, partition_by, confidence, bootstrap_resamples,
+                                             seed, items, train, kwargs) -%}
+    {%- if not spec.checks_fuse -%}
+        {{ exceptions.raise_compiler_error("rankwise._guarded_evaluate: this evaluation's checks cannot be fused into its query.") }}
+    {%- endif -%}
+    {%- do spec.update({'input_guard': true}) -%}
+    {{- return(adapter.dispatch('evaluate', 'rankwise')(recommendations, interactions, spec)) -}}
+{% endmacro %}
+
 {#- The query of the plan, and of each of its parts (the metrics whose
     parameters set options of their own, such as 'ndcg(rel=2)'), each reading
     the inputs under its options, the rows of all in one order. -#}
@@ -83,6 +98,7 @@ select * from (
     {%- if spec.needs_list_metrics %}{% do outputs.append(rankwise._output_list_metric_means(spec)) %}{% endif -%}
     {%- if spec.needs_group_metrics %}{% do outputs.append(rankwise._output_group_metrics(spec)) %}{% endif -%}
 {%- endif -%}
+{%- if spec.input_guard %}{% do stages.append(rankwise._stage_input_guard(spec)) %}{% endif -%}
 with
 
 {{ stages | map('trim') | join(',\n\n') }}
@@ -90,6 +106,9 @@ with
 select * from (
 {{ outputs | join('\n\nunion all\n\n') }}
 ) as rw_result
+{%- if spec.input_guard %}
+where exists (select 1 from rw_input_guard)
+{%- endif %}
 {%- endmacro %}
 
 {#- The stages up to rw_user_metrics, each metric's value per (list, cutoff),

@@ -56,6 +56,7 @@
         'score': none if resolved.score_col is none else rankwise.quote_identifier(resolved.score_col),
         'relevance': none if resolved.relevance_col is none else rankwise.quote_identifier(resolved.relevance_col),
         'min_gain_relevance': none if resolved.gain_items == 'positive' else resolved.relevance_threshold,
+        'input_guard': false,
     } -%}
     {#- the stages read the options that are not columns by name: spec.gain -#}
     {%- for name, option in rankwise._option_registry().items() if not option.kind.endswith('column') and not option.kind.endswith('columns') -%}
@@ -438,6 +439,12 @@
                                                       seed, none, none, part_options)) -%}
     {%- endfor -%}
     {%- do spec.update({'parts': parts}) -%}
+    {#- whether the input checks can be fused into the query (stage_input_guard.sql):
+        one query of means over the per-user metrics, which reads the lists and
+        the truth in passes the checks can share; duplicate_interactions='max'
+        reads the truth's pairs already grouped -#}
+    {%- do spec.update({'checks_fuse': parts | length == 0 and not per_user and spec.needs_user_metrics
+                                       and spec.duplicate_interactions != 'max'}) -%}
     {%- set columns_read = rankwise._columns_read(options, group_by, partition_by) -%}
     {%- do columns_read.update({'items': [(options.item_col, 'item id')] + spec.item_columns_read,
                                 'train': [(options.user_col, 'user id'), (options.item_col, 'item id')] + columns_read.interactions[3:]}) -%}
@@ -479,6 +486,7 @@
         'inputs_read': spec.inputs_read,
         'unread_inputs': unread,
         'metrics_shown_by_a_hit': rankwise._metrics_shown_by_a_hit(),
+        'checks_fuse': spec.checks_fuse,
     }) }}
 {% endmacro %}
 

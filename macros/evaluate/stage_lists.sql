@@ -23,11 +23,15 @@
             order by {{ spec.score }} desc nulls last, {{ spec.item }} {{ 'desc' if spec.ties == 'item_desc' else 'asc' }} nulls last
         ) as rw_rank
         {%- endif %}
+        {%- if spec.input_guard and spec.score is not none %},
+        {{ spec.score }} as rw_score
+        {%- endif %}
     from {{ recommendations }}
 )
 {%- endmacro %}
 
-{#- rw_list_rows: one row per list, with its length. The counts that meet a
+{#- rw_list_rows: one row per list, with its length (and the input guard's
+    aggregates: stage_input_guard.sql). The counts that meet a
     BIGINT (a cutoff, a literal) in a CASE, a COALESCE or a UNION are cast to
     BIGINT: ClickHouse counts in UInt64, which has no common type with Int64. -#}
 {% macro _stage_list_rows(spec) %}
@@ -35,6 +39,11 @@ rw_list_rows as (
     select
         {{ rankwise._group_columns(spec.groups) }}rw_user,
         cast(count(*) as bigint) as rw_list_length
+        {%- if spec.input_guard %}
+        {%- for aggregate in rankwise._input_guard_aggregates(spec, 'lists') %},
+        {{ aggregate }}
+        {%- endfor %}
+        {%- endif %}
     from rw_recommendations
     group by {{ spec.list_keys | join(', ') }}
 )

@@ -30,6 +30,11 @@ rw_user_truth_counts as (
         {{ rankwise._partition_columns(spec) }}rw_user,
         cast(count(case when {{ rankwise._is_relevant('rw_relevance', spec) }} then 1 end) as bigint) as rw_n_relevant,
         cast(count(*) as bigint) as rw_n_truth_items
+        {%- if spec.input_guard %}
+        {%- for aggregate in rankwise._input_guard_aggregates(spec, 'truth') %},
+        {{ aggregate }}
+        {%- endfor %}
+        {%- endif %}
     from rw_interactions
     group by {{ rankwise._partition_columns(spec) }}rw_user
 )

@@ -70,13 +70,13 @@ rw_lists_to_check as (
 {%- endif %}
 
 rw_repeated_items as (
-    {{ rankwise._repeated_in_list('rw_item', list_key, groups, 'rw_check_items' if prefilter else none) }}
+    {{ rankwise._repeated_in_list('rw_item', list_key, groups, 'rw_check_items' if distinct_item_buckets is not none else none) }}
 ),
 
 {%- if score_col is none %}
 
 rw_repeated_ranks as (
-    {{ rankwise._repeated_in_list('rw_position', list_key, groups, 'rw_check_ranks' if prefilter else none) }}
+    {{ rankwise._repeated_in_list('rw_position', list_key, groups, 'rw_check_ranks' if distinct_small_ranks is not none else none) }}
 ),
 {%- endif %}
 

@@ -154,18 +154,31 @@ def evaluate(
         # The means tell whether the tables share ids (shows_a_hit): the overlap
         # check then runs after them, and only when they show no hit.
         overlap_first = arguments["per_user"]
-        if validate:
+        # The value checks in the metric query itself where its plan allows
+        # (one query of means): it has rows only when the inputs pass them.
+        fused = validate and plan.checks_fuse and running.fuses_checks
+        if fused:
+            _checks.refuse_bad_columns(running, inputs, plan)
+        elif validate:
             _checks.refuse_bad_input(running, inputs, plan, overlap=overlap_first)
+        if validate:
             _checks.refuse_bad_optional_inputs(running, inputs, plan, list(optional))
         _checks.warn_of_an_unread_relevance(running, inputs, plan)
-        query = render_evaluate(running.adapter_type, arguments, inputs["recommendations"].sql,
-                                inputs["interactions"].sql,
-                                *(inputs[role].sql if role in optional else None for role in ("items", "train")))
-        result = running.run(query)
+
+        def query(guarded: bool) -> str:
+            return render_evaluate(running.adapter_type, arguments, inputs["recommendations"].sql,
+                                   inputs["interactions"].sql,
+                                   *(inputs[role].sql if role in optional else None for role in ("items", "train")),
+                                   guarded=guarded)
+
+        result = running.run(query(fused))
         if arguments["per_user"]:
             return running.returned(result, output)
         # Means are few rows: computed once, then read again for the warnings.
-        computed = running.computed(result)
+        if fused:
+            computed = _checks.computed_when_checked(running, inputs, plan, result, lambda: running.run(query(False)))
+        else:
+            computed = running.computed(result)
         if validate and not overlap_first and not _checks.shows_a_hit(running, computed, plan):
             _checks.refuse_without_overlap(running, inputs, plan)
         _checks.warn_of_coverage(running, computed, plan)

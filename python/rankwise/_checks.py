@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,11 +82,13 @@ def check_columns(
     relevance_col: str | None,
     group_by: Sequence[str],
     partition_by: Sequence[str] = (),
+    rows: bool = True,
 ) -> None:
-    """Both tables have rows, and every column the evaluation reads exists and has
-    a type it can use."""
+    """Both tables have rows (unless `rows` is false, for a query that checks
+    that itself), and every column the evaluation reads exists and has a type
+    it can use."""
     tables = {"recommendations": engine.column_types(recommendations), "interactions": engine.column_types(interactions)}
-    for resolved in engine.empty_inputs([recommendations, interactions]):
+    for resolved in engine.empty_inputs([recommendations, interactions]) if rows else []:
         raise EmptyInputError(f"rankwise: the {resolved.label} is empty: there is nothing to evaluate.", table=resolved.label)
     labels = {"recommendations": recommendations.label, "interactions": interactions.label}
     id_types = {}
@@ -328,6 +330,14 @@ def text_keys(plan: Plan) -> Any:
     return of
 
 
+def refuse_bad_columns(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan) -> None:
+    """Raises the first problem of the inputs' columns (missing, of a wrong
+    type): what the query with the checks fused into it cannot check."""
+    check_columns(engine, inputs["recommendations"], inputs["interactions"], group_by=plan.arguments["group_by"] or [],
+                  partition_by=plan.arguments["partition_by"] or [], rows=False,
+                  **_columns(plan, "user_col", "item_col", "rank_col", "score_col", "relevance_col"))
+
+
 def refuse_bad_input(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan, *,
                      overlap: bool = True) -> None:
     """Raises the first problem of the inputs; with `overlap`, also when the two
@@ -371,6 +381,32 @@ def warn_of_an_unread_relevance(engine: Engine, inputs: dict[str, ResolvedInput]
     if unread is not None:
         warnings.warn(UNREAD_RELEVANCE.format(table=inputs["interactions"].label, column=unread),
                       RankwiseWarning, stacklevel=3)
+
+
+def computed_when_checked(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan, guarded: Any,
+                          unguarded: Callable[[], Any]) -> Any:
+    """The means of the query with the value checks fused into it (macro
+    _guarded_evaluate), computed. It has no row when a check fails, and the
+    checks' own queries then name the problem (refuse_bad_input raises it), as
+    they do when the engine fails on data they refuse. When they find none, the
+    means were empty on their own account: the query without the checks
+    (`unguarded`) gives them."""
+    try:
+        computed = engine.computed(guarded)
+    except Exception:
+        try:
+            refuse_bad_input(engine, inputs, plan, overlap=False)
+        except InputError as error:
+            raise error from None
+        raise
+    if not is_empty(engine, computed):
+        return computed
+    refuse_bad_input(engine, inputs, plan, overlap=False)
+    return engine.computed(unguarded())
+
+
+def is_empty(engine: Engine, computed: Any) -> bool:
+    return not engine.rows_over(computed, lambda relation, _: f"select 1 from {relation} limit 1")
 
 
 def shows_a_hit(engine: Engine, means: Any, plan: Plan) -> bool:

@@ -162,7 +162,7 @@ def compare(
         computed = running.computed(running.run(_render_compare(inputs["recommendations"].sql,
                                                                 inputs["interactions"].sql, arguments,
                                                                 running.adapter_type)))
-        if not running.rows_over(computed, lambda relation, _: f"select 1 from {relation} limit 1"):
+        if _checks.is_empty(running, computed):
             _refuse_an_empty_comparison(running, inputs["recommendations"].sql, arguments)
         return running.returned(computed, output)
 

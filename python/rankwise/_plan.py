@@ -106,6 +106,9 @@ class Plan:
     inputs_read: list[str]
     unread_inputs: list[dict[str, str]]
     metrics_shown_by_a_hit: list[str]
+    checks_fuse: bool
+    """Whether the input checks can run inside the metric query (macro
+    _guarded_evaluate): one query of means over the per-user metrics."""
 
     def names_of_level(self, *levels: str) -> set[str]:
         """The names of the metrics asked whose level is one of `levels`:
@@ -141,6 +144,7 @@ def evaluation_plan(arguments: dict[str, Any], *, items: bool = False, train: bo
         inputs_read=list(planned["inputs_read"]),
         unread_inputs=[dict(unread) for unread in planned["unread_inputs"]],
         metrics_shown_by_a_hit=list(planned["metrics_shown_by_a_hit"]),
+        checks_fuse=bool(planned["checks_fuse"]),
     )
 
 
@@ -149,7 +153,8 @@ def _plain_mapping(values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def render_evaluate(adapter_type: str, arguments: dict[str, Any], recommendations_sql: str, interactions_sql: str,
-                    items_sql: str | None = None, train_sql: str | None = None) -> str:
-    """The SQL of the macro evaluate for the adapter type's dispatch."""
-    return str(renderer(adapter_type).call("evaluate", recommendations_sql, interactions_sql, **arguments,
-                                           items=items_sql, train=train_sql)).strip()
+                    items_sql: str | None = None, train_sql: str | None = None, *, guarded: bool = False) -> str:
+    """The SQL of the macro evaluate for the adapter type's dispatch; `guarded`,
+    that of _guarded_evaluate, the input checks fused into it."""
+    return str(renderer(adapter_type).call("_guarded_evaluate" if guarded else "evaluate", recommendations_sql,
+                                           interactions_sql, **arguments, items=items_sql, train=train_sql)).strip()

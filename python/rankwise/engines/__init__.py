@@ -126,6 +126,10 @@ class Engine(abc.ABC):
     """The forms a result can be returned in; the first is the default."""
     output_note: ClassVar[str] = ""
     """What the message of a refused output adds after the list of outputs."""
+    fuses_checks: ClassVar[bool] = True
+    """Whether evaluate runs the value checks inside the metric query (macro
+    _guarded_evaluate) where the plan allows, rather than as queries of their
+    own before it: where each query costs a job and each read a scan."""
 
     @property
     def macros(self) -> MacroRenderer:

@@ -1,0 +1,106 @@
+{#- The input checks fused into the metric query, for the Python wrapper's
+    evaluate with validate=True (macro _guarded_evaluate): the problems that
+    recommendation_problems and interaction_problems report are counted in the
+    passes over the lists (rw_list_rows) and over the truth
+    (rw_user_truth_counts) that the metrics make anyway, and the output has its
+    rows only when there is none and both tables have rows. An empty result
+    sends the wrapper to those two macros, which name the problem; when they
+    find none, the result was empty on its own account.
+
+    Exact, as the checks are: a pass over the lists rules out an item twice in
+    a list whose items fill as many hash buckets as it has items, and a rank
+    twice in a list whose ranks are whole numbers in 1..63, as distinct bits of
+    one integer (where the engine has those aggregates:
+    _distinct_item_buckets, _distinct_small_ranks); only the other lists are
+    grouped by (list, item) or (list, rank). -#}
+
+{#- The rows of the recommendations that recommendation_problems reports one
+    by one: null ids, null, NaN or infinite ranks or scores, ranks below 1 or
+    not whole. -#}
+{% macro _recommendation_row_problem(spec) %}
+    {%- if spec.score is not none -%}
+        {{ return('rw_user is null or rw_item is null or rw_score is null or ' ~ rankwise._not_finite('rw_score')) }}
+    {%- endif -%}
+    {{ return('rw_user is null or rw_item is null or rw_rank is null or ' ~ rankwise._not_finite('rw_rank')
+              ~ ' or rw_rank <> floor(rw_rank) or rw_rank < 1') }}
+{% endmacro %}
+
+{#- The rows of the interactions that interaction_problems reports one by one:
+    null ids, and with a relevance column null, NaN, infinite or negative
+    relevances, and under gain='exponential' those of 1024 or more. -#}
+{% macro _interaction_row_problem(spec) %}
+    {%- set problem = 'rw_user is null or rw_item is null' -%}
+    {%- if spec.relevance is not none -%}
+        {%- set problem = problem ~ ' or rw_relevance is null or ' ~ rankwise._not_finite('rw_relevance') ~ ' or rw_relevance < 0'
+            ~ (' or rw_relevance >= 1024' if spec.gain == 'exponential' else '') -%}
+    {%- endif -%}
+    {{ return(problem) }}
+{% endmacro %}
+
+{#- The aggregates of one list (of the recommendations) or of one user's truth
+    that the guard reads: its rows with a problem, and where the engine can
+    rule out a value twice in one pass, whether the exact grouping must look at
+    its items (rw_check_items) or its ranks (rw_check_ranks). -#}
+{% macro _input_guard_aggregates(spec, side) %}
+    {%- set buckets = rankwise._distinct_item_buckets('rw_item') -%}
+    {%- set aggregates = ['count(case when ' ~ (rankwise._recommendation_row_problem(spec) if side == 'lists' else rankwise._interaction_row_problem(spec)) ~ ' then 1 end) as rw_problem_rows'] -%}
+    {%- if buckets is not none -%}
+        {%- do aggregates.append('case when ' ~ buckets ~ ' < count(rw_item) then 1 else 0 end as rw_check_items') -%}
+    {%- endif -%}
+    {%- set small_ranks = rankwise._distinct_small_ranks('rw_rank') -%}
+    {%- if side == 'lists' and spec.score is none and small_ranks is not none -%}
+        {%- do aggregates.append('case when count(case when rw_rank between 1 and 63 and rw_rank = floor(rw_rank) then 1 end) < count(rw_rank) or '
+                                 ~ small_ranks ~ ' < count(rw_rank) then 1 else 0 end as rw_check_ranks') -%}
+    {%- endif -%}
+    {{ return(aggregates) }}
+{% endmacro %}
+
+{#- The (list, value) pairs of `rows` listed more than once; with `flag`, only
+    among the lists of `lists` whose `flag` is 1. -#}
+{% macro _repeated_values(rows, lists, keys, value, flag) -%}
+    select {% for column in keys %}rw_rows.{{ column }} as {{ column }}, {% endfor %}rw_rows.{{ value }} as {{ value }}
+    from {{ rows }} as rw_rows
+    {%- if flag is not none %}
+    inner join {{ lists }} as rw_checked
+        on rw_rows.rw_user = rw_checked.rw_user
+        {%- for column in keys if column != 'rw_user' %}
+        and {{ rankwise.null_safe_equals('rw_rows.' ~ column, 'rw_checked.' ~ column) }}
+        {%- endfor %}
+        and rw_checked.{{ flag }} = 1
+    {%- endif %}
+    where rw_rows.rw_user is not null and rw_rows.{{ value }} is not null
+    group by {% for column in keys %}rw_rows.{{ column }}, {% endfor %}rw_rows.{{ value }}
+    having count(*) > 1
+{%- endmacro %}
+
+{#- rw_input_guard: one row when the inputs pass every check, none otherwise. -#}
+{% macro _stage_input_guard(spec) %}
+    {%- set truth_keys = spec.partitions + ['rw_user'] -%}
+    {%- set item_flag = 'rw_check_items' if rankwise._distinct_item_buckets('rw_item') is not none else none -%}
+    {%- set repeated = [('rw_repeated_items', rankwise._repeated_values('rw_recommendations', 'rw_list_rows', spec.list_keys, 'rw_item', item_flag)),
+                        ('rw_repeated_interactions', rankwise._repeated_values('rw_interactions', 'rw_user_truth_counts', truth_keys, 'rw_item', item_flag))] -%}
+    {%- if spec.score is none -%}
+        {%- set rank_flag = 'rw_check_ranks' if rankwise._distinct_small_ranks('rw_rank') is not none else none -%}
+        {%- do repeated.append(('rw_repeated_ranks', rankwise._repeated_values('rw_recommendations', 'rw_list_rows', spec.list_keys, 'rw_rank', rank_flag))) -%}
+    {%- endif -%}
+rw_input_guard as (
+    select 1 as rw_inputs_pass
+    from (
+        select count(*) as rw_n, sum(rw_problem_rows) as rw_problem_rows from rw_list_rows
+    ) as rw_lists
+    cross join (
+        select count(*) as rw_n, sum(rw_problem_rows) as rw_problem_rows from rw_user_truth_counts
+    ) as rw_truth
+    {%- for name, query in repeated %}
+    cross join (
+        select count(*) as rw_n from (
+        {{ query }}
+        ) as {{ name }}
+    ) as {{ name }}
+    {%- endfor %}
+    where rw_lists.rw_n > 0 and rw_truth.rw_n > 0 and rw_lists.rw_problem_rows = 0 and rw_truth.rw_problem_rows = 0
+        {%- for name, query in repeated %}
+        and {{ name }}.rw_n = 0
+        {%- endfor %}
+)
+{%- endmacro %}
