@@ -156,5 +156,9 @@ def render_evaluate(adapter_type: str, arguments: dict[str, Any], recommendation
                     items_sql: str | None = None, train_sql: str | None = None, *, guarded: bool = False) -> str:
     """The SQL of the macro evaluate for the adapter type's dispatch; `guarded`,
     that of _guarded_evaluate, the input checks fused into it."""
-    return str(renderer(adapter_type).call("_guarded_evaluate" if guarded else "evaluate", recommendations_sql,
-                                           interactions_sql, **arguments, items=items_sql, train=train_sql)).strip()
+    macros = renderer(adapter_type)
+    if guarded:
+        return str(macros.call("_guarded_evaluate", recommendations_sql, interactions_sql, **arguments, items=items_sql,
+                               train=train_sql)).strip()
+    return str(macros.call("evaluate", recommendations_sql, interactions_sql, **arguments, items=items_sql,
+                           train=train_sql)).strip()
