@@ -16,6 +16,20 @@
     {{- return(true) -}}
 {% endmacro %}
 
+{#- PostgreSQL's <<, >> and & on BIGINT and its bit_or aggregate, the bits counted
+    as a bit string (_bit_count):
+    https://www.postgresql.org/docs/current/functions-math.html#FUNCTIONS-MATH-BIT-TABLE,
+    https://www.postgresql.org/docs/current/functions-aggregate.html -#}
+{% macro postgres___engine_has_rank_bits() %}
+    {{- return(true) -}}
+{% endmacro %}
+
+{#- Redshift dispatches to postgres__ after its own, and has no bit_count:
+    https://docs.aws.amazon.com/redshift/latest/dg/c_Aggregate_Functions.html -#}
+{% macro redshift___engine_has_rank_bits() %}
+    {{- return(false) -}}
+{% endmacro %}
+
 {#- Spark's <<, & and bit_count on BIGINT and its bit_or aggregate:
     https://spark.apache.org/docs/latest/api/sql/index.html -#}
 {% macro spark___engine_has_rank_bits() %}

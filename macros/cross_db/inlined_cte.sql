@@ -13,3 +13,14 @@
 {% macro duckdb___inlined_cte() -%}
     not materialized
 {%- endmacro %}
+
+{#- PostgreSQL (12 and later) stores a CTE read more than once unless told not to
+    (https://www.postgresql.org/docs/current/queries-with.html#QUERIES-WITH-CTE-MATERIALIZATION). -#}
+{% macro postgres___inlined_cte() -%}
+    not materialized
+{%- endmacro %}
+
+{#- Redshift dispatches to postgres__ after its own, and has no such keyword
+    (https://docs.aws.amazon.com/redshift/latest/dg/r_WITH_clause.html). -#}
+{% macro redshift___inlined_cte() -%}
+{%- endmacro %}

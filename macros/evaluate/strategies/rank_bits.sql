@@ -36,14 +36,14 @@ rw_judged_lists as (
         cutoff.rw_limit as rw_limit,
         cutoff.rw_k as rw_k
         {%- if 'hits' in components %},
-        bit_count({{ within }}) as {{ rankwise._component_column('hits') }}
+        {{ rankwise._bit_count(within) }} as {{ rankwise._component_column('hits') }}
         {%- endif %}
         {%- if 'precision_sum' in components %},
         case cutoff.rw_limit{% for cutoff in spec.cutoffs %} when {{ cutoff }} then bits.rw_precision_sum_at_{{ cutoff }}{% endfor %} end as {{ rankwise._component_column('precision_sum') }}
         {%- endif %}
         {#- the lowest set bit, x & -x, has as many bits below it as the rank before it #}
         {%- if 'first_relevant_rank' in components %},
-        case when {{ within }} <> 0 then bit_count(({{ relevant }} & -{{ relevant }}) - 1) + 1 end as {{ rankwise._component_column('first_relevant_rank') }}
+        case when {{ within }} <> 0 then {{ rankwise._bit_count('(' ~ relevant ~ ' & -' ~ relevant ~ ') - 1') }} + 1 end as {{ rankwise._component_column('first_relevant_rank') }}
         {%- endif %}
         {%- if 'dcg' in components %},
         case cutoff.rw_limit{% for cutoff in spec.cutoffs %} when {{ cutoff }} then bits.rw_dcg_at_{{ cutoff }}{% endfor %} end as {{ rankwise._component_column('dcg') }}
@@ -76,5 +76,5 @@ rw_judged_lists as (
 {#- P@position when `position` holds a relevant item, else 0: the relevant ranks
     up to it over the position, as the running hits over the rank gave it. -#}
 {% macro _precision_at_relevant_rank(relevant_ranks, position) %}
-    {{ return('(case when (' ~ relevant_ranks ~ ' >> ' ~ (position - 1) ~ ') & 1 = 1 then cast(bit_count(' ~ relevant_ranks ~ ' & ' ~ ((2 ** position) - 1) ~ ') as ' ~ rankwise.type_float64() ~ ') / ' ~ position ~ ' else 0 end)') }}
+    {{ return('(case when (' ~ relevant_ranks ~ ' >> ' ~ (position - 1) ~ ') & 1 = 1 then cast(' ~ rankwise._bit_count(relevant_ranks ~ ' & ' ~ ((2 ** position) - 1)) ~ ' as ' ~ rankwise.type_float64() ~ ') / ' ~ position ~ ' else 0 end)') }}
 {% endmacro %}
