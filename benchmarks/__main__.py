@@ -31,8 +31,7 @@ from pathlib import Path
 
 from benchmarks import diagnostics, harness, report
 from benchmarks.generate import DATA_ROOT, DENSITIES, SIZES
-from benchmarks.spark import WORKERS as SPARK_WORKERS
-from benchmarks.tools import (COMPLETION_TOOLS, K_SWEEP_METRICS, K_SWEEP_USERS, MEMORY_ENVIRONMENT, PEER_PACKAGES,
+from benchmarks.tools import (COMPLETION_TOOLS, ENGINE_WORKERS, K_SWEEP_METRICS, K_SWEEP_USERS, MEMORY_ENVIRONMENT, PEER_PACKAGES,
                               PEER_PYTHONS, PUSHDOWN_OPTIMIZER, WORKERS)
 
 
@@ -45,9 +44,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="share of the recommended rows that are relevant, one dataset each (default: "
                              + " ".join(map(str, DENSITIES)) + ")")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--tools", nargs="+", default=list(WORKERS), choices=list(WORKERS) + list(SPARK_WORKERS),
-                        metavar="TOOL", help="default: every tool but Spark's, " + ", ".join(map(repr, SPARK_WORKERS))
-                                             + " (benchmarks/spark.py)")
+    parser.add_argument("--tools", nargs="+", default=list(WORKERS), choices=list(WORKERS) + ENGINE_WORKERS,
+                        metavar="TOOL", help="default: every tool but those of Spark and PostgreSQL, "
+                                             + ", ".join(map(repr, ENGINE_WORKERS))
+                                             + " (benchmarks/spark.py, benchmarks/postgres.py)")
     parser.add_argument("--completion", type=int, nargs="?", const=10_000_000, metavar="USERS",
                         help="also run " + ", ".join(COMPLETION_TOOLS) + " once at USERS (default 10,000,000) "
                              "under --memory-limit and --temp-directory, which it needs")

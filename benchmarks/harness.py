@@ -19,7 +19,7 @@ from pathlib import Path
 
 from benchmarks import spark
 from benchmarks.generate import DIVERSITY_DIMENSIONS, SCALE_CHECK_DENSITY, density_line, diversity_inputs, generate
-from benchmarks.tools import (COMPLETION_TOOLS, CUTOFFS, DIVERSITY_K, K_SWEEP_METRICS, K_SWEEP_USERS, METRICS,
+from benchmarks.tools import (COMPLETION_TOOLS, engine_of, CUTOFFS, DIVERSITY_K, K_SWEEP_METRICS, K_SWEEP_USERS, METRICS,
                               PEER_CONVENTIONS, PEER_PACKAGES, PEER_PYTHONS, SCALE_WORKERS, WORKERS, dbt, installed,
                               rankwise_values)
 
@@ -92,8 +92,9 @@ def measure(tool: str, folder: Path, options: dict | None = None, timeout: float
 
 def run_worker(tool: str, folder: Path, options: dict) -> None:
     """The worker's side of `measure`: runs the tool and prints its measurement."""
-    if tool in spark.WORKERS:
-        print(json.dumps(spark.measure(tool, folder)))
+    engine = engine_of(tool)
+    if engine is not None:
+        print(json.dumps(engine.measure(tool, folder)))
         return
     started, cpu_started = time.perf_counter(), _cpu_seconds()
     values = {**WORKERS, **SCALE_WORKERS}[tool](folder, **options)
@@ -151,8 +152,8 @@ def run_benchmark(arguments: argparse.Namespace) -> BenchmarkRun:
                     _check_agreement(tool, runs[0]["values"], rankwise_values(folder, convention, validate=False))
                     run.notes.append(f"{tool}: its means agree with rankwise's (convention='{convention}') "
                                      "within 1e-9 on every dataset.")
-                if tool in spark.OPTIONS:
-                    options = spark.OPTIONS[tool]
+                if tool in getattr(engine_of(tool), "OPTIONS", {}):
+                    options = engine_of(tool).OPTIONS[tool]
                     _check_agreement(tool, runs[0]["values"], spark.reference_values(folder, options))
                     run.notes.append(f"{tool}: its means agree with rankwise's on DuckDB"
                                      + "".join(f", {name}='{value}'" for name, value in options.items())

@@ -10,10 +10,10 @@ import platform
 from importlib import metadata
 from pathlib import Path
 
-from benchmarks import spark
+from benchmarks import postgres, spark
 from benchmarks.harness import PEER_MEMORY_CAP_GIB, SCALE_CHECK_TIMEOUT, BenchmarkRun, ScaleCheckRun
 from benchmarks.targets import judge_targets
-from benchmarks.tools import CUTOFFS, METRICS, PEER_PACKAGES, PEER_PYTHONS, PUSHDOWN_OPTIMIZER, WORKERS, peer_version
+from benchmarks.tools import ENGINE_TOOLS, CUTOFFS, METRICS, engine_of, PEER_PACKAGES, PEER_PYTHONS, PUSHDOWN_OPTIMIZER, WORKERS, peer_version
 
 
 def command(arguments: argparse.Namespace) -> str:
@@ -76,7 +76,8 @@ def _versions() -> list[str]:
 
 
 def benchmark_report(arguments: argparse.Namespace, run: BenchmarkRun) -> list[str]:
-    floors = {(r.users, r.density, r.tool): r.seconds for r in run.results if r.tool in ("floor query", spark.FLOOR)}
+    floors = {(r.users, r.density, r.tool): r.seconds for r in run.results
+              if r.tool in ("floor query", *(module.FLOOR for module in ENGINE_TOOLS))}
     lines = [
         "# Benchmarks",
         "",
@@ -90,7 +91,12 @@ def benchmark_report(arguments: argparse.Namespace, run: BenchmarkRun) -> list[s
         + (f" The Spark tools (benchmarks/spark.py) compute {', '.join(spark.METRICS)} at k = {spark.K}, every "
            "interaction relevant, in a local session; their times leave out the session's start (a second "
            "computation in the same session), their x floor is against the Spark floor query, and their CPU "
-           "and memory include Spark's JVM." if set(arguments.tools) & set(spark.WORKERS) else ""),
+           "and memory include Spark's JVM." if set(arguments.tools) & set(spark.WORKERS) else "")
+        + (f" The PostgreSQL tools (benchmarks/postgres.py) compute {', '.join(spark.METRICS)} at k = {spark.K}, "
+           "every interaction relevant, on a pgserver PostgreSQL, with the SQL rankwise renders for it (what "
+           "dbt-postgres runs); their times are a second run of the query, their "
+           "x floor against the PostgreSQL floor query, their CPU the server's and their memory the backend's."
+           if set(arguments.tools) & set(postgres.WORKERS) else ""),
         "",
         machine() + " " + load(run.load_before),
         "",
@@ -105,7 +111,7 @@ def benchmark_report(arguments: argparse.Namespace, run: BenchmarkRun) -> list[s
     lines += ["", "## Times", "", "| users | hit density | tool | seconds | x floor | CPU seconds | peak MiB |",
               "|---:|---:|---|---:|---:|---:|---:|"]
     for r in run.results:
-        floor = floors.get((r.users, r.density, spark.FLOOR if r.tool in spark.WORKERS else "floor query"))
+        floor = floors.get((r.users, r.density, engine_of(r.tool).FLOOR if engine_of(r.tool) else "floor query"))
         ratio = f"{r.seconds / floor:.2f}" if floor else ""
         lines.append(f"| {r.users:,} | {r.density:g} | {r.tool} | {r.seconds:.2f} | {ratio} | {r.cpu_seconds:.2f} | "
                      f"{r.peak_mib:,.0f} |")

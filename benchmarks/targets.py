@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
-from benchmarks import spark
+from benchmarks import postgres, spark
 from benchmarks.harness import Result
 
 FLOOR = "floor query"
@@ -193,6 +193,8 @@ TARGETS: list[Target] = [
     WithinFloor(SPARK_CHECKED, ratio=3, floor=spark.FLOOR),
     FasterThan(SPARK_UNCHECKED, peer=MLLIB, ratio=1),
     FasterThan(SPARK_CHECKED, peer=MLLIB, ratio=1),
+    # issue #35, on a pgserver PostgreSQL
+    WithinFloor(postgres.TOOL, ratio=3, floor=postgres.FLOOR),
     Completes(CHECKED),
     Completes(UNCHECKED),
 ]

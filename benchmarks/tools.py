@@ -19,7 +19,17 @@ from pathlib import Path
 
 from benchmarks.generate import (DIVERSITY_DIMENSIONS, beyond_inputs, diversity_inputs, read_parquet,
                                  three_models_sql)
-from benchmarks.spark import WORKERS as SPARK_WORKERS
+from benchmarks import postgres, spark
+
+# The tools that run in an engine of their own, a module each (WORKERS, OPTIONS,
+# FLOOR, measure): their times are against that engine's floor query.
+ENGINE_TOOLS = (spark, postgres)
+ENGINE_WORKERS = [tool for module in ENGINE_TOOLS for tool in module.WORKERS]
+
+
+def engine_of(tool: str):
+    """The module of an engine's tool, or None for a tool of this process."""
+    return next((module for module in ENGINE_TOOLS if tool in module.WORKERS), None)
 
 CUTOFFS = [5, 10, 20]
 METRICS = ["precision", "recall", "map", "mrr", "ndcg"]
@@ -396,7 +406,7 @@ SCALE_WORKERS = {"k sweep": _work_k_sweep, "many groups": _work_many_groups, "co
                  "Recommenders diversity": _work_recommenders_diversity}
 PEER_PACKAGES = {"pytrec_eval": "pytrec-eval-terrier", "ranx": "ranx", "RecTools": "rectools",
                  "RecTools IntraListDiversity": "rectools", "Recommenders diversity": "recommenders",
-                 **{tool: "pyspark" for tool in SPARK_WORKERS}}
+                 **{tool: "pyspark" for tool in spark.WORKERS}, **{tool: "pgserver" for tool in postgres.WORKERS}}
 # The rankwise convention each peer's numbers are checked against.
 PEER_CONVENTIONS = {"pytrec_eval": "trec_eval", "ranx": "ranx", "RecTools": "rectools"}
 # The tools of the 10M-users completion run (--completion).

@@ -1,0 +1,26 @@
+"""benchmarks/postgres.py's tools on the benchmark's generated data, on a
+pgserver PostgreSQL as the benchmark starts it: rankwise's PostgreSQL SQL gives
+the means rankwise gives on DuckDB, and the floor query runs, so the benchmark's
+PostgreSQL section compares a correct query with the floor."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchmarks import postgres
+from benchmarks.generate import generate
+from benchmarks.spark import METRICS, reference_values
+
+
+def test_the_benchmark_postgres_tools_run_and_agree_with_rankwise_on_duckdb(tmp_path: Path) -> None:
+    folder, _ = generate(tmp_path, 500, 0.3)
+    measured = {tool: postgres.measure(tool, folder) for tool in postgres.WORKERS}
+    for measurement in measured.values():
+        assert measurement["seconds"] > 0 and measurement["cpu_seconds"] >= 0 and measurement["peak_mib"] > 0
+    values = measured[postgres.TOOL]["values"]
+    expected = reference_values(folder, postgres.OPTIONS[postgres.TOOL])
+    assert values.keys() == expected.keys() == {f"{metric}@10" for metric in METRICS}
+    for key, value in values.items():
+        assert value == pytest.approx(expected[key], abs=1e-9), key
