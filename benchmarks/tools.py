@@ -159,12 +159,16 @@ def _work_pytrec_eval(folder: Path) -> dict:
 
     recommendations = pd.read_parquet(folder / "recommendations.parquet")
     interactions = pd.read_parquet(folder / "interactions.parquet")
+    # As fast as pytrec_eval's inputs are built in Python: the columns as lists
+    # (tolist() gives Python strings, floats and ints at C speed), then the dicts.
     run: dict[str, dict[str, float]] = {}
-    for user, item, score in zip(recommendations.user_id.astype(str), recommendations.item_id.astype(str), recommendations.score):
-        run.setdefault(user, {})[item] = float(score)
+    for user, item, score in zip(recommendations.user_id.astype(str).tolist(),
+                                 recommendations.item_id.astype(str).tolist(), recommendations.score.tolist()):
+        run.setdefault(user, {})[item] = score
     qrels: dict[str, dict[str, int]] = {}
-    for user, item, relevance in zip(interactions.user_id.astype(str), interactions.item_id.astype(str), interactions.relevance):
-        qrels.setdefault(user, {})[item] = int(relevance)
+    for user, item, relevance in zip(interactions.user_id.astype(str).tolist(),
+                                     interactions.item_id.astype(str).tolist(), interactions.relevance.tolist()):
+        qrels.setdefault(user, {})[item] = relevance
     measures = {measure.format(k=k) for measure in TREC_EVAL.values() for k in CUTOFFS}
     results = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
     means = {}
