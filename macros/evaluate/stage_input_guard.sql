@@ -55,33 +55,15 @@
     {{ return(aggregates) }}
 {% endmacro %}
 
-{#- The (list, value) pairs of `rows` listed more than once; with `flag`, only
-    among the lists of `lists` whose `flag` is 1. -#}
-{% macro _repeated_values(rows, lists, keys, value, flag) -%}
-    select {% for column in keys %}rw_rows.{{ column }} as {{ column }}, {% endfor %}rw_rows.{{ value }} as {{ value }}
-    from {{ rows }} as rw_rows
-    {%- if flag is not none %}
-    inner join {{ lists }} as rw_checked
-        on rw_rows.rw_user = rw_checked.rw_user
-        {%- for column in keys if column != 'rw_user' %}
-        and {{ rankwise.null_safe_equals('rw_rows.' ~ column, 'rw_checked.' ~ column) }}
-        {%- endfor %}
-        and rw_checked.{{ flag }} = 1
-    {%- endif %}
-    where rw_rows.rw_user is not null and rw_rows.{{ value }} is not null
-    group by {% for column in keys %}rw_rows.{{ column }}, {% endfor %}rw_rows.{{ value }}
-    having count(*) > 1
-{%- endmacro %}
-
 {#- rw_input_guard: one row when the inputs pass every check, none otherwise. -#}
 {% macro _stage_input_guard(spec) %}
     {%- set truth_keys = spec.partitions + ['rw_user'] -%}
     {%- set item_flag = 'rw_check_items' if rankwise._distinct_item_buckets('rw_item') is not none else none -%}
-    {%- set repeated = [('rw_repeated_items', rankwise._repeated_values('rw_recommendations', 'rw_list_rows', spec.list_keys, 'rw_item', item_flag)),
-                        ('rw_repeated_interactions', rankwise._repeated_values('rw_interactions', 'rw_user_truth_counts', truth_keys, 'rw_item', item_flag))] -%}
+    {%- set repeated = [('rw_repeated_items', rankwise._repeated_in_list('rw_item', spec.list_keys, spec.groups, item_flag, 'rw_recommendations', 'rw_list_rows')),
+                        ('rw_repeated_interactions', rankwise._repeated_in_list('rw_item', truth_keys, spec.partitions, item_flag, 'rw_interactions', 'rw_user_truth_counts'))] -%}
     {%- if spec.score is none -%}
         {%- set rank_flag = 'rw_check_ranks' if rankwise._distinct_small_ranks('rw_rank') is not none else none -%}
-        {%- do repeated.append(('rw_repeated_ranks', rankwise._repeated_values('rw_recommendations', 'rw_list_rows', spec.list_keys, 'rw_rank', rank_flag))) -%}
+        {%- do repeated.append(('rw_repeated_ranks', rankwise._repeated_in_list('rw_rank', spec.list_keys, spec.groups, rank_flag, 'rw_recommendations', 'rw_list_rows'))) -%}
     {%- endif -%}
 rw_input_guard as (
     select 1 as rw_inputs_pass
