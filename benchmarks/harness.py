@@ -152,8 +152,9 @@ def run_benchmark(arguments: argparse.Namespace) -> BenchmarkRun:
                     _check_agreement(tool, runs[0]["values"], rankwise_values(folder, convention, validate=False))
                     run.notes.append(f"{tool}: its means agree with rankwise's (convention='{convention}') "
                                      "within 1e-9 on every dataset.")
-                if tool in getattr(engine_of(tool), "OPTIONS", {}):
-                    options = engine_of(tool).OPTIONS[tool]
+                engine = engine_of(tool)
+                if engine is not None and tool in engine.OPTIONS:
+                    options = engine.OPTIONS[tool]
                     _check_agreement(tool, runs[0]["values"], spark.reference_values(folder, options))
                     run.notes.append(f"{tool}: its means agree with rankwise's on DuckDB"
                                      + "".join(f", {name}='{value}'" for name, value in options.items())

@@ -92,7 +92,7 @@ with
     {{ return(groups | list) }}
 {% endmacro %}
 
-{#- {option: value} as the keyword arguments that set them: relevance_threshold=2 and gain_items='relevant'. -#}
+{#- {option: value} as the keyword arguments that set them, such as relevance_threshold=2 and ... (the options a metric's `rel` sets). -#}
 {% macro _options_as_arguments(options) %}
     {%- set arguments = [] -%}
     {%- for name, value in options | dictsort -%}

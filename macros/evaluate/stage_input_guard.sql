@@ -10,29 +10,24 @@
     Exact, as the checks are: a pass over the lists rules out an item twice in
     a list whose items fill as many hash buckets as it has items, and a rank
     twice in a list whose ranks are whole numbers in 1..63, as distinct bits of
-    one integer (where the engine has those aggregates:
-    _distinct_item_buckets, _distinct_small_ranks); only the other lists are
+    one integer (where the engine has those aggregates: _may_repeat_items,
+    _may_repeat_ranks); only the other lists are
     grouped by (list, item) or (list, rank). -#}
 
 {#- The rows of the recommendations that recommendation_problems reports one
-    by one: null ids, null, NaN or infinite ranks or scores, ranks below 1 or
-    not whole. -#}
-{% macro _recommendation_row_problem(spec) %}
-    {%- if spec.score is not none -%}
-        {{ return('rw_user is null or rw_item is null or rw_score is null or ' ~ rankwise._not_finite('rw_score')) }}
-    {%- endif -%}
-    {{ return('rw_user is null or rw_item is null or rw_rank is null or ' ~ rankwise._not_finite('rw_rank')
-              ~ ' or rw_rank <> floor(rw_rank) or rw_rank < 1') }}
-{% endmacro %}
-
-{#- The rows of the interactions that interaction_problems reports one by one:
-    null ids, and with a relevance column null, NaN, infinite or negative
-    relevances, and under gain='exponential' those of 1024 or more. -#}
-{% macro _interaction_row_problem(spec) %}
+    by one (null ids, invalid ranks or scores, ranks below 1), and those of the
+    interactions that interaction_problems reports one by one (null ids, and
+    with a relevance column invalid or negative relevances, and under
+    gain='exponential' those too large for it): _invalid_values.sql. -#}
+{% macro _row_problem(spec, side) %}
     {%- set problem = 'rw_user is null or rw_item is null' -%}
+    {%- if side == 'lists' -%}
+        {{ return(problem ~ ' or ' ~ (rankwise._invalid_number('rw_score') if spec.score is not none
+                                       else rankwise._invalid_rank('rw_rank') ~ ' or rw_rank < 1')) }}
+    {%- endif -%}
     {%- if spec.relevance is not none -%}
-        {%- set problem = problem ~ ' or rw_relevance is null or ' ~ rankwise._not_finite('rw_relevance') ~ ' or rw_relevance < 0'
-            ~ (' or rw_relevance >= 1024' if spec.gain == 'exponential' else '') -%}
+        {%- set problem = problem ~ ' or ' ~ rankwise._invalid_number('rw_relevance') ~ ' or rw_relevance < 0'
+            ~ (' or ' ~ rankwise._too_large_for_exponential_gain('rw_relevance') if spec.gain == 'exponential' else '') -%}
     {%- endif -%}
     {{ return(problem) }}
 {% endmacro %}
@@ -42,15 +37,14 @@
     rule out a value twice in one pass, whether the exact grouping must look at
     its items (rw_check_items) or its ranks (rw_check_ranks). -#}
 {% macro _input_guard_aggregates(spec, side) %}
-    {%- set buckets = rankwise._distinct_item_buckets('rw_item') -%}
-    {%- set aggregates = ['count(case when ' ~ (rankwise._recommendation_row_problem(spec) if side == 'lists' else rankwise._interaction_row_problem(spec)) ~ ' then 1 end) as rw_problem_rows'] -%}
-    {%- if buckets is not none -%}
-        {%- do aggregates.append('case when ' ~ buckets ~ ' < count(rw_item) then 1 else 0 end as rw_check_items') -%}
+    {%- set aggregates = ['count(case when ' ~ rankwise._row_problem(spec, side) ~ ' then 1 end) as rw_problem_rows'] -%}
+    {%- set may_repeat_items = rankwise._may_repeat_items('rw_item') -%}
+    {%- if may_repeat_items is not none -%}
+        {%- do aggregates.append(may_repeat_items ~ ' as rw_check_items') -%}
     {%- endif -%}
-    {%- set small_ranks = rankwise._distinct_small_ranks('rw_rank') -%}
-    {%- if side == 'lists' and spec.score is none and small_ranks is not none -%}
-        {%- do aggregates.append('case when count(case when rw_rank between 1 and 63 and rw_rank = floor(rw_rank) then 1 end) < count(rw_rank) or '
-                                 ~ small_ranks ~ ' < count(rw_rank) then 1 else 0 end as rw_check_ranks') -%}
+    {%- set may_repeat_ranks = rankwise._may_repeat_ranks('rw_rank') if side == 'lists' and spec.score is none else none -%}
+    {%- if may_repeat_ranks is not none -%}
+        {%- do aggregates.append(may_repeat_ranks ~ ' as rw_check_ranks') -%}
     {%- endif -%}
     {{ return(aggregates) }}
 {% endmacro %}
@@ -58,11 +52,11 @@
 {#- rw_input_guard: one row when the inputs pass every check, none otherwise. -#}
 {% macro _stage_input_guard(spec) %}
     {%- set truth_keys = spec.partitions + ['rw_user'] -%}
-    {%- set item_flag = 'rw_check_items' if rankwise._distinct_item_buckets('rw_item') is not none else none -%}
+    {%- set item_flag = 'rw_check_items' if rankwise._may_repeat_items('rw_item') is not none else none -%}
     {%- set repeated = [('rw_repeated_items', rankwise._repeated_in_list('rw_item', spec.list_keys, spec.groups, item_flag, 'rw_recommendations', 'rw_list_rows')),
                         ('rw_repeated_interactions', rankwise._repeated_in_list('rw_item', truth_keys, spec.partitions, item_flag, 'rw_interactions', 'rw_user_truth_counts'))] -%}
     {%- if spec.score is none -%}
-        {%- set rank_flag = 'rw_check_ranks' if rankwise._distinct_small_ranks('rw_rank') is not none else none -%}
+        {%- set rank_flag = 'rw_check_ranks' if rankwise._may_repeat_ranks('rw_rank') is not none else none -%}
         {%- do repeated.append(('rw_repeated_ranks', rankwise._repeated_in_list('rw_rank', spec.list_keys, spec.groups, rank_flag, 'rw_recommendations', 'rw_list_rows'))) -%}
     {%- endif -%}
 rw_input_guard as (

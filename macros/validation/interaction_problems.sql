@@ -20,7 +20,7 @@
 {% macro default__interaction_problems(interactions, user_col, item_col, relevance_col, gain, partition_by) -%}
 {%- set partitions = [] -%}
 {%- for column in partition_by %}{% do partitions.append(rankwise.quote_identifier(column)) %}{% endfor -%}
-{%- set distinct_item_buckets = rankwise._distinct_item_buckets('rw_item') -%}
+{%- set may_repeat_items = rankwise._may_repeat_items('rw_item') -%}
 {%- set inline_hint = rankwise._inlined_cte() | trim -%}
 with
 
@@ -39,7 +39,7 @@ rw_rows as {{ inline_hint ~ ' ' if inline_hint }}(
     from {{ interactions }}
 ),
 
-{%- if distinct_item_buckets is not none %}
+{%- if may_repeat_items is not none %}
 
 -- A user whose items fill as many hash buckets as there are items holds no item
 -- twice: only the other users need the exact (user, item) grouping.
@@ -48,12 +48,12 @@ rw_lists_to_check as (
     from rw_rows
     where rw_user is not null
     group by {% for column in partitions %}{{ column }}, {% endfor %}rw_user
-    having {{ distinct_item_buckets }} < count(rw_item)
+    having {{ may_repeat_items }} = 1
 ),
 {%- endif %}
 
 rw_repeated_pairs as (
-    {{ rankwise._repeated_in_list('rw_item', partitions + ['rw_user'], partitions, 'rw_check_items' if distinct_item_buckets is not none else none) }}
+    {{ rankwise._repeated_in_list('rw_item', partitions + ['rw_user'], partitions, 'rw_check_items' if may_repeat_items is not none else none) }}
 ),
 
 rw_problems as (
@@ -66,7 +66,7 @@ rw_problems as (
     union all
     {#- one read of the relevance column for its nulls, NaN and infinities #}
     {%- set too_large_for_gain = gain == 'exponential' %}
-    {{ rankwise._problem_rows_by_kind(relevance_col, 'rw_rows', 'rw_relevance is null or ' ~ rankwise._not_finite('rw_relevance') ~ (' or rw_relevance >= 1024' if too_large_for_gain else ''), [
+    {{ rankwise._problem_rows_by_kind(relevance_col, 'rw_rows', rankwise._invalid_number('rw_relevance') ~ (' or ' ~ rankwise._too_large_for_exponential_gain('rw_relevance') if too_large_for_gain else ''), [
         ('null_relevance', 'rw_relevance is null', ['rw_user', 'rw_item']),
         ('non_finite_relevance', rankwise._not_finite('rw_relevance') if too_large_for_gain else none, ['rw_user', 'rw_item'])]
         + ([('relevance_too_large_for_exponential_gain', none, ['rw_user', 'rw_item'])] if too_large_for_gain else [])) }}

@@ -19,13 +19,9 @@
 {%- for column in group_by %}{% do groups.append(rankwise.quote_identifier(column)) %}{% endfor -%}
 {%- set position_col = score_col if score_col is not none else rank_col -%}
 {%- set list_key = groups + ['rw_user'] -%}
-{%- set distinct_item_buckets = rankwise._distinct_item_buckets('rw_item') -%}
-{#- NaN and infinite ranks (refused below) stay out of the bitmask of ranks: DuckDB
-    trusts Parquet's statistics, which leave NaN out, and drops the test that keeps
-    a NaN from its cast to integer. -#}
-{%- set finite_rank = '(case when ' ~ rankwise._not_finite('rw_position') ~ ' then null else rw_position end)' -%}
-{%- set distinct_small_ranks = rankwise._distinct_small_ranks(finite_rank) if score_col is none else none -%}
-{%- set prefilter = distinct_item_buckets is not none or distinct_small_ranks is not none -%}
+{%- set may_repeat_items = rankwise._may_repeat_items('rw_item') -%}
+{%- set may_repeat_ranks = rankwise._may_repeat_ranks('rw_position') if score_col is none else none -%}
+{%- set prefilter = may_repeat_items is not none or may_repeat_ranks is not none -%}
 {%- set inline_hint = rankwise._inlined_cte() | trim -%}
 with
 
@@ -52,14 +48,9 @@ rw_lists_to_check as (
     from (
         select
             {{ list_key | join(', ') }},
-            {% if distinct_item_buckets is not none -%}
-            case when {{ distinct_item_buckets }} < count(rw_item) then 1 else 0 end
-            {%- else %}1{% endif %} as rw_check_items
+            {{ may_repeat_items if may_repeat_items is not none else 1 }} as rw_check_items
             {%- if score_col is none %},
-            {% if distinct_small_ranks is not none -%}
-            case when count(case when rw_position between 1 and 63 and rw_position = floor(rw_position) then 1 end) < count(rw_position)
-                or {{ distinct_small_ranks }} < count(rw_position) then 1 else 0 end
-            {%- else %}1{% endif %} as rw_check_ranks
+            {{ may_repeat_ranks if may_repeat_ranks is not none else 1 }} as rw_check_ranks
             {%- endif %}
         from rw_rows
         where rw_user is not null
@@ -70,13 +61,13 @@ rw_lists_to_check as (
 {%- endif %}
 
 rw_repeated_items as (
-    {{ rankwise._repeated_in_list('rw_item', list_key, groups, 'rw_check_items' if distinct_item_buckets is not none else none) }}
+    {{ rankwise._repeated_in_list('rw_item', list_key, groups, 'rw_check_items' if may_repeat_items is not none else none) }}
 ),
 
 {%- if score_col is none %}
 
 rw_repeated_ranks as (
-    {{ rankwise._repeated_in_list('rw_position', list_key, groups, 'rw_check_ranks' if distinct_small_ranks is not none else none) }}
+    {{ rankwise._repeated_in_list('rw_position', list_key, groups, 'rw_check_ranks' if may_repeat_ranks is not none else none) }}
 ),
 {%- endif %}
 
@@ -89,12 +80,12 @@ rw_problems as (
         (and ranks that are not whole numbers): x - floor(x) is 0 for a whole
         number only, x - x for a finite one only. -#}
     {%- if score_col is none %}
-    {{ rankwise._problem_rows_by_kind(rank_col, 'rw_rows', 'rw_position is null or ' ~ rankwise._not_finite('rw_position') ~ ' or rw_position <> floor(rw_position)', [
+    {{ rankwise._problem_rows_by_kind(rank_col, 'rw_rows', rankwise._invalid_rank('rw_position'), [
         ('null_rank', 'rw_position is null', ['rw_user']),
         ('non_finite_rank', rankwise._not_finite('rw_position'), ['rw_user', 'rw_position']),
         ('rank_not_integer', none, ['rw_user', 'rw_position'])]) }}
     {%- else %}
-    {{ rankwise._problem_rows_by_kind(score_col, 'rw_rows', 'rw_position is null or ' ~ rankwise._not_finite('rw_position'), [
+    {{ rankwise._problem_rows_by_kind(score_col, 'rw_rows', rankwise._invalid_number('rw_position'), [
         ('null_score', 'rw_position is null', ['rw_user']),
         ('non_finite_score', none, ['rw_user', 'rw_position'])]) }}
     {%- endif %}

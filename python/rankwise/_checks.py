@@ -330,11 +330,12 @@ def text_keys(plan: Plan) -> Any:
     return of
 
 
-def refuse_bad_columns(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan) -> None:
+def refuse_bad_columns(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan, *, rows: bool = False) -> None:
     """Raises the first problem of the inputs' columns (missing, of a wrong
-    type): what the query with the checks fused into it cannot check."""
+    type), and with `rows` an empty table: without, what the query with the
+    checks fused into it cannot check."""
     check_columns(engine, inputs["recommendations"], inputs["interactions"], group_by=plan.arguments["group_by"] or [],
-                  partition_by=plan.arguments["partition_by"] or [], rows=False,
+                  partition_by=plan.arguments["partition_by"] or [], rows=rows,
                   **_columns(plan, "user_col", "item_col", "rank_col", "score_col", "relevance_col"))
 
 
@@ -342,13 +343,11 @@ def refuse_bad_input(engine: Engine, inputs: dict[str, ResolvedInput], plan: Pla
                      overlap: bool = True) -> None:
     """Raises the first problem of the inputs; with `overlap`, also when the two
     tables share no user or no item."""
-    columns = _columns(plan, "user_col", "item_col", "rank_col", "score_col", "relevance_col")
-    partition_by = plan.arguments["partition_by"] or []
-    check_columns(engine, inputs["recommendations"], inputs["interactions"], group_by=plan.arguments["group_by"] or [],
-                  partition_by=partition_by, **columns)
+    refuse_bad_columns(engine, inputs, plan, rows=True)
     found = problems(engine, inputs["recommendations"], inputs["interactions"], group_by=plan.list_keys,
-                     partition_by=partition_by, duplicate_interactions=plan.options["duplicate_interactions"],
-                     gain=plan.options["gain"], **columns)
+                     partition_by=plan.arguments["partition_by"] or [],
+                     duplicate_interactions=plan.options["duplicate_interactions"], gain=plan.options["gain"],
+                     **_columns(plan, "user_col", "item_col", "rank_col", "score_col", "relevance_col"))
     if found:
         raise found[0].error()
     if overlap:
@@ -428,7 +427,7 @@ def warn_of_coverage(engine: Engine, means: Any, plan: Plan) -> None:
     the users with ground truth."""
     def query(relation: str, macros: MacroRenderer) -> str:
         return macros.call("coverage_warnings", relation, group_by=plan.arguments["group_by"] or [],
-                                  partition_by=plan.arguments["partition_by"] or [], users=plan.options["users"])
+                           partition_by=plan.arguments["partition_by"] or [], users=plan.options["users"])
     for _, message in engine.rows_over(means, query):
         warnings.warn(message, RankwiseWarning, stacklevel=4)
 

@@ -17,6 +17,7 @@ on Spark Connect), so nothing is left behind in the session's catalog.
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 import uuid
 from collections.abc import Callable, Iterator, Mapping
@@ -105,7 +106,9 @@ class _Collected:
     rows: list[Any]
     schema: Any
 
+    @functools.cached_property
     def arrow(self) -> Any:
+        """The rows as an Arrow table, built once however often they are read."""
         import pyarrow as pa
         from pyspark.sql.pandas.types import to_arrow_schema
 
@@ -230,7 +233,7 @@ class SparkEngine(Engine):
         import duckdb
 
         with duckdb.connect() as connection:
-            connection.register("rw_result", result.arrow())
+            connection.register("rw_result", result.arrow)
             return connection.sql(query("rw_result", renderer("duckdb"))).fetchall()
 
     def returned(self, result: Any, output: str) -> Any:
