@@ -86,6 +86,7 @@ select * from (
 {%- if spec.needs_list_metrics -%}
     {%- if spec.needs_train_popularity %}{% do stages.append(rankwise._stage_train_popularity(spec)) %}{% endif -%}
     {%- if spec.pair_metrics | length > 0 %}{% do stages.extend(rankwise._stages_list_diversity(spec)) %}{% endif -%}
+    {%- if spec.reference_metrics | length > 0 %}{% do stages.extend(rankwise._stages_reference_overlap(spec)) %}{% endif -%}
     {%- do stages.append(rankwise._stage_list_values(spec)) -%}
     {%- if not spec.per_user %}{% do stages.append(rankwise._stage_list_means(spec)) %}{% endif -%}
 {%- endif -%}

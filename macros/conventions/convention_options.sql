@@ -2,6 +2,7 @@
     conventions that set them. An option's entry says:
       kind      how its value is checked: column (a column name), optional_column,
                 optional_columns (a name or a list), choice (one of `choices`),
+                model (a value of a column: text or a finite number),
                 convention (a key of the presets), number (finite), share (above
                 0, at most 1), log_base ('e' or a finite number > 0 other than
                 1), user_set (one of `choices`, or a mapping from per-user metric
@@ -42,7 +43,10 @@
         'item_feature_cols': {'kind': "optional_columns", 'default': none, 'read_by': ["intra_list_diversity"], 'help': "Columns of the catalog (items) holding each item's features: for item_distance='hamming', or numeric ones forming the vector of 'cosine'."},
         'coverage_of': {'kind': "choice", 'preset': true, 'default': "catalog", 'choices': ["catalog", "train_items", "train_item_count"], 'read_by': ["coverage"], 'help': "coverage: the share of the catalog shown, the share of the train items shown ('train_items', Evidently), or the items shown over the train items ('train_item_count', Recommenders)."},
         'gini_items': {'kind': "choice", 'preset': true, 'default': "catalog", 'choices': ["catalog", "shown"], 'read_by': ["gini"], 'help': "gini over the catalog, the items never shown counting 0, or over the items shown within k only, divided by n - 1 ('shown', Evidently)."},
-        'novelty_unseen': {'kind': "choice", 'preset': true, 'default': "one", 'choices': ["one", "dropped", "zero"], 'read_by': ["novelty"], 'help': "novelty of an item nobody interacted with in train: as one user ('one', RecTools), left out of the list's mean ('dropped', Evidently), or 0 ('zero', Recommenders)."}
+        'novelty_unseen': {'kind': "choice", 'preset': true, 'default': "one", 'choices': ["one", "dropped", "zero"], 'read_by': ["novelty"], 'help': "novelty of an item nobody interacted with in train: as one user ('one', RecTools), left out of the list's mean ('dropped', Evidently), or 0 ('zero', Recommenders)."},
+        'model_col': {'kind': "optional_column", 'default': none, 'read_by': ["rbo", "intersection"], 'help': "The column of the recommendations that tells the models apart, for rbo and intersection: each model's list is compared with the `reference` model's list of the same user (the column becomes a group of the output)."},
+        'reference': {'kind': "model", 'default': none, 'read_by': ["rbo", "intersection"], 'help': "The value of model_col (text or a number) naming the reference model, whose lists rbo and intersection compare every model's lists with."},
+        'without_reference': {'kind': "choice", 'preset': true, 'default': "no_value", 'choices': ["no_value", "zero"], 'read_by': ["rbo", "intersection"], 'help': "rbo and intersection of a list whose user has no reference list: no value, left out of the mean, or 0 ('zero', RecTools)."}
     }) }}
 {% endmacro %}
 
@@ -92,9 +96,11 @@
     {#- RecTools (metrics/ranking.py, classification.py): binary gain, IDCG over k slots, every
         user of the interactions (merge_reco left-joins them); AvgRecPopularity(normalize=True)
         counts an item's train rows over all train rows (popularity.py); IntraListDiversity
-        with PairwiseHammingDistanceCalculator counts the features two items differ in. -#}
+        with PairwiseHammingDistanceCalculator counts the features two items differ in;
+        Intersection scores 0 for a user without a reference list (its Recall fills 0). -#}
     {%- set rectools = rankwise._updated(trec_eval, {'gain': 'binary', 'gain_items': 'relevant', 'idcg': 'k_positions', 'users': 'interactions',
-                                                      'arp_popularity': 'interactions', 'item_distance': 'hamming'}) -%}
+                                                      'arp_popularity': 'interactions', 'item_distance': 'hamming',
+                                                      'without_reference': 'zero'}) -%}
     {#- Evidently (legacy/metrics/recsys): precision over the rows shown, users with a relevant
         item only, tied scores share a rank; DiversityMetric divides the list's pairwise
         cosine distances by its length, not by its pairs (diversity.py); PopularityBias

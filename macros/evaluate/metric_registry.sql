@@ -21,6 +21,10 @@
                       (ascending)
       pairs           list level: the macro writing the list's value from the
                       sum of its pairs' distances: pairs(columns, spec)
+      reference       list level: the macro writing the list's value from its
+                      overlap with the reference model's list of the same user
+                      (stage_reference_overlap.sql): reference(columns, spec,
+                      parameters)
       zero_without_list  true when a user with truth but no list scores 0 (every
                       metric but idcg, a property of the user's truth)
       reads           what it reads besides the lists: the optional inputs
@@ -34,7 +38,7 @@
       largest_cutoff  {'when': ..., 'k': ..., 'why': ...}: the largest cutoff
       bootstrap       group level: whether bootstrap_resamples gives it an
                       interval
-      parameters      user level: the parameters a metric string may give it,
+      parameters      the parameters a metric string may give it,
                       as 'rbp(p=0.95)@20': {name: {'kind', 'default', 'choices',
                       'help'}}, kind 'probability' (a number above 0 and below
                       1), 'choice' (one of `choices`) or 'boolean'; the formula
@@ -86,6 +90,12 @@
         'intra_list_diversity': {'cutoff': true, 'level': 'list', 'formula': '_formula_item_distance', 'pairs': '_pairs_intra_list_diversity',
                                'reads': ['items', 'item_features'],
                                'reads_when': [{'when': {'item_distance': 'cooccurrence'}, 'reads': ['train', 'train_popularity']}]},
+        'rbo':                {'cutoff': true,  'level': 'list',  'reference': '_reference_rbo', 'reads': ['reference_lists'],
+                               'needs_cutoff': {'when': {}, 'why': "(both lists are cut at k, and RBO_ext extrapolates from there)"},
+                               'largest_cutoff': {'when': {}, 'k': 10000000, 'why': "reads its weights from a table of every depth up to k"},
+                               'parameters': {'p': {'kind': 'probability', 'default': 0.9, 'help': "the persistence: depth d weighs p^(d-1) times depth 1's"}}},
+        'intersection':       {'cutoff': true,  'level': 'list',  'reference': '_reference_intersection', 'reads': ['reference_lists'],
+                               'needs_cutoff': {'when': {}, 'why': "(the share of a list's top k in the reference list's top k)"}},
     }) }}
 {% endmacro %}
 
@@ -312,4 +322,23 @@
 
 {% macro _formula_long_tail_share(columns, k, spec) %}
     {{ return('case when ' ~ columns.in_head ~ ' = 1 then 0e0 else 1e0 end') }}
+{% endmacro %}
+
+{#- A reference-list formula reads the overlap of a list with the reference
+    model's list of the same user, both cut at k (stage_reference_overlap.sql):
+    the items they share (common), those of them within the shorter list's depth
+    (common_within_short), the two depths (short_depth, long_depth: the largest
+    rank within k of each list), the list's items within k (n_items) and the sum
+    over the shared items of the tail of the depth weights p^d / d that RBO_ext
+    adds up (weight_tail). -#}
+
+{#- RBO_ext (Webber, Moffat & Zobel 2010, equation 32): rank_biased_overlap.sql. -#}
+{% macro _reference_rbo(columns, spec, parameters) %}
+    {{ return(rankwise.rank_biased_overlap(columns.weight_tail, columns.common, columns.common_within_short,
+                                           columns.short_depth, columns.long_depth, parameters.p)) }}
+{% endmacro %}
+
+{#- RecTools' Intersection: the share of the list's top k in the reference's top k. -#}
+{% macro _reference_intersection(columns, spec, parameters) %}
+    {{ return(rankwise.safe_divide(columns.common, columns.n_items)) }}
 {% endmacro %}

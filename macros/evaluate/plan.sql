@@ -8,6 +8,8 @@
     (_evaluation_plan) and re-derives none of it. -#}
 {% macro _evaluate_spec(metrics, k, group_by, per_user, options, partition_by) %}
     {%- set resolved = rankwise._resolved_options(options, per_user) -%}
+    {%- set every_metric = rankwise._parse_metrics(metrics, k) -%}
+    {%- set group_by = rankwise._groups_with_model(every_metric, group_by, partition_by, resolved) -%}
     {%- set quoted_partitions = rankwise._checked_columns(resolved, partition_by, 'partition_by') -%}
     {%- set quoted_groups = rankwise._checked_columns(resolved, group_by, 'group_by') -%}
     {%- for column in quoted_groups if column in quoted_partitions -%}
@@ -17,7 +19,6 @@
         in an evaluation of its own under them: `threshold_parts` -#}
     {%- set own = [] -%}
     {%- set parts = [] -%}
-    {%- set every_metric = rankwise._parse_metrics(metrics, k) -%}
     {%- for entry in every_metric -%}
         {%- set overrides = rankwise._parameter_overrides(entry.parameters) -%}
         {%- if rankwise._options_match(overrides, resolved) -%}
@@ -57,6 +58,8 @@
         'relevance': none if resolved.relevance_col is none else rankwise.quote_identifier(resolved.relevance_col),
         'min_gain_relevance': none if resolved.gain_items == 'positive' else resolved.relevance_threshold,
         'input_guard': false,
+        'model': none if resolved.model_col is none else rankwise.quote_identifier(resolved.model_col),
+        'reference_value': rankwise._model_literal(resolved.reference),
     } -%}
     {#- the stages read the options that are not columns by name: spec.gain -#}
     {%- for name, option in rankwise._option_registry().items() if not option.kind.endswith('column') and not option.kind.endswith('columns') -%}
@@ -91,6 +94,8 @@
             {%- do rankwise._check_choice('evaluate', name, resolved[name], option.choices) -%}
         {%- elif option.kind == 'number' -%}
             {%- do rankwise._number_literal('evaluate', name, resolved[name]) -%}
+        {%- elif option.kind == 'model' and resolved[name] is not none and not (resolved[name] is string or (resolved[name] is number and resolved[name] is not boolean and (resolved[name] - resolved[name]) == 0)) -%}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `" ~ name ~ "` must be a value of the model column (text or a finite number), or none; got " ~ rankwise._describe(resolved[name]) ~ ".") }}
         {%- elif option.kind == 'share' and not (resolved[name] is number and resolved[name] is not boolean and resolved[name] > 0 and resolved[name] <= 1) -%}
             {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `" ~ name ~ "` must be a number above 0 and at most 1 (" ~ option.help ~ "); got " ~ rankwise._describe(resolved[name]) ~ ".") }}
         {%- elif option.kind == 'log_base' -%}
@@ -164,6 +169,46 @@
     {%- set quoted_groups = [] -%}
     {%- for column in groups %}{% do quoted_groups.append(rankwise.quote_identifier(column)) %}{% endfor -%}
     {{ return(quoted_groups) }}
+{% endmacro %}
+
+{#- `group_by` with the model column (model_col) added when it is not there:
+    the models' lists are told apart as groups of the output. The metrics that
+    compare a list with the reference model's (rbo, intersection) need
+    model_col and reference; reference is refused when none of them is asked. -#}
+{% macro _groups_with_model(every_metric, group_by, partition_by, options) %}
+    {%- set readers = rankwise._readers_of('reference_lists') -%}
+    {%- set asked = every_metric | map(attribute='name') | select('in', readers) | unique | list -%}
+    {%- set groups = [] if group_by is none else ([group_by] if group_by is string else group_by) -%}
+    {%- set missing = [] -%}
+    {%- if options.model_col is none %}{% do missing.append("`model_col` (the column of the recommendations naming the model)") %}{% endif -%}
+    {%- if options.reference is none %}{% do missing.append("`reference` (the reference model's value of it)") %}{% endif -%}
+    {%- if asked | length > 0 and missing | length > 0 -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ asked | join(', ') ~ " compare" ~ ("s" if asked | length == 1 else "") ~ " each model's list with the reference model's list of the same user; give " ~ missing | join(' and ') ~ ".") }}
+    {%- endif -%}
+    {%- if asked | length == 0 and options.reference is not none -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: `reference` is given, but only " ~ readers | join(', ') ~ " read it and none is asked; add one to `metrics` or leave `reference` out.") }}
+    {%- endif -%}
+    {%- if options.model_col is none or groups is mapping or groups is not iterable -%}
+        {{ return(group_by) }}
+    {%- endif -%}
+    {%- set partitions = [] if partition_by is none else ([partition_by] if partition_by is string else partition_by) -%}
+    {%- if partitions is iterable and partitions is not mapping and options.model_col | lower in partitions | map('string') | map('lower') | list -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: `model_col` '" ~ options.model_col ~ "' is in `partition_by`; the models are groups of the recommendations, not partitions of both inputs: leave it out of `partition_by`.") }}
+    {%- endif -%}
+    {%- if options.model_col | lower in groups | map('string') | map('lower') | list -%}
+        {{ return(groups) }}
+    {%- endif -%}
+    {{ return(groups + [options.model_col]) }}
+{% endmacro %}
+
+{#- A value of the model column as a literal of its type: text, or a number. -#}
+{% macro _model_literal(value) %}
+    {%- if value is none -%}
+        {{ return(none) }}
+    {%- elif value is string -%}
+        {{ return(rankwise._string_literal(value)) }}
+    {%- endif -%}
+    {{ return(rankwise._number_literal('evaluate', 'reference', value)) }}
 {% endmacro %}
 
 {#- The metrics asked (parsed entries), in order, split by level, each with
@@ -299,7 +344,11 @@
     {%- endfor -%}
     {%- set pair_metrics = [] -%}
     {%- for entry in spec.list_metrics if metrics[entry.name].pairs is defined %}{% do pair_metrics.append(entry) %}{% endfor -%}
-    {%- set item_value_metrics = spec.list_metrics | reject('in', pair_metrics) | list -%}
+    {%- set reference_metrics = [] -%}
+    {%- for entry in spec.list_metrics if metrics[entry.name].reference is defined %}{% do reference_metrics.append(entry) %}{% endfor -%}
+    {%- set item_value_metrics = spec.list_metrics | reject('in', pair_metrics) | reject('in', reference_metrics) | list -%}
+    {%- set persistences = [] -%}
+    {%- for entry in reference_metrics if entry.parameters.p is defined and entry.parameters.p not in persistences %}{% do persistences.append(entry.parameters.p) %}{% endfor -%}
     {%- set item_value_reads = [] -%}
     {%- for entry in item_value_metrics %}{% do item_value_reads.extend(entry.reads) %}{% endfor -%}
     {%- set whole_list_cutoff = none in spec.cutoffs -%}
@@ -324,6 +373,9 @@
         'needs_train_item_set': 'train_item_set' in reads,
         'needs_train_popularity': 'train_popularity' in reads,
         'pair_metrics': pair_metrics,
+        'reference_metrics': reference_metrics,
+        'reference_cutoffs': reference_metrics | map(attribute='k') | unique | list,
+        'overlap_persistences': persistences,
         'item_value_metrics': item_value_metrics,
         'item_values_read_popularity': 'train_popularity' in item_value_reads,
         'needs_running_hits': 'hits_so_far' in row_windows,
@@ -434,7 +486,7 @@
     {%- set parts = [] -%}
     {%- for part in spec.threshold_parts -%}
         {%- set part_options = rankwise._updated(given, part.overrides) -%}
-        {%- do part_options.update({'item_vector_col': none, 'item_feature_cols': none}) -%}
+        {%- do part_options.update({'item_vector_col': none, 'item_feature_cols': none, 'reference': none}) -%}
         {%- do parts.append(rankwise._evaluation_spec(part.metrics, k, group_by, per_user, partition_by, confidence, bootstrap_resamples,
                                                       seed, none, none, part_options)) -%}
     {%- endfor -%}
@@ -460,7 +512,7 @@
 {#- What the Python wrapper needs to know of an evaluation, from the planner
     alone (it re-derives none of it): the options resolved, the metrics asked
     by level (and whether compare tests each), the optional inputs read, the warning for each optional input
-    given that no metric reads, and the columns that tell lists apart. The
+    given that no metric reads, and the group columns (group_by with model_col). The
     arguments are evaluate's; `items` and `train` are true when given. -#}
 {% macro _evaluation_plan(metrics=none, k=none, group_by=none, per_user=false, partition_by=none, confidence=0.95,
                           bootstrap_resamples=none, seed=0, items=false, train=false) %}
@@ -487,6 +539,7 @@
         'unread_inputs': unread,
         'metrics_shown_by_a_hit': rankwise._metrics_shown_by_a_hit(),
         'checks_fuse': spec.checks_fuse,
+        'group_by': rankwise._groups_with_model(spec.every_metric, group_by, partition_by, spec.options),
     }) }}
 {% endmacro %}
 
@@ -517,6 +570,9 @@
     {%- set partitions = [] if partition_by is none else ([partition_by] if partition_by is string else partition_by) -%}
     {%- set recommendations = [(user_col, 'user id'), (item_col, 'item id'), (score_col, 'score') if score_col is not none else (rank_col, 'rank')] -%}
     {%- for column in groups %}{% do recommendations.append((column, 'group_by column')) %}{% endfor -%}
+    {%- if options.model_col is not none and options.model_col | lower not in groups | map('string') | map('lower') | list -%}
+        {%- do recommendations.append((options.model_col, 'model column')) -%}
+    {%- endif -%}
     {%- set interactions = [(user_col, 'user id'), (item_col, 'item id'), (relevance_col, 'relevance')] -%}
     {%- for column in partitions -%}
         {%- do recommendations.append((column, 'partition_by column')) -%}

@@ -11,7 +11,8 @@
     number, counted once per cutoff (rw_within__i) for every metric whose items
     all have a value, and per metric for those that read own_item_count (some
     of their items have no value); a pair metric's `pairs` macro divides its
-    distance sum. A metric that reads shown_relevance reads each shown item's
+    distance sum; a reference-list metric's value is its overlap with the
+    reference list (stage_reference_overlap.sql). A metric that reads shown_relevance reads each shown item's
     relevance off rw_interactions, the accuracy metrics' one row per (user,
     item). -#}
 {% macro _stage_list_values(spec) %}
@@ -42,7 +43,10 @@ rw_list_values as (
         {{ rankwise._selected_columns(spec.groups, 'sums') }}sums.rw_user as rw_user
         {%- for entry in spec.list_metrics %},
         {{ items_within[entry.position] }} as rw_top__{{ entry.position }},
-        {%- if entry in spec.pair_metrics %}
+        {%- if entry in spec.reference_metrics %}
+        {#- a list whose user has no reference list has no overlap row -#}
+        {{ 'coalesce(overlap.rw_value__' ~ entry.position ~ ', 0e0)' if spec.without_reference == 'zero' else 'overlap.rw_value__' ~ entry.position }} as rw_value__{{ entry.position }}
+        {%- elif entry in spec.pair_metrics %}
         {%- set pair_columns = {'distance_sum': 'diversity.rw_distance_sum__' ~ entry.position, 'pairs': 'diversity.rw_pairs__' ~ entry.position,
                                 'n_items': items_within[entry.position]} %}
         {{ rankwise[registry[entry.name].pairs](pair_columns, spec) }} as rw_value__{{ entry.position }}
@@ -83,6 +87,10 @@ rw_list_values as (
         {%- endif %}
         group by {{ rankwise._group_columns(spec.groups, 'recommendation') }}recommendation.rw_user
     ) as sums
+    {%- if spec.reference_metrics | length > 0 %}
+    left join rw_reference_overlap as overlap
+        on overlap.rw_user = sums.rw_user{{ rankwise._groups_match('overlap', 'sums', spec.groups) }}
+    {%- endif %}
     {%- if spec.pair_metrics | length > 0 %}
     left join rw_list_diversity as diversity
         on diversity.rw_user = sums.rw_user{{ rankwise._groups_match('diversity', 'sums', spec.groups) }}

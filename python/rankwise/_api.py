@@ -163,6 +163,8 @@ def evaluate(
             _checks.refuse_bad_input(running, inputs, plan, overlap=overlap_first)
         if validate:
             _checks.refuse_bad_optional_inputs(running, inputs, plan, list(optional))
+        # Read even without validate, as compare reads its model column.
+        _checks.refuse_a_missing_reference(running, inputs, plan)
         _checks.warn_of_an_unread_relevance(running, inputs, plan)
 
         def query(guarded: bool) -> str:

@@ -21,6 +21,7 @@ from ._render import MacroRenderer, renderer
 from .engines import ColumnType, Engine, ResolvedInput
 from .errors import (
     RankwiseWarning,
+    InvalidArgumentError,
     ColumnTypeError,
     InputError,
     DuplicateRowsError,
@@ -83,10 +84,11 @@ def check_columns(
     group_by: Sequence[str],
     partition_by: Sequence[str] = (),
     rows: bool = True,
+    model_col: str | None = None,
 ) -> None:
     """Both tables have rows (unless `rows` is false, for a query that checks
     that itself), and every column the evaluation reads exists and has a type
-    it can use."""
+    it can use; `group_by` may hold `model_col`, named as such."""
     tables = {"recommendations": engine.column_types(recommendations), "interactions": engine.column_types(interactions)}
     for resolved in engine.empty_inputs([recommendations, interactions]) if rows else []:
         raise EmptyInputError(f"rankwise: the {resolved.label} is empty: there is nothing to evaluate.", table=resolved.label)
@@ -113,7 +115,8 @@ def check_columns(
                 f"rankwise: the {purpose} column '{column}' of the {labels[role]} is of type {kind.name}; it must be numeric.",
                 table=labels[role], column=column)
     for column in group_by:
-        _require(tables["recommendations"], labels["recommendations"], "group_by column", column)
+        role = "model column" if column == model_col else "group_by column"
+        _require(tables["recommendations"], labels["recommendations"], role, column)
     for column in partition_by:
         kinds = tuple(_require(tables[role], labels[role], "partition_by column", column) for role in tables)
         _check_comparable("partition_by", column, kinds, labels, "cast one so that both are of one type")
@@ -334,7 +337,8 @@ def refuse_bad_columns(engine: Engine, inputs: dict[str, ResolvedInput], plan: P
     """Raises the first problem of the inputs' columns (missing, of a wrong
     type), and with `rows` an empty table: without, what the query with the
     checks fused into it cannot check."""
-    check_columns(engine, inputs["recommendations"], inputs["interactions"], group_by=plan.arguments["group_by"] or [],
+    check_columns(engine, inputs["recommendations"], inputs["interactions"], group_by=plan.group_by,
+                  model_col=plan.options["model_col"],
                   partition_by=plan.arguments["partition_by"] or [], rows=rows,
                   **_columns(plan, "user_col", "item_col", "rank_col", "score_col", "relevance_col"))
 
@@ -352,6 +356,32 @@ def refuse_bad_input(engine: Engine, inputs: dict[str, ResolvedInput], plan: Pla
         raise found[0].error()
     if overlap:
         refuse_without_overlap(engine, inputs, plan)
+
+
+def model_values(engine: Engine, recommendations_sql: str, model_col: str) -> tuple[list[Any], str]:
+    """Up to 21 values of the model column, and the first 20 as a message shows
+    them."""
+    column = engine.macros.call("quote_identifier", model_col)
+    models = [row[0] for row in engine.rows(
+        f"select distinct {column} from {recommendations_sql} where {column} is not null order by 1 limit 21")]
+    return models, ", ".join(map(repr, models[:20])) + (", ..." if len(models) > 20 else "")
+
+
+def refuse_a_missing_reference(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan) -> None:
+    """The reference model of rbo and intersection must have lists: without, every
+    list would have no value, and the means no row."""
+    reference = plan.options["reference"]
+    if reference is None:
+        return
+    column = engine.macros.call("quote_identifier", plan.options["model_col"])
+    literal = engine.macros.call("_model_literal", reference)
+    if engine.rows(f"select 1 from {inputs['recommendations'].sql} where {column} = {literal} limit 1"):
+        return
+    _, shown = model_values(engine, inputs["recommendations"].sql, plan.options["model_col"])
+    raise InvalidArgumentError(
+        f"rankwise.evaluate: the reference {reference!r} is not a value of the model column "
+        f"'{plan.options['model_col']}' of the {inputs['recommendations'].label}; "
+        f"its values: {shown or 'none'}.")
 
 
 def refuse_without_overlap(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan) -> None:
@@ -426,7 +456,7 @@ def warn_of_coverage(engine: Engine, means: Any, plan: Plan) -> None:
     the means: groups scored on different users, groups with lists for few of
     the users with ground truth."""
     def query(relation: str, macros: MacroRenderer) -> str:
-        return macros.call("coverage_warnings", relation, group_by=plan.arguments["group_by"] or [],
+        return macros.call("coverage_warnings", relation, group_by=plan.group_by,
                            partition_by=plan.arguments["partition_by"] or [], users=plan.options["users"])
     for _, message in engine.rows_over(means, query):
         warnings.warn(message, RankwiseWarning, stacklevel=4)
@@ -446,7 +476,7 @@ def report_rows(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan,
     """The rows of :func:`rankwise.check`'s report (CHECK_COLUMNS): the errors
     evaluate would raise, then the notes."""
     partition_by = plan.arguments["partition_by"] or []
-    group_by = plan.arguments["group_by"] or []
+    group_by = plan.group_by
     columns = _columns(plan, "user_col", "item_col", "score_col", "relevance_col")
     rows: list[tuple] = []
     try:

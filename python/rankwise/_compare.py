@@ -171,10 +171,7 @@ def _refuse_an_empty_comparison(engine: Engine, recommendations_sql: str, argume
     """No pair to compare: a baseline that is not a model, one model only, or
     no user in any pair's population. Says which, rather than return an empty
     table."""
-    column = engine.macros.call("quote_identifier", arguments["model_col"])
-    models = [row[0] for row in engine.rows(
-        f"select distinct {column} from {recommendations_sql} where {column} is not null order by 1 limit 21")]
-    shown = ", ".join(map(repr, models[:20])) + (", ..." if len(models) > 20 else "")
+    models, shown = _checks.model_values(engine, recommendations_sql, arguments["model_col"])
     if arguments["baseline"] is not None and arguments["baseline"] not in models:
         raise InvalidArgumentError(
             f"rankwise.compare: the baseline {arguments['baseline']!r} is not a value of the model column "

@@ -38,6 +38,7 @@ DiversityDenominator = Literal["pairs", "list_length"]
 CoverageOf = Literal["catalog", "train_items", "train_item_count"]
 GiniItems = Literal["catalog", "shown"]
 NoveltyUnseen = Literal["one", "dropped", "zero"]
+WithoutReference = Literal["no_value", "zero"]
 
 
 class EvaluateOptions(TypedDict, total=False):
@@ -71,6 +72,9 @@ class EvaluateOptions(TypedDict, total=False):
     coverage_of: CoverageOf | None
     gini_items: GiniItems | None
     novelty_unseen: NoveltyUnseen | None
+    model_col: str | None
+    reference: str | int | float | None
+    without_reference: WithoutReference | None
 
 
 def _declared() -> dict[str, dict[str, Any]]:
@@ -195,7 +199,8 @@ def options_table() -> str:
     for name, option in _DECLARED.items():
         values = {"column": "a column name", "optional_column": "a column name, or None",
                   "optional_columns": "column names, or None", "number": "a finite number",
-                  "share": "a number above 0, at most 1", "convention": "a convention (below)"}.get(option["kind"])
+                  "share": "a number above 0, at most 1", "convention": "a convention (below)",
+                  "model": "a value of `model_col` (text or a number), or None"}.get(option["kind"])
         if values is None:
             values = ", ".join(f"`{choice}`" for choice in option["choices"])
             if option["kind"] == "log_base":

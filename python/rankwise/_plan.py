@@ -109,6 +109,8 @@ class Plan:
     checks_fuse: bool
     """Whether the input checks can run inside the metric query (macro
     _guarded_evaluate): one query of means over the per-user metrics."""
+    group_by: list[str]
+    """The group columns of the output: group_by, with model_col when given."""
 
     def names_of_level(self, *levels: str) -> set[str]:
         """The names of the metrics asked whose level is one of `levels`:
@@ -129,7 +131,7 @@ class Plan:
     def list_keys(self) -> list[str]:
         """The columns besides the user that tell one list from another: the
         partition columns, then the group columns."""
-        return [*(self.arguments["partition_by"] or []), *(self.arguments["group_by"] or [])]
+        return [*(self.arguments["partition_by"] or []), *self.group_by]
 
 
 def evaluation_plan(arguments: dict[str, Any], *, items: bool = False, train: bool = False) -> Plan:
@@ -145,6 +147,7 @@ def evaluation_plan(arguments: dict[str, Any], *, items: bool = False, train: bo
         unread_inputs=[dict(unread) for unread in planned["unread_inputs"]],
         metrics_shown_by_a_hit=list(planned["metrics_shown_by_a_hit"]),
         checks_fuse=bool(planned["checks_fuse"]),
+        group_by=list(planned["group_by"] or []),
     )
 
 

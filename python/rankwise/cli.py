@@ -87,6 +87,10 @@ def _option(name: str, annotation: Any) -> Callable[[Callable[..., Any]], Callab
         kind, multiple, default = _UserSet(words), True, ()
     elif any(typing.get_origin(arm) is list for arm in arms):
         multiple, default = True, ()
+    elif str in arms:
+        # a value of a column of the recommendations (reference): compared as
+        # the engine compares a text literal with the column
+        pass
     elif float in arms:
         kind = _Value(words)
     elif words:
@@ -95,11 +99,20 @@ def _option(name: str, annotation: Any) -> Callable[[Callable[..., Any]], Callab
                         show_default=default not in (None, ()), help=DOCS[name])
 
 
-def _options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """A flag for every option of rankwise.EvaluateOptions, in their order."""
-    for name, annotation in reversed(option_types().items()):
-        command = _option(name, annotation)(command)
-    return command
+def _options_except(*excluded: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A flag for every option of rankwise.EvaluateOptions, in their order, but
+    those a command declares itself (compare's and report's --model-col)."""
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        for name, annotation in reversed(option_types().items()):
+            if name not in excluded:
+                command = _option(name, annotation)(command)
+        return command
+
+    return decorate
+
+
+_options = _options_except()
 
 
 _PARTITION_HELP = ("A column both inputs have (fold, week...), each of whose values is evaluated against its own "
@@ -111,7 +124,13 @@ def _readers(input_name: str) -> str:
     return ", ".join(renderer().call("_readers_of", input_name))
 
 
-def _common_options(command: Callable[..., Any]) -> Callable[..., Any]:
+def _common_options_except(*excluded: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The arguments `evaluate`, `sql` and `report` share, less the options a
+    command declares itself."""
+    return lambda command: _common_options(command, excluded)
+
+
+def _common_options(command: Callable[..., Any], excluded: tuple[str, ...] = ()) -> Callable[..., Any]:
     """The arguments `evaluate` and `sql` share."""
     options = [
         click.argument("recommendations"),
@@ -128,7 +147,7 @@ def _common_options(command: Callable[..., Any]) -> Callable[..., Any]:
                           f"reads), read by {_readers('items')}."),
         click.option("--train", default=None,
                      help=f"The interactions the model was trained on, read by {_readers('train')}."),
-        _options,
+        _options_except(*excluded),
     ]
     for option in reversed(options):
         command = option(command)
@@ -437,7 +456,7 @@ def sql_command(dialect: str, **options: Any) -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of the resamples.")
 @_comparison_options("The model every other is compared with; by default every pair once.")
 @click.option("--equivalence", is_flag=True, help="With --margin, add the equivalence test (TOST: p_equivalence).")
-@_options
+@_options_except("model_col")
 @click.option("--details", is_flag=True,
               help="Print every row of the comparison (each pair's difference, interval and tests) instead of "
                    "the table of models.")
@@ -481,7 +500,7 @@ def compare_command(details: bool, output_format: str, output: Path | None, fail
                               "comparisons where a model is not shown to be no worse than the baseline"))
 
 
-main.add_command(report_command(_common_options, _one_line_errors, _arguments, _gate_options,
+main.add_command(report_command(_common_options_except("model_col"), _one_line_errors, _arguments, _gate_options,
                                 _comparison_options("The model every other is compared with, a value of --model-col: "
                                                     "the report opens with the verdict of each model against it."),
                                 _report_failed_gates))

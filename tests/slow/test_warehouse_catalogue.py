@@ -31,6 +31,7 @@ PER_USER = [*metric_names("user"), *metric_names("list")]
 
 # Every metric with the inputs each reads; an option's value is set over this.
 BASE = dict(metrics=EVERY_METRIC, k=[3, 10], group_by=["model"], partition_by=["fold"], relevance_col="relevance",
+            model_col="model", reference="production",
             items="analytics.items", train="analytics.train", item_distance="hamming", item_feature_cols=["genre"])
 # What a value needs besides itself.
 NEEDS: dict[tuple[str, Any], dict[str, Any]] = {

@@ -150,3 +150,18 @@ def test_err_at_k(table):
     expression = renderer().call("err_at_k", "my_first", "my_psum", "0.5", 3)
     rows = table.sql(f"select {expression} from my_lists group by user_name order by user_name").fetchall()
     _close([row[0] for row in rows], [(1 + 2 / 3) * 0.5 / 1, 0.0, 0.5 * 0.5 / 2])
+
+
+def test_rank_biased_overlap():
+    # a, b, c against b, a, d, e (s = 3, l = 4, p = 0.9): a and b shared at depth 2,
+    # so weight_tail = 2 (0.9^2/2 + 0.9^3/3) = 1.296 and X_s = X_l = 2:
+    # 0.1/0.9 * 1.296 + 2/3 * 0.9^3 = 0.63. Two equal lists of 2: X_1 = 1 (a at depth
+    # 1, tail 0.9 + 0.81/2), X_2 = 2 (b at depth 2, tail 0.81/2): 1. Nothing shared: 0.
+    connection = duckdb.connect()
+    connection.execute("create table my_pairs (pair_id bigint, my_tail double, my_shared bigint, my_within bigint, "
+                       "my_s bigint, my_l bigint)")
+    connection.executemany("insert into my_pairs values (?, ?, ?, ?, ?, ?)",
+                           [(1, 1.296, 2, 2, 3, 4), (2, 0.9 + 0.81, 2, 2, 2, 2), (3, 0.0, 0, 0, 2, 5)])
+    expression = renderer().call("rank_biased_overlap", "my_tail", "my_shared", "my_within", "my_s", "my_l", 0.9)
+    values = [row[0] for row in connection.sql(f"select {expression} from my_pairs order by pair_id").fetchall()]
+    _close(values, [0.63, 1.0, 0.0])

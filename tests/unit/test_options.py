@@ -38,7 +38,8 @@ def _refusal(**options: Any) -> str:
 def test_the_choice_options_are_the_ones_the_macro_checks() -> None:
     assert CHOICE_OPTIONS == ["convention", "ap_denominator", "precision_denominator", "gain", "gain_items", "idcg",
                               "users", "ties", "duplicate_interactions", "novelty_popularity", "arp_popularity",
-                              "item_distance", "diversity_denominator", "coverage_of", "gini_items", "novelty_unseen"]
+                              "item_distance", "diversity_denominator", "coverage_of", "gini_items", "novelty_unseen",
+                              "without_reference"]
 
 
 @pytest.mark.parametrize("name", CHOICE_OPTIONS)
@@ -76,6 +77,8 @@ class ChoiceCase:
     options: dict[str, Any] = field(default_factory=dict)
     # options of one choice only
     choice_options: dict[Any, dict[str, Any]] = field(default_factory=dict)
+    # the output row to read, where the output has more than one
+    row: str | None = None
 
 
 CHOICE_CASES: dict[str, ChoiceCase] = {
@@ -164,6 +167,12 @@ CHOICE_CASES: dict[str, ChoiceCase] = {
          "dropped": -math.log2(2 / 3),  # f left out of the mean
          "zero": (-math.log2(2 / 3) + 0) / 2},
         [("u1", "a", 1), ("u1", "f", 2)], train=[("u1", "a"), ("u2", "a"), ("u3", "b")]),
+    # model m lists a, b for u1 and c for u2; the reference lists a for u1 only:
+    # u1's intersection@2 is 1/2, u2 has no reference list
+    "without_reference": ChoiceCase(
+        "intersection@2", {"no_value": 1 / 2, "zero": (1 / 2 + 0) / 2},
+        [("u1", "a", 1, "m"), ("u1", "b", 2, "m"), ("u2", "c", 1, "m"), ("u1", "a", 1, "prod")],
+        options={"model_col": "model", "reference": "prod"}, row="model = 'm'"),
     # u1: relevances 0.5, 2, 0 at ranks 1 to 3 and an unrecommended 4; u2 has truth
     # but no list (NDCG 0). Linear, every positive item: DCG@3 = 0.5 + 2L, IDCG@3 =
     # 4 + 2L + 0.5/2. Relevant items only: DCG 2L, IDCG 4 + 2L; binary: DCG L,
@@ -185,7 +194,7 @@ def _choice_value(case: ChoiceCase, name: str, value: Any) -> float:
     connection = duckdb.connect()
     ranked_by = "score" if "score_col" in case.options else "rank"
     tables = {
-        "recommendations": (["user_id", "item_id", ranked_by], case.recommendations),
+        "recommendations": (["user_id", "item_id", ranked_by, "model"][:len(case.recommendations[0])], case.recommendations),
         "interactions": (["user_id", "item_id", "relevance"], case.interactions),
         "items": (["item_id", "f1", "f2"], case.items),
         "train": (["user_id", "item_id"], case.train),
@@ -198,7 +207,7 @@ def _choice_value(case: ChoiceCase, name: str, value: Any) -> float:
     sql = renderer().call("evaluate", "recommendations", "interactions", metrics=[case.metric],
                           relevance_col="relevance", **inputs, **case.options, **case.choice_options.get(value, {}),
                           **{name: value})
-    (result,) = connection.sql(f"select value from ({sql}) as evaluated").fetchall()
+    (result,) = connection.sql(f"select value from ({sql}) as evaluated where {case.row or 'true'}").fetchall()
     return result[0]
 
 
