@@ -1,6 +1,7 @@
 """RecTools' ranking and classification metrics, ported from
 MobileTeleSystems/RecTools 0.19.0: rectools/metrics/base.py (merge_reco),
-classification.py (Precision, Recall, HitRate), ranking.py (MAP, MRR, NDCG).
+classification.py (Precision, Recall, HitRate), ranking.py (MAP, MRR, NDCG),
+intersection.py (Intersection, at the end of this file).
 
 RecTools 0.19 pins numpy < 2 on Python 3.11, which the test environment's
 pyarrow cannot share, so the tests run this port; README.md beside this file
@@ -128,3 +129,24 @@ def intra_list_diversity_hamming(reco: pd.DataFrame, features: pd.DataFrame, k: 
         distances = [float((features.loc[a].values != features.loc[b].values).sum()) for a, b in pairs]
         values[user] = sum(distances) / len(distances) if distances else 0.0
     return values
+
+
+# Intersection, from rectools/metrics/intersection.py (Intersection.calc_per_user)
+# with classification.py (Recall, calc_confusions): the top k of `reco` play the
+# interactions, `ref_reco` the recommendations, and the value is Recall@ref_k:
+# of a user's items ranked <= k, the share ranked <= ref_k in the reference.
+
+def intersection(reco: pd.DataFrame, ref_reco: pd.DataFrame, k: int, ref_k: int | None = None) -> dict:
+    """Intersection(k, ref_k).calc_per_user(reco, ref_reco). The users are
+    those of reco's top k: one without a reference list scores 0 (its items
+    merge to no rank), one without a list has no value."""
+    if ref_reco.shape[0] == 0:
+        return {}
+    if ref_reco is reco:  # RecTools' shortcut for cross_validate: every user 1
+        return {user: 1.0 for user in reco["user_id"].unique()}
+    filtered_reco = reco[reco["rank"] <= k]
+    ref_k = ref_k if ref_k is not None else k
+    # Recall(k=ref_k).calc_per_user(ref_reco, filtered_reco[Columns.UserItem]):
+    # make_confusions merges the "interactions" with the "recommendations", then
+    # LIKED = a user's rows, TP = those ranked <= ref_k, and recall = TP / LIKED
+    return recall(merge_reco(ref_reco, filtered_reco[["user_id", "item_id"]]), ref_k)
