@@ -300,6 +300,10 @@
         {#- a list of one item has no pair: 0 over its one item -#}
         {{ return(rankwise.safe_divide('coalesce(' ~ columns.distance_sum ~ ', 0e0)', columns.n_items)) }}
     {%- endif -%}
+    {%- if spec.single_item_diversity == 'zero' -%}
+        {#- a list of one item has no pair: 0 (RecTools) -#}
+        {{ return('case when ' ~ columns.n_items ~ ' = 1 then 0e0 else ' ~ rankwise.safe_divide(columns.distance_sum, columns.pairs) ~ ' end') }}
+    {%- endif -%}
     {#- a list of one item has no pair, and no value -#}
     {{ return(rankwise.safe_divide(columns.distance_sum, columns.pairs)) }}
 {% endmacro %}
