@@ -39,6 +39,7 @@
         'head_share': {'kind': "share", 'preset': true, 'default': 0.8, 'read_by': ["long_tail_share"], 'help': "long_tail_share's head: the most popular train items that together hold this share of the train interactions (above 0, at most 1)."},
         'item_distance': {'kind': "choice", 'preset': true, 'default': "cosine", 'choices': ["cosine", "hamming", "cooccurrence"], 'read_by': ["intra_list_diversity"], 'help': "intra_list_diversity's distance of two items: 1 - the cosine of their vectors (item_vector_col or item_feature_cols), the number of item_feature_cols they differ in ('hamming', RecTools), or 1 - their train users in common / sqrt of the product of their train users ('cooccurrence', Recommenders)."},
         'diversity_denominator': {'kind': "choice", 'preset': true, 'default': "pairs", 'choices': ["pairs", "list_length"], 'read_by': ["intra_list_diversity"], 'help': "What intra_list_diversity divides the sum of a list's pairwise distances by: its pairs, or its items ('list_length', Evidently)."},
+        'single_item_diversity': {'kind': "choice", 'preset': true, 'default': "no_value", 'choices': ["no_value", "zero"], 'read_by': ["intra_list_diversity"], 'help': "intra_list_diversity of a list with one item within k, which has no pair, when dividing by the pairs: no value, left out of the mean (Recommenders), or 0 ('zero', RecTools)."},
         'item_vector_col': {'kind': "optional_column", 'default': none, 'read_by': ["intra_list_diversity"], 'help': "A column of the catalog (items) holding each item's vector, an array of numbers, for item_distance='cosine'."},
         'item_feature_cols': {'kind': "optional_columns", 'default': none, 'read_by': ["intra_list_diversity"], 'help': "Columns of the catalog (items) holding each item's features: for item_distance='hamming', or numeric ones forming the vector of 'cosine'."},
         'coverage_of': {'kind': "choice", 'preset': true, 'default': "catalog", 'choices': ["catalog", "train_items", "train_item_count"], 'read_by': ["coverage"], 'help': "coverage: the share of the catalog shown, the share of the train items shown ('train_items', Evidently), or the items shown over the train items ('train_item_count', Recommenders)."},
@@ -96,11 +97,12 @@
     {#- RecTools (metrics/ranking.py, classification.py): binary gain, IDCG over k slots, every
         user of the interactions (merge_reco left-joins them); AvgRecPopularity(normalize=True)
         counts an item's train rows over all train rows (popularity.py); IntraListDiversity
-        with PairwiseHammingDistanceCalculator counts the features two items differ in;
+        with PairwiseHammingDistanceCalculator counts the features two items differ in, and
+        scores a list of one item 0 (diversity.py, calc_per_user_from_fitted);
         Intersection scores 0 for a user without a reference list (its Recall fills 0). -#}
     {%- set rectools = rankwise._updated(trec_eval, {'gain': 'binary', 'gain_items': 'relevant', 'idcg': 'k_positions', 'users': 'interactions',
                                                       'arp_popularity': 'interactions', 'item_distance': 'hamming',
-                                                      'without_reference': 'zero'}) -%}
+                                                      'single_item_diversity': 'zero', 'without_reference': 'zero'}) -%}
     {#- Evidently (legacy/metrics/recsys): precision over the rows shown, users with a relevant
         item only, tied scores share a rank; DiversityMetric divides the list's pairwise
         cosine distances by its length, not by its pairs (diversity.py); PopularityBias

@@ -1,6 +1,8 @@
 {#- Every metric rankwise.evaluate knows, as data: the planner and the stages
     read these entries and name no metric. An entry says:
-      cutoff          whether the metric takes @k
+      cutoff          whether the metric takes @k: true (a name without @k
+                      takes the cutoffs of `k`), 'optional' (a name without @k
+                      is the whole list, whatever `k` is) or false
       level           'user' (one value per user with truth, averaged: the
                       accuracy metrics), 'list' (one value per list, averaged
                       over the lists: novelty, popularity) or 'group' (one value
@@ -65,7 +67,7 @@
         'ndcg':               {'cutoff': true,  'level': 'user',  'components': ['dcg', 'idcg'], 'formula': '_formula_ndcg', 'zero_without_list': true,
                                'needs_cutoff': {'when': {'idcg': 'k_positions'}, 'why': "with idcg='k_positions'"},
                                'largest_cutoff': {'when': {'idcg': 'k_positions'}, 'k': 10000000, 'why': "with idcg='k_positions' sums the discount of every one of the k slots"}},
-        'r_precision':        {'cutoff': false, 'level': 'user',  'components': ['hits_within_n_relevant'], 'formula': '_formula_r_precision', 'zero_without_list': true},
+        'r_precision':        {'cutoff': 'optional', 'level': 'user',  'components': ['hits_within_n_relevant'], 'formula': '_formula_r_precision', 'zero_without_list': true},
         'rbp':                {'cutoff': true,  'level': 'user',  'components': ['rank_biased_gain', 'n_recommended'], 'formula': '_formula_rbp', 'zero_without_list': true,
                                'parameters': {'p': {'kind': 'probability', 'default': 0.8, 'help': "the chance that the user goes on to the next rank"},
                                               'gain': {'kind': 'choice', 'choices': ['binary', 'graded'], 'default': 'binary', 'help': "a relevant item's gain: 1, or its relevance over the largest of the interactions"},
@@ -198,8 +200,9 @@
     {{ return(rankwise.ndcg_at_k(columns.dcg, columns.idcg)) }}
 {% endmacro %}
 
+{#- The hits within the top min(R, k) come from the rows within the cutoff. -#}
 {% macro _formula_r_precision(columns, k, spec) %}
-    {{ return(rankwise.r_precision(columns.hits_within_n_relevant, columns.n_relevant)) }}
+    {{ return(rankwise.r_precision(columns.hits_within_n_relevant, columns.n_relevant, k)) }}
 {% endmacro %}
 
 {#- The list length stands for k on the whole list, where only normalize reads it. -#}
@@ -306,6 +309,10 @@
     {%- if spec.diversity_denominator == 'list_length' -%}
         {#- a list of one item has no pair: 0 over its one item -#}
         {{ return(rankwise.safe_divide('coalesce(' ~ columns.distance_sum ~ ', 0e0)', columns.n_items)) }}
+    {%- endif -%}
+    {%- if spec.single_item_diversity == 'zero' -%}
+        {#- a list of one item has no pair: 0 (RecTools) -#}
+        {{ return('case when ' ~ columns.n_items ~ ' = 1 then 0e0 else ' ~ rankwise.safe_divide(columns.distance_sum, columns.pairs) ~ ' end') }}
     {%- endif -%}
     {#- a list of one item has no pair, and no value -#}
     {{ return(rankwise.safe_divide(columns.distance_sum, columns.pairs)) }}

@@ -50,7 +50,7 @@
                 {{ exceptions.raise_compiler_error("rankwise.evaluate: metric '" ~ name ~ "' takes no cutoff; write '" ~ name ~ "', not '" ~ metric ~ "'.") }}
             {%- endif -%}
             {%- set cutoffs = [parts[1] | int] -%}
-        {%- elif registry[name].cutoff -%}
+        {%- elif registry[name].cutoff is sameas true -%}
             {%- set cutoffs = default_cutoffs -%}
         {%- else -%}
             {%- set cutoffs = [none] -%}

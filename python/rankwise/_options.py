@@ -35,6 +35,7 @@ DuplicateInteractions = Literal["error", "max"]
 Popularity = Literal["users", "interactions"]
 ItemDistance = Literal["cosine", "hamming", "cooccurrence"]
 DiversityDenominator = Literal["pairs", "list_length"]
+SingleItemDiversity = Literal["no_value", "zero"]
 CoverageOf = Literal["catalog", "train_items", "train_item_count"]
 GiniItems = Literal["catalog", "shown"]
 NoveltyUnseen = Literal["one", "dropped", "zero"]
@@ -67,6 +68,7 @@ class EvaluateOptions(TypedDict, total=False):
     head_share: float | None
     item_distance: ItemDistance | None
     diversity_denominator: DiversityDenominator | None
+    single_item_diversity: SingleItemDiversity | None
     item_vector_col: str | None
     item_feature_cols: list[str] | None
     coverage_of: CoverageOf | None

@@ -121,8 +121,8 @@ def test_serendipity_and_intra_list_diversity_match_their_definitions(case: Beyo
 @given(case=beyond_cases(), k=st.integers(1, 12))
 def test_serendipity_and_hamming_diversity_match_rectools(case: BeyondCase, k: int) -> None:
     """Serendipity, and IntraListDiversity with PairwiseHammingDistanceCalculator
-    under the RecTools convention. RecTools scores a list of one item 0, where
-    rankwise leaves it out (it has no pair): those lists are compared apart."""
+    under the RecTools convention, per list and as the mean: a list of one item
+    scores 0 there (single_item_diversity='zero'); with 'no_value' it is left out."""
     expected = rectools.serendipity(case.recommendations, case.interactions, case.train, case.items["item_id"], k)
     assert _per_list(case, f"serendipity@{k}", convention="rectools") == pytest.approx(expected, abs=1e-12)
     means = rankwise.evaluate(case.recommendations, case.interactions, [f"serendipity@{k}"], items=case.items,
@@ -131,10 +131,16 @@ def test_serendipity_and_hamming_diversity_match_rectools(case: BeyondCase, k: i
     features = case.items.set_index("item_id")[reference.FEATURES]
     expected = rectools.intra_list_diversity_hamming(case.recommendations, features, k)
     actual = _per_list(case, f"intra_list_diversity@{k}", convention="rectools", item_feature_cols=reference.FEATURES)
+    assert actual == pytest.approx(expected, abs=1e-12)
+    means = rankwise.evaluate(case.recommendations, case.interactions, [f"intra_list_diversity@{k}"], items=case.items,
+                              convention="rectools", item_feature_cols=reference.FEATURES)
+    assert means["value"].item() == pytest.approx(_mean(expected), abs=1e-12)
+    assert means["n_users"].item() == len(expected)
     top = case.recommendations[case.recommendations["rank"] <= k]
     single = set(top["user_id"].value_counts().loc[lambda counts: counts == 1].index)
-    assert actual == pytest.approx({user: value for user, value in expected.items() if user not in single}, abs=1e-12)
-    assert all(expected[user] == 0 for user in single)
+    without = _per_list(case, f"intra_list_diversity@{k}", convention="rectools", item_feature_cols=reference.FEATURES,
+                        single_item_diversity="no_value")
+    assert without == pytest.approx({user: value for user, value in expected.items() if user not in single}, abs=1e-12)
 
 
 @FEWER

@@ -56,6 +56,51 @@ def test_the_recommenders_convention_matches_microsoft_recommenders(case: Case, 
 
 
 @SETTINGS
+@given(case=cases(distinct_scores=True), k=st.integers(1, 35))
+def test_r_precision_at_k_gives_recommenders_per_user_counts(case: Case, k: int) -> None:
+    """r_precision@k is precision at rank min(R, k), as Recommenders'
+    r_precision_at_k docstring defines it. Its code divides the same hits by R
+    and averages over the users with such a hit (docs/metrics.md, Presets):
+    both differences are applied here to rankwise's per-user values, and the
+    result must be the port's number."""
+    assume(case.is_evaluable() and set(case.run()) & set(case.qrels()))
+    rating_true = case.interactions.rename(columns={"relevance": "rating"})
+    rating_pred = case.recommendations.rename(columns={"score": "prediction"})
+    truth = case.interactions[["user_id", "item_id"]]
+    table = rankwise.evaluate(case.recommendations, truth, [f"r_precision@{k}"], score_col="score",
+                              convention="recommenders", per_user=True)
+    assert set(table.user_id) == set(case.run()) & set(case.qrels())
+    # the hits within the top min(R, k), over R, for the users with such a hit
+    theirs = [row.value * min(row.n_relevant, k) / row.n_relevant for row in table.itertuples() if row.value > 0]
+    expected = recommenders.r_precision_at_k(rating_true, rating_pred, k)
+    if math.isnan(expected):  # hits within k, none within the top min(R, k): pandas' mean of no value
+        assert not theirs
+    else:
+        _close(sum(theirs) / len(theirs) if theirs else 0.0, expected, "r_precision_at_k")
+
+
+def test_r_precision_at_k_on_recommenders_own_fixture() -> None:
+    """Recommenders' test_python_r_precision (tests/unit/recommenders/evaluation/):
+    its fixture, its expected values from the port, and rankwise's R capped at k."""
+    users = [1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1]
+    rating_true = pd.DataFrame({"user_id": users, "item_id": [3, 1, 4, 5, 6, 7, 2, 5, 6, 8, 9, 10, 11, 12, 13, 14, 1, 2],
+                                "rating": [3, 5, 5, 3, 3, 1, 5, 5, 5, 4, 4, 3, 3, 3, 2, 1, 5, 4]})
+    rating_pred = pd.DataFrame({"user_id": users, "item_id": [12, 10, 3, 5, 11, 13, 4, 10, 7, 13, 1, 3, 5, 2, 11, 14, 3, 10],
+                                "prediction": [12, 14, 13, 12, 11, 10, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 14, 13]})
+    # R = 3, 5, 10; hits at ranks 1 | 3 | 2, 4, 7, 8, 9, 10
+    theirs = {3: (1 / 3 + 1 / 5 + 1 / 10) / 3, 5: (1 / 3 + 1 / 5 + 2 / 10) / 3, 10: (1 / 3 + 1 / 5 + 6 / 10) / 3}
+    ours = {3: (1 / 3 + 1 / 3 + 1 / 3) / 3, 5: (1 / 3 + 1 / 5 + 2 / 5) / 3, 10: (1 / 3 + 1 / 5 + 6 / 10) / 3}
+    for k, value in theirs.items():
+        _close(recommenders.r_precision_at_k(rating_true, rating_pred, k), value, f"port @{k}")
+    assert [round(theirs[k], 5) for k in (3, 5, 10)] == [0.21111, 0.24444, 0.37778]  # the library's test
+    table = rankwise.evaluate(rating_pred, rating_true[["user_id", "item_id"]], [f"r_precision@{k}" for k in ours],
+                              score_col="prediction", convention="recommenders")
+    for row in table.itertuples():
+        _close(row.value, ours[row.k], row.metric_label)
+    assert list(table.k) == [3, 5, 10]
+
+
+@SETTINGS
 @given(case=cases(), k=st.integers(1, 35))
 def test_the_rectools_convention_matches_rectools(case: Case, k: int) -> None:
     assume(case.is_evaluable())

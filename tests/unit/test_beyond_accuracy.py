@@ -191,6 +191,19 @@ def test_intra_list_diversity_leaves_out_a_list_without_a_pair() -> None:
                              item_vector_col="vector").empty
 
 
+def test_intra_list_diversity_scores_a_list_of_one_item_0_with_single_item_diversity_zero() -> None:
+    # RecTools' IntraListDiversity: 0 for a list without a pair, counted in the mean
+    assert _diversity(1, item_vector_col="vector", single_item_diversity="zero") == {"u1": 0.0, "u2": 0.0, "u3": 0.0}
+    assert _diversity(1, item_distance="hamming", item_feature_cols=["genre", "era"], convention="rectools") == {
+        "u1": 0.0, "u2": 0.0, "u3": 0.0}
+    # lists of two or more items are untouched: abc, abd, aef @3
+    assert _diversity(3, item_vector_col="vector", single_item_diversity="zero") == pytest.approx(
+        {"u1": (3 - math.sqrt(2)) / 3, "u2": 2 / 3, "u3": 4 / 3}, abs=TOLERANCE)
+    means = rankwise.evaluate(RECOMMENDATIONS, INTERACTIONS, ["intra_list_diversity@1"], items=FEATURES,
+                              item_vector_col="vector", single_item_diversity="zero")
+    assert (means["value"].item(), means["n_users"].item()) == (0.0, 3)
+
+
 def test_intra_list_diversity_by_cooccurrence_in_train() -> None:
     """Train users: a t1 t2 t3 t4, b t1 t2, c t1, d t5, e t5; nobody f. The
     distance is 1 - users of both / sqrt(users of each)."""

@@ -88,6 +88,8 @@ def test_ndcg_at_k(table):
 def test_r_precision(table):
     # hits within the top R, over R
     _close(_values(table, "r_precision", "my_hits", "my_r"), [2 / 4, 0.0, 0.0])
+    # with a cutoff, R capped at k: my_hits read as the hits within the top min(R, 3)
+    _close(_values(table, "r_precision", "my_hits", "my_r", 3), [2 / 3, 0 / 2, 0.0])
 
 
 def test_map_to_full_recall_at_k(table):

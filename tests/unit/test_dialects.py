@@ -185,6 +185,8 @@ EXPRESSION_CASES: dict[str, tuple[str, tuple[Any, ...], dict[str, Any]]] = {
     "rbp_at_k": ("rbp_at_k", ("rank_biased_gain",), dict(p=0.9)),
     "rbp_at_k_normalized": ("rbp_at_k", ("rank_biased_gain",), dict(normalize=True, n_relevant="n_relevant", k=10)),
     "rank_biased_weight": ("rank_biased_weight", ("rank",), dict(p=0.95)),
+    "rank_biased_overlap": ("rank_biased_overlap", ("weight_tail", "common", "common_within_short", "short_depth", "long_depth"),
+                            dict(p=0.9)),
     "err_at_k": ("err_at_k", ("rank", "stop_probability", "continuation_before"), dict(k=10)),
     "err_at_k_no_cutoff": ("err_at_k", ("rank", "stop_probability", "continuation_before"), {}),
     "err_stop_probability": ("err_stop_probability", ("relevance", "max_relevance"), {}),

@@ -38,8 +38,8 @@ def _refusal(**options: Any) -> str:
 def test_the_choice_options_are_the_ones_the_macro_checks() -> None:
     assert CHOICE_OPTIONS == ["convention", "ap_denominator", "precision_denominator", "gain", "gain_items", "idcg",
                               "users", "ties", "duplicate_interactions", "novelty_popularity", "arp_popularity",
-                              "item_distance", "diversity_denominator", "coverage_of", "gini_items", "novelty_unseen",
-                              "without_reference"]
+                              "item_distance", "diversity_denominator", "single_item_diversity", "coverage_of", "gini_items",
+                              "novelty_unseen", "without_reference"]
 
 
 @pytest.mark.parametrize("name", CHOICE_OPTIONS)
@@ -148,6 +148,11 @@ CHOICE_CASES: dict[str, ChoiceCase] = {
     "diversity_denominator": ChoiceCase(
         "intra_list_diversity@2", {"pairs": 1 / 1, "list_length": 1 / 2},
         [("u1", "a", 1), ("u1", "b", 2)], items=[("a", 1.0, 0.0), ("b", 1.0, 1.0)],
+        options={"item_distance": "hamming", "item_feature_cols": ["f1", "f2"]}),
+    # u1: one pair at Hamming distance 1; u2: one item, no pair
+    "single_item_diversity": ChoiceCase(
+        "intra_list_diversity@2", {"no_value": 1 / 1, "zero": (1 + 0) / 2},
+        [("u1", "a", 1), ("u1", "b", 2), ("u2", "a", 1)], items=[("a", 1.0, 0.0), ("b", 1.0, 1.0)],
         options={"item_distance": "hamming", "item_feature_cols": ["f1", "f2"]}),
     # a, b and c shown, in a catalog of 8; train items a, b, x, y
     "coverage_of": ChoiceCase(

@@ -108,7 +108,6 @@ BAD_ARGUMENTS = [
     ({"metrics": "ndcg", "k": True}, "argument `k` must be a positive integer"),
     ({"metrics": ["ndcg@x"]}, "the cutoff in metric 'ndcg@x' must be a positive integer"),
     ({"metrics": ["ndcg@0"]}, "the cutoff in metric 'ndcg@0' must be a positive integer"),
-    ({"metrics": ["r_precision@5"]}, "metric 'r_precision' takes no cutoff"),
     ({"metrics": ["nDCG@5"]}, "unknown metric 'nDCG@5'"),
     ({"metrics": [10]}, "every entry of `metrics` must be a string"),
     ({"metrics": "map", "ap_denominator": "R"}, "argument `ap_denominator` must be one of 'relevant', 'min_relevant_k', 'hits', 'k'; got 'R'."),

@@ -1,7 +1,8 @@
 """Microsoft Recommenders' ranking metrics, ported line by line from
 recommenders-team/recommenders 1.2.1, recommenders/evaluation/python_evaluation.py
 (merge_ranking_true_pred, get_top_k_items, precision_at_k, recall_at_k,
-ndcg_at_k, _get_reciprocal_rank, map, map_at_k), with relevancy_method='top_k'.
+r_precision_at_k, ndcg_at_k, _get_reciprocal_rank, map, map_at_k), with
+relevancy_method='top_k'.
 
 The library itself needs transformers, notebook and more (1.4 GB, 3 minutes to
 install here), so the tests run this port; tests/crosscheck/peers/README.md
@@ -57,6 +58,19 @@ def recall_at_k(rating_true: pd.DataFrame, rating_pred: pd.DataFrame, k: int) ->
     if df_hit.shape[0] == 0:
         return 0.0
     return (df_hit_count["hit"] / df_hit_count["actual"]).sum() / n_users
+
+
+def r_precision_at_k(rating_true: pd.DataFrame, rating_pred: pd.DataFrame, k: int) -> float:
+    """The hits within the top min(R, k), over R (its docstring caps R at k,
+    its code does not), averaged by pandas over the users with such a hit:
+    the division aligns two Series by user, and .mean() skips the NaN of a user
+    whose hits within k all lie below rank R."""
+    df_hit, df_hit_count, n_users = merge_ranking_true_pred(rating_true, rating_pred, k)
+    if df_hit.shape[0] == 0:
+        return 0.0
+    df_merged = df_hit.merge(df_hit_count[[USER, "actual"]])
+    df_merged = df_merged[df_merged["rank"] <= df_merged["actual"]]
+    return (df_merged.groupby(USER).size() / df_hit_count.set_index(USER)["actual"]).mean()
 
 
 def ndcg_at_k(rating_true: pd.DataFrame, rating_pred: pd.DataFrame, k: int, score_type: str = "binary") -> float:

@@ -30,7 +30,7 @@ def test_the_recommenders_port_gives_the_library_numbers(case: Case, k: int) -> 
     rating_true = case.interactions.rename(columns={"relevance": "rating"})
     rating_pred = case.recommendations.rename(columns={"score": "prediction"})
     columns = dict(col_user="user_id", col_item="item_id", col_prediction="prediction", k=k)
-    for name in ("precision_at_k", "recall_at_k", "map_at_k", "map"):
+    for name in ("precision_at_k", "recall_at_k", "r_precision_at_k", "map_at_k", "map"):
         library.map.cache_clear() if hasattr(library.map, "cache_clear") else None
         expected = getattr(library, name)(rating_true, rating_pred, **columns)
         assert math.isclose(getattr(recommenders_port, name)(rating_true, rating_pred, k), expected, abs_tol=1e-12), name
