@@ -4,7 +4,8 @@
     tests/reference/beyond_accuracy.py (the arguments are its METRICS, K,
     OPTIONS, DIVERSITY_VARIANTS and POPULARITY_VARIANTS): every metric with
     rankwise's defaults, intra_list_diversity by the cosine of the item
-    vectors, intra_list_diversity in each other variant, then Evidently's and
+    vectors, intra_list_diversity in each other variant (a list of one item
+    scoring 0 in hamming_single_zero, as RecTools), then Evidently's and
     Recommenders' coverage, gini and novelty. -#}
 {%- set recommendations = ref('input__beyond__recommendations') -%}
 {%- set interactions = ref('input__beyond__interactions') -%}
@@ -18,6 +19,9 @@
         diversity_denominator='list_length', **common)),
     ('cooccurrence', rankwise.evaluate(recommendations, interactions, metrics=['intra_list_diversity'],
         item_distance='cooccurrence', **common)),
+    ('hamming_single_zero', rankwise.evaluate(recommendations, interactions, metrics=['intra_list_diversity'],
+        items=ref('input__beyond__items'), item_distance='hamming', item_feature_cols=['genre', 'era'],
+        single_item_diversity='zero', **common)),
     ('evidently', rankwise.evaluate(recommendations, interactions, metrics=['coverage', 'gini', 'novelty'],
         coverage_of='train_items', gini_items='shown', novelty_unseen='dropped', **common)),
     ('recommenders', rankwise.evaluate(recommendations, interactions, metrics=['coverage', 'novelty'],

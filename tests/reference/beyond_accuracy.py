@@ -34,8 +34,10 @@ K = [1, 3, 5]
 OPTIONS = {"head_share": 0.6}
 FEATURES = ["genre", "era"]
 VECTOR = ["f1", "f2", "f3"]
-# variant: (item_distance, diversity_denominator)
-DIVERSITY_VARIANTS = {"hamming_list_length": ("hamming", "list_length"), "cooccurrence": ("cooccurrence", "pairs")}
+# variant: (item_distance, diversity_denominator, single_item_diversity)
+DIVERSITY_VARIANTS = {"hamming_list_length": ("hamming", "list_length", "no_value"),
+                      "cooccurrence": ("cooccurrence", "pairs", "no_value"),
+                      "hamming_single_zero": ("hamming", "pairs", "zero")}
 # the variants of coverage, gini and novelty: their options
 POPULARITY_VARIANTS = {
     "evidently": dict(coverage_of="train_items", gini_items="shown", novelty_unseen="dropped"),
@@ -169,9 +171,10 @@ def item_distance(distance: str, items: pd.DataFrame, train: pd.DataFrame):
 
 
 def intra_list_diversity(recommendations: pd.DataFrame, items: pd.DataFrame, train: pd.DataFrame, k: int | None,
-                         distance: str = "cosine", denominator: str = "pairs") -> dict:
+                         distance: str = "cosine", denominator: str = "pairs", single: str = "no_value") -> dict:
     """Per list: the distances of every unordered pair of its top k, summed and
-    divided by the pairs (a list of one item has no value) or by its items."""
+    divided by the pairs (a list of one item has no value, or 0 with `single`
+    'zero') or by its items."""
     measure = item_distance(distance, items, train)
     values = {}
     for user, rows in _top(recommendations, k).groupby("user_id"):
@@ -181,6 +184,8 @@ def intra_list_diversity(recommendations: pd.DataFrame, items: pd.DataFrame, tra
             values[user] = total / len(rows)
         elif pairs:
             values[user] = total / len(pairs)
+        elif single == "zero":
+            values[user] = 0.0
     return values
 
 
@@ -232,9 +237,9 @@ def expected(recommendations: pd.DataFrame, interactions: pd.DataFrame, train: p
         fold_train = train[train["example_id"] == fold]
         fold_interactions = interactions[interactions["example_id"] == fold]
         n_lists = lists["user_id"].nunique()
-        for variant, (distance, denominator) in DIVERSITY_VARIANTS.items():
+        for variant, (distance, denominator, single) in DIVERSITY_VARIANTS.items():
             for k in K:
-                per_list = intra_list_diversity(lists, items, fold_train, k, distance, denominator)
+                per_list = intra_list_diversity(lists, items, fold_train, k, distance, denominator, single)
                 if per_list:  # @1 no list has a pair
                         rows.append((variant, fold, model, "intra_list_diversity", k,
                                  sum(per_list.values()) / len(per_list), len(per_list)))

@@ -141,8 +141,10 @@ def ndcg(ranking, truth, k, options) -> float:
 
 
 def r_precision(ranking, truth, k, options) -> float:
+    """Precision at rank R; with a cutoff, at rank min(R, k)."""
     relevant = n_relevant(truth, options)
-    return hits(ranking, truth, relevant, options) / relevant if relevant else 0.0
+    depth = relevant if k is None else min(relevant, k)
+    return hits(ranking, truth, depth, options) / depth if depth else 0.0
 
 
 def map_to_full_recall(ranking, truth, k, options) -> float:
@@ -251,6 +253,7 @@ USER_METRICS = {
 }
 # the metrics that read the largest relevance of the interactions
 READS_MAX_RELEVANCE = {"rbp", "err"}
+# the whole list when asked without @k, whatever the cutoffs
 CUTOFF_FREE = {"r_precision"}
 
 
@@ -280,7 +283,9 @@ def evaluate(
     call_options = options
     for group in groups:
         group_lists = {user: ranking for (g, user), ranking in lists.items() if g == group}
-        for asked in metrics:
+        for asked_with_cutoff in metrics:
+            # 'r_precision@3': a cutoff of its own, in place of `cutoffs`
+            asked, _, own_cutoff = asked_with_cutoff.partition("@")
             metric, parameters, threshold = parse_metric(asked)
             options = call_options if threshold is None else replace(call_options, relevance_threshold=threshold,
                                                                         gain_items="relevant")
@@ -292,7 +297,7 @@ def evaluate(
                     users = {user: r for user, r in users.items() if n_relevant(truths[user], options) > 0}
             if metric in READS_MAX_RELEVANCE:
                 parameters["max_relevance"] = max_relevance
-            for k in [None] if metric in CUTOFF_FREE else cutoffs:
+            for k in [int(own_cutoff)] if own_cutoff else [None] if metric in CUTOFF_FREE else cutoffs:
                 if metric == "entropy":
                     means.append((group, metric, k, entropy(list(group_lists.values()), k, options), len(group_lists)))
                     continue

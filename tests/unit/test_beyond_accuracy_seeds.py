@@ -38,8 +38,9 @@ def test_the_expected_values_are_the_references_and_the_wrappers() -> None:
         "default": dict(metrics=reference.METRICS, item_vector_col="vector", **reference.OPTIONS),
         "default_features": dict(metrics=["intra_list_diversity"], item_feature_cols=reference.VECTOR),
         **{variant: dict(metrics=["intra_list_diversity"], item_distance=distance, diversity_denominator=denominator,
+                         single_item_diversity=single,
                          **({"item_feature_cols": reference.FEATURES} if distance == "hamming" else {}))
-           for variant, (distance, denominator) in reference.DIVERSITY_VARIANTS.items()},
+           for variant, (distance, denominator, single) in reference.DIVERSITY_VARIANTS.items()},
         **{variant: dict(metrics=["coverage", "gini", "novelty"] if "gini_items" in options else ["coverage", "novelty"],
                          **options)
            for variant, options in reference.POPULARITY_VARIANTS.items()},
