@@ -57,3 +57,23 @@ def test_the_command_line_report_takes_the_catalog(tmp_path: Path) -> None:
                                        "--items", str(tmp_path / "items.csv"), "-o", str(target)])
     assert result.exit_code == 0, result.output
     assert "coverage@2" in target.read_text()
+
+
+def test_the_report_compares_each_model_with_the_reference_on_its_model_column(tmp_path: Path) -> None:
+    # model b lists y, x for user 1 and y, z for user 2, against a's x, y and x, z:
+    # intersection@2 is 1 for user 1 and 1/2 for user 2; rbo@1 0 for both (y against x)
+    data = compute(RECOMMENDATIONS, INTERACTIONS, ["ndcg@2", "intersection@2", "rbo@1"], group_by="model",
+                   reference="a")
+    shown = data.means.set_index(["model", "metric_label"])["value"]
+    assert shown[("b", "intersection@2")] == pytest.approx((1 + 1 / 2) / 2, abs=1e-12)
+    assert shown[("b", "rbo@1")] == pytest.approx(0.0, abs=1e-12)
+    assert shown[("a", "rbo@1")] == pytest.approx(1.0, abs=1e-12)
+    assert set(data.per_user["metric"]) == {"ndcg", "intersection", "rbo"}
+    RECOMMENDATIONS.to_csv(tmp_path / "recs.csv", index=False)
+    INTERACTIONS.to_csv(tmp_path / "truth.csv", index=False)
+    target = tmp_path / "report.html"
+    result = CliRunner().invoke(main, ["report", str(tmp_path / "recs.csv"), str(tmp_path / "truth.csv"),
+                                       "-m", "intersection@2", "--group-by", "model", "--model-col", "model",
+                                       "--reference", "a", "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    assert "(intersection: over the lists)" in target.read_text()

@@ -238,6 +238,10 @@ def compute(
         raise InvalidArgumentError("rankwise.report: `margin` is how much worse than the baseline still counts as no "
                                    "worse: give the `baseline` too.")
     compared_by = _model_column(model_col, series) if baseline is not None else None
+    if options.get("reference") is not None:
+        # rbo and intersection compare each model's lists with the reference
+        # model's: the models are those of the same column as the baseline's
+        options = {**options, "model_col": model_col or (series[0] if series else None)}
     stage("checking")
     # The check reads the inputs, not the metrics: the options of metrics alone
     # (the catalog's feature columns...) are left out.
