@@ -3,6 +3,7 @@
       kind      how its value is checked: column (a column name), optional_column,
                 optional_columns (a name or a list), choice (one of `choices`),
                 model (a value of a column: text or a finite number),
+                optional_share (above 0, at most 1, or none),
                 convention (a key of the presets), number (finite), share (above
                 0, at most 1), log_base ('e' or a finite number > 0 other than
                 1), user_set (one of `choices`, or a mapping from per-user metric
@@ -23,6 +24,8 @@
         'rank_col': {'kind': "column", 'default': "rank", 'read_by': ["the lists, without score_col"], 'help': "The rank column of the recommendations (1 = best), read when score_col is not given (None with score_col)."},
         'score_col': {'kind': "optional_column", 'default': none, 'read_by': ["the lists (ranks derived)"], 'help': "A score column of the recommendations (higher = better); ranks are then derived, ties broken as `ties` says."},
         'relevance_col': {'kind': "optional_column", 'default': none, 'read_by': ["the interactions"], 'help': "The relevance column of the interactions; without it every interaction has relevance 1."},
+        'propensity_col': {'kind': "optional_column", 'default': none, 'read_by': ["the interactions"], 'help': "A column of the interactions holding the probability, in (0, 1], that the logged interaction was observed: each interaction then weighs 1 / max(propensity, propensity_clip), and recall, dcg, idcg and ndcg become their self-normalised inverse-propensity estimates; the other metrics that read the interactions are refused."},
+        'propensity_clip': {'kind': "optional_share", 'default': none, 'read_by': ["the interactions"], 'help': "The smallest propensity a weight divides by (above 0, at most 1), which bounds every weight by its inverse; None divides by the propensity itself."},
         'convention': {'kind': "convention", 'default': "rankwise", 'read_by': ["the planner"], 'help': "The library whose numbers to reproduce; it sets every convention below that is not given (docs/metrics.md, \"Presets\")."},
         'ap_denominator': {'kind': "choice", 'preset': true, 'default': "relevant", 'choices': ["relevant", "min_relevant_k", "hits", "k"], 'read_by': ["map"], 'help': "What average precision divides by: the relevant items R, min(R, k), the hits, or k."},
         'precision_denominator': {'kind': "choice", 'preset': true, 'default': "k", 'choices': ["k", "list_length"], 'read_by': ["precision", "f1"], 'help': "What precision divides by: k, or the list length when shorter than k."},

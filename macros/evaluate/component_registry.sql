@@ -27,6 +27,7 @@
 {% macro _component_registry() %}
     {{ return({
         'hits':                         {'source': 'judged',      'aggregate': '_aggregate_hits', 'without_list': '0', 'from_rank_bits': true},
+        'weighted_hits':                {'source': 'judged',      'aggregate': '_aggregate_weighted_hits', 'without_list': '0e0', 'from_rank_bits': false},
         'precision_sum':                {'source': 'judged',      'aggregate': '_aggregate_precision_sum', 'without_list': '0', 'from_rank_bits': true, 'row_windows': ['hits_so_far']},
         'first_relevant_rank':          {'source': 'judged',      'aggregate': '_aggregate_first_relevant_rank', 'without_list': 'null', 'from_rank_bits': true},
         'dcg':                          {'source': 'judged',      'aggregate': '_aggregate_dcg', 'without_list': '0', 'from_rank_bits': true},
@@ -70,6 +71,11 @@
     {{ return('count(case when rw_is_relevant = 1 then 1 end)') }}
 {% endmacro %}
 
+{#- The hits' inverse-propensity weights (propensity_col). -#}
+{% macro _aggregate_weighted_hits(spec) %}
+    {{ return('sum(case when rw_is_relevant = 1 then rw_weight else 0e0 end)') }}
+{% endmacro %}
+
 {#- P@rank at each relevant rank, read off the running count of hits. -#}
 {% macro _aggregate_precision_sum(spec) %}
     {{ return('sum(case when rw_is_relevant = 1 then ' ~ rankwise.safe_divide('rw_hits_so_far', 'rw_rank') ~ ' else 0 end)') }}
@@ -80,7 +86,11 @@
     {{ return('min(case when rw_is_relevant = 1 then rw_rank end)') }}
 {% endmacro %}
 
+{#- With propensity_col, each gain times its interaction's weight. -#}
 {% macro _aggregate_dcg(spec) %}
+    {%- if spec.propensity is not none -%}
+        {{ return('sum(' ~ rankwise.dcg_term('rw_rank', 'rw_relevance', spec.gain, spec.min_gain_relevance) ~ ' * rw_weight)') }}
+    {%- endif -%}
     {{ return(rankwise.dcg_at_k('rw_rank', 'rw_relevance', none, spec.gain, spec.min_gain_relevance)) }}
 {% endmacro %}
 

@@ -46,6 +46,11 @@
                       1), 'choice' (one of `choices`) or 'boolean'; the formula
                       and the components' aggregates read their values. Every
                       per-user metric also takes `rel` (parse_metrics.sql)
+      weighted        user level: its inverse-propensity form under
+                      propensity_col ({} for the same components and formula,
+                      whose aggregates weigh each interaction; or its own
+                      `components` and `formula`); a metric without one is
+                      refused with propensity_col
       graded          user level: true when it reads relevance grades and no
                       relevance threshold (so takes no `rel`)
     Adding a metric: one entry here, its formula macro (from a building block in
@@ -54,17 +59,18 @@
 {% macro _metric_registry() %}
     {{ return({
         'precision':          {'cutoff': true,  'level': 'user',  'components': ['hits', 'n_recommended'], 'formula': '_formula_precision', 'zero_without_list': true},
-        'recall':             {'cutoff': true,  'level': 'user',  'components': ['hits'], 'formula': '_formula_recall', 'zero_without_list': true},
+        'recall':             {'cutoff': true,  'level': 'user',  'components': ['hits'], 'formula': '_formula_recall', 'zero_without_list': true,
+                               'weighted': {'components': ['weighted_hits'], 'formula': '_formula_weighted_recall'}},
         'f1':                 {'cutoff': true,  'level': 'user',  'components': ['hits', 'n_recommended'], 'formula': '_formula_f1', 'zero_without_list': true},
         'hit_rate':           {'cutoff': true,  'level': 'user',  'components': ['hits'], 'formula': '_formula_hit_rate', 'zero_without_list': true},
         'map':                {'cutoff': true,  'level': 'user',  'components': ['precision_sum', 'hits'], 'formula': '_formula_map', 'zero_without_list': true,
                                'needs_cutoff': {'when': {'ap_denominator': 'k'}, 'why': "with ap_denominator='k'"}},
         'mrr':                {'cutoff': true,  'level': 'user',  'components': ['first_relevant_rank'], 'formula': '_formula_mrr', 'zero_without_list': true},
-        'dcg':                {'cutoff': true,  'level': 'user',  'components': ['dcg'], 'formula': '_formula_dcg', 'zero_without_list': true},
-        'idcg':               {'cutoff': true,  'level': 'user',  'components': ['idcg'], 'formula': '_formula_idcg', 'zero_without_list': false,
+        'dcg':                {'cutoff': true,  'level': 'user',  'components': ['dcg'], 'formula': '_formula_dcg', 'zero_without_list': true, 'weighted': {}},
+        'idcg':               {'cutoff': true,  'level': 'user',  'components': ['idcg'], 'formula': '_formula_idcg', 'zero_without_list': false, 'weighted': {},
                                'needs_cutoff': {'when': {'idcg': 'k_positions'}, 'why': "with idcg='k_positions'"},
                                'largest_cutoff': {'when': {'idcg': 'k_positions'}, 'k': 10000000, 'why': "with idcg='k_positions' sums the discount of every one of the k slots"}},
-        'ndcg':               {'cutoff': true,  'level': 'user',  'components': ['dcg', 'idcg'], 'formula': '_formula_ndcg', 'zero_without_list': true,
+        'ndcg':               {'cutoff': true,  'level': 'user',  'components': ['dcg', 'idcg'], 'formula': '_formula_ndcg', 'zero_without_list': true, 'weighted': {},
                                'needs_cutoff': {'when': {'idcg': 'k_positions'}, 'why': "with idcg='k_positions'"},
                                'largest_cutoff': {'when': {'idcg': 'k_positions'}, 'k': 10000000, 'why': "with idcg='k_positions' sums the discount of every one of the k slots"}},
         'r_precision':        {'cutoff': 'optional', 'level': 'user',  'components': ['hits_within_n_relevant'], 'formula': '_formula_r_precision', 'zero_without_list': true},
@@ -151,14 +157,15 @@
     argument. -#}
 {% macro _metric_expression(planned, spec) %}
     {%- set metric = rankwise._metric_registry()[planned.name] -%}
-    {%- set columns = {'n_relevant': 'rw_n_relevant'} -%}
-    {%- for component in metric.components -%}
+    {%- set columns = {'n_relevant': 'rw_n_relevant', 'weighted_relevant': 'rw_weighted_relevant'} -%}
+    {%- set formula = metric.weighted.formula if spec.propensity is not none and metric.weighted is defined and metric.weighted.formula is defined else metric.formula -%}
+    {%- for component in planned.component_instances -%}
         {%- do columns.update({component: rankwise._component_column(planned.component_instances[component])}) -%}
     {%- endfor -%}
     {%- if metric.parameters is defined -%}
-        {{ return(rankwise[metric.formula](columns, 'rw_k', spec, planned.parameters)) }}
+        {{ return(rankwise[formula](columns, 'rw_k', spec, planned.parameters)) }}
     {%- endif -%}
-    {{ return(rankwise[metric.formula](columns, 'rw_k', spec)) }}
+    {{ return(rankwise[formula](columns, 'rw_k', spec)) }}
 {% endmacro %}
 
 {#- The formulas: each hands the component columns to the public building block. -#}
@@ -169,6 +176,11 @@
 
 {% macro _formula_recall(columns, k, spec) %}
     {{ return(rankwise.recall_at_k(columns.hits, columns.n_relevant)) }}
+{% endmacro %}
+
+{#- Self-normalised: the weights of the hits over those of the relevant items. -#}
+{% macro _formula_weighted_recall(columns, k, spec) %}
+    {{ return(rankwise.recall_at_k(columns.weighted_hits, columns.weighted_relevant)) }}
 {% endmacro %}
 
 {% macro _formula_f1(columns, k, spec) %}

@@ -32,6 +32,7 @@
             {%- if entry.asked not in part.metrics %}{% do part.metrics.append(entry.asked) %}{% endif -%}
         {%- endif -%}
     {%- endfor -%}
+    {%- do rankwise._check_weighted_metrics(every_metric, resolved) -%}
     {%- set planned = rankwise._planned_metrics(own, per_user, resolved) -%}
     {#- the cutoffs of `k`, shared by every metric given without @k -#}
     {%- set default_cutoffs = [none] if k is none else ([k] if k is integer else k | list) -%}
@@ -56,6 +57,7 @@
         'rank': rankwise.quote_identifier(resolved.rank_col),
         'score': none if resolved.score_col is none else rankwise.quote_identifier(resolved.score_col),
         'relevance': none if resolved.relevance_col is none else rankwise.quote_identifier(resolved.relevance_col),
+        'propensity': none if resolved.propensity_col is none else rankwise.quote_identifier(resolved.propensity_col),
         'min_gain_relevance': none if resolved.gain_items == 'positive' else resolved.relevance_threshold,
         'input_guard': false,
         'model': none if resolved.model_col is none else rankwise.quote_identifier(resolved.model_col),
@@ -96,6 +98,8 @@
             {%- do rankwise._number_literal('evaluate', name, resolved[name]) -%}
         {%- elif option.kind == 'model' and resolved[name] is not none and not (resolved[name] is string or (resolved[name] is number and resolved[name] is not boolean and (resolved[name] - resolved[name]) == 0)) -%}
             {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `" ~ name ~ "` must be a value of the model column (text or a finite number), or none; got " ~ rankwise._describe(resolved[name]) ~ ".") }}
+        {%- elif option.kind == 'optional_share' and resolved[name] is not none and not (resolved[name] is number and resolved[name] is not boolean and resolved[name] > 0 and resolved[name] <= 1) -%}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `" ~ name ~ "` must be a number above 0 and at most 1 (" ~ option.help ~ "), or none; got " ~ rankwise._describe(resolved[name]) ~ ".") }}
         {%- elif option.kind == 'share' and not (resolved[name] is number and resolved[name] is not boolean and resolved[name] > 0 and resolved[name] <= 1) -%}
             {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `" ~ name ~ "` must be a number above 0 and at most 1 (" ~ option.help ~ "); got " ~ rankwise._describe(resolved[name]) ~ ".") }}
         {%- elif option.kind == 'log_base' -%}
@@ -235,7 +239,7 @@
         {%- do by_level[metric.level].append(entry) -%}
         {%- if metric.level == 'user' -%}
             {%- set columns = {} -%}
-            {%- for component in metric.components -%}
+            {%- for component in rankwise._metric_components(entry.name, resolved) -%}
                 {%- set instance = rankwise._component_instance(component, entry.parameters, instances) -%}
                 {%- do columns.update({component: instance}) -%}
                 {%- if instance not in components %}{% do components.append(instance) %}{% endif -%}
@@ -255,6 +259,46 @@
     {%- endif -%}
     {{ return({'requested': requested, 'user_metrics': by_level.user, 'group_metrics': by_level.group, 'list_metrics': by_level.list,
                'components': components, 'component_instances': instances, 'cutoffs': cutoffs}) }}
+{% endmacro %}
+
+{#- With propensity_col, every metric asked that reads the interactions must
+    have a weighted form (the registry's `weighted`); the options that have
+    none are refused too. -#}
+{% macro _check_weighted_metrics(every_metric, options) %}
+    {%- if options.propensity_col is none -%}
+        {%- if options.propensity_clip is not none -%}
+            {{ exceptions.raise_compiler_error("rankwise.evaluate: `propensity_clip` bounds the weights of `propensity_col`, which is not given; give it, or leave `propensity_clip` out.") }}
+        {%- endif -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {%- set registry = rankwise._metric_registry() -%}
+    {%- set weighted = [] -%}
+    {%- for name, metric in registry.items() if metric.weighted is defined %}{% do weighted.append(name) %}{% endfor -%}
+    {%- set refused = [] -%}
+    {%- for entry in every_metric if entry.name not in weighted and entry.name not in refused -%}
+        {%- if registry[entry.name].level == 'user' or 'shown_relevance' in rankwise._metric_reads(entry.name, options) -%}
+            {%- do refused.append(entry.name) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- if refused | length > 0 -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: with `propensity_col`, only " ~ weighted | join(', ') ~ " have an inverse-propensity estimate (docs/metrics.md, \"Debiased estimates\"); " ~ refused | join(', ') ~ (" has" if refused | length == 1 else " have") ~ " none. Evaluate " ~ ("it" if refused | length == 1 else "them") ~ " in a call without `propensity_col`.") }}
+    {%- endif -%}
+    {%- if options.duplicate_interactions == 'max' -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: duplicate_interactions='max' keeps one relevance of a pair listed twice, but not which of its propensities; with `propensity_col`, keep one row per (user, item).") }}
+    {%- endif -%}
+    {%- if options.idcg == 'k_positions' -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: idcg='k_positions' fills k slots with relevant items of gain 1, which have no propensity; with `propensity_col`, use idcg='truth'.") }}
+    {%- endif -%}
+{% endmacro %}
+
+{#- The components a per-user metric reads: its registry `components`, or with
+    propensity_col those of its `weighted` form. -#}
+{% macro _metric_components(name, options) %}
+    {%- set metric = rankwise._metric_registry()[name] -%}
+    {%- if options.propensity_col is not none and metric.weighted is defined and metric.weighted.components is defined -%}
+        {{ return(metric.weighted.components) }}
+    {%- endif -%}
+    {{ return(metric.components) }}
 {% endmacro %}
 
 {#- The name of the instance of `component` that a metric with `parameters`
@@ -408,7 +452,7 @@
     {%- set finite_cutoffs = spec.cutoffs | reject('none') | list -%}
     {%- set off_bits = [] -%}
     {%- for instance in judged_components if not registry[spec.component_instances[instance].component].from_rank_bits %}{% do off_bits.append(instance) %}{% endfor -%}
-    {%- if rankwise._engine_has_rank_bits() and finite_cutoffs | length == spec.cutoffs | length and finite_cutoffs | length > 0
+    {%- if rankwise._engine_has_rank_bits() and spec.propensity is none and finite_cutoffs | length == spec.cutoffs | length and finite_cutoffs | length > 0
           and finite_cutoffs | max <= 62 and not (spec.score is not none and spec.ties == 'shared') and off_bits | length == 0 -%}
         {{ return('rank_bits') }}
     {%- endif -%}
@@ -425,6 +469,9 @@
         {{ return(none) }}
     {%- elif spec.idcg == 'k_positions' -%}
         {{ return('k_slots') }}
+    {%- elif spec.propensity is not none -%}
+        {#- weighted gains: no two users' ideal lists share their terms -#}
+        {{ return('ideal_ranks') }}
     {%- elif spec.relevance is none and spec.cutoffs | length > 0 and none not in spec.cutoffs and spec.cutoffs | max <= 10000 -%}
         {{ return('equal_gains') }}
     {%- elif rankwise._engine_has_top_k_lists() -%}
@@ -496,10 +543,12 @@
         the truth in passes the checks can share; duplicate_interactions='max'
         reads the truth's pairs already grouped -#}
     {%- do spec.update({'checks_fuse': parts | length == 0 and not per_user and spec.needs_user_metrics
-                                       and spec.duplicate_interactions != 'max'}) -%}
+                                       and spec.duplicate_interactions != 'max' and spec.propensity is none}) -%}
     {%- set columns_read = rankwise._columns_read(options, group_by, partition_by) -%}
+    {%- set partition_columns = [] -%}
+    {%- for column, purpose in columns_read.interactions if purpose == 'partition_by column' %}{% do partition_columns.append((column, purpose)) %}{% endfor -%}
     {%- do columns_read.update({'items': [(options.item_col, 'item id')] + spec.item_columns_read,
-                                'train': [(options.user_col, 'user id'), (options.item_col, 'item id')] + columns_read.interactions[3:]}) -%}
+                                'train': [(options.user_col, 'user id'), (options.item_col, 'item id')] + partition_columns}) -%}
     {%- do spec.update({'columns_read': columns_read}) -%}
     {{ return(spec) }}
 {% endmacro %}
@@ -578,6 +627,7 @@
         {%- do recommendations.append((column, 'partition_by column')) -%}
         {%- do interactions.append((column, 'partition_by column')) -%}
     {%- endfor -%}
+    {%- if options.propensity_col is not none %}{% do interactions.append((options.propensity_col, 'propensity')) %}{% endif -%}
     {{ return({'recommendations': recommendations, 'interactions': interactions}) }}
 {% endmacro %}
 

@@ -1,8 +1,9 @@
 {#- Stages over the interactions: relevance per (user, item), R per user, and
     IDCG (by the strategies of macros/evaluate/strategies/). -#}
 
-{#- rw_interactions: (rw_user, rw_item, rw_relevance); duplicate_interactions='max'
-    keeps the highest relevance of a pair listed twice. -#}
+{#- rw_interactions: (rw_user, rw_item, rw_relevance), and with propensity_col
+    each interaction's weight rw_weight; duplicate_interactions='max' keeps the
+    highest relevance of a pair listed twice (and takes no propensity_col). -#}
 {% macro _stage_interactions(interactions, spec) %}
     {%- set relevance = 'cast(' ~ (spec.relevance if spec.relevance is not none else 1) ~ ' as ' ~ rankwise.type_float64() ~ ')' -%}
 {{ rankwise._cte_as('rw_interactions', spec.duplicate_interactions != 'max') }}
@@ -15,6 +16,9 @@
     group by {{ rankwise._partition_columns(spec) }}{{ spec.user }}, {{ spec.item }}
         {%- else %}
         {{ relevance }} as rw_relevance
+        {%- if spec.propensity is not none %},
+        {{ rankwise._inverse_propensity(spec) }} as rw_weight
+        {%- endif %}
     from {{ interactions }}
         {%- endif %}
 )
@@ -30,6 +34,9 @@ rw_user_truth_counts as (
         {{ rankwise._partition_columns(spec) }}rw_user,
         cast(count(case when {{ rankwise._is_relevant('rw_relevance', spec) }} then 1 end) as bigint) as rw_n_relevant,
         cast(count(*) as bigint) as rw_n_truth_items
+        {%- if spec.propensity is not none %},
+        sum(case when {{ rankwise._is_relevant('rw_relevance', spec) }} then rw_weight else 0e0 end) as rw_weighted_relevant
+        {%- endif %}
         {%- if spec.input_guard %}
         {%- for aggregate in rankwise._input_guard_aggregates(spec, 'truth') %},
         {{ aggregate }}
@@ -77,4 +84,15 @@ rw_relevance_scale as (
 
 {% macro _idcg_value(limit, spec) %}
     {{ return(rankwise['_idcg_value__' ~ spec.ideal_strategy](limit, spec)) }}
+{% endmacro %}
+
+{#- An interaction's inverse-propensity weight, 1 / max(propensity,
+    propensity_clip) (Swaminathan & Joachims 2015's clipping), as a double. -#}
+{% macro _inverse_propensity(spec) %}
+    {%- set propensity = 'cast(' ~ spec.propensity ~ ' as ' ~ rankwise.type_float64() ~ ')' -%}
+    {%- if spec.propensity_clip is not none -%}
+        {%- set clip = rankwise._double_literal(spec.propensity_clip) -%}
+        {%- set propensity = 'case when ' ~ propensity ~ ' < ' ~ clip ~ ' then ' ~ clip ~ ' else ' ~ propensity ~ ' end' -%}
+    {%- endif -%}
+    {{ return('1e0 / (' ~ propensity ~ ')') }}
 {% endmacro %}

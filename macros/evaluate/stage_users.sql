@@ -23,6 +23,9 @@
             1 as rw_has_list,
             {%- endif %}
             truth.rw_n_relevant as rw_n_relevant,
+            {%- if spec.propensity is not none %}
+            truth.rw_weighted_relevant as rw_weighted_relevant,
+            {%- endif %}
             truth.rw_n_truth_items as rw_n_truth_items,
             cutoff.rw_limit as rw_limit,
             cutoff.rw_k as rw_k
@@ -60,6 +63,9 @@ rw_user_components as (
         {{ keys }}.rw_k as rw_k,
         {{ '1' if not spec.per_user else 'truth.rw_has_list' }} as rw_has_list,
         truth.rw_n_relevant as rw_n_relevant
+        {%- if spec.propensity is not none %},
+        truth.rw_weighted_relevant as rw_weighted_relevant
+        {%- endif %}
         {%- for instance in spec.components_from.judged %},
         coalesce(judged.{{ rankwise._component_column(instance) }}, {{ registry[spec.component_instances[instance].component].without_list }}) as {{ rankwise._component_column(instance) }}
         {%- endfor %}

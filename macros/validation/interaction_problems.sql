@@ -1,10 +1,11 @@
 {#- A query listing what is wrong with an interactions table, one row per kind of
     problem found: problem, column_name, n_rows, example. Problems: null ids, null,
-    NaN, infinite or negative relevance, the same (user, item) twice; with
+    NaN, infinite or negative relevance, the same (user, item) twice, with
+    `propensity_col` a propensity that is not a number in (0, 1]; with
     gain='exponential', relevances of 1024 or more, whose gain 2^rel - 1 is past
     the largest double (NDCG would be infinity over infinity). With `partition_by`
     (fold, week...), a pair is a duplicate within one partition only. -#}
-{% macro interaction_problems(interactions, user_col='user_id', item_col='item_id', relevance_col=none, gain=none, partition_by=none) %}
+{% macro interaction_problems(interactions, user_col='user_id', item_col='item_id', relevance_col=none, gain=none, partition_by=none, propensity_col=none) %}
     {%- for argument, value in [('user_col', user_col), ('item_col', item_col)] -%}
         {%- if value is not string or value | length == 0 -%}
             {{ exceptions.raise_compiler_error("rankwise.interaction_problems: argument `" ~ argument ~ "` must be a non-empty column name; got " ~ rankwise._describe(value) ~ ".") }}
@@ -14,10 +15,10 @@
         {%- do rankwise._check_choice('interaction_problems', 'gain', gain, rankwise._option_registry().gain.choices) -%}
     {%- endif -%}
     {%- if partition_by is none %}{% set partition_by = [] %}{% elif partition_by is string %}{% set partition_by = [partition_by] %}{% endif -%}
-    {{- return(adapter.dispatch('interaction_problems', 'rankwise')(interactions, user_col, item_col, relevance_col, gain, partition_by)) -}}
+    {{- return(adapter.dispatch('interaction_problems', 'rankwise')(interactions, user_col, item_col, relevance_col, gain, partition_by, propensity_col)) -}}
 {% endmacro %}
 
-{% macro default__interaction_problems(interactions, user_col, item_col, relevance_col, gain, partition_by) -%}
+{% macro default__interaction_problems(interactions, user_col, item_col, relevance_col, gain, partition_by, propensity_col=none) -%}
 {%- set partitions = [] -%}
 {%- for column in partition_by %}{% do partitions.append(rankwise.quote_identifier(column)) %}{% endfor -%}
 {%- set may_repeat_items = rankwise._may_repeat_items('rw_item') -%}
@@ -35,6 +36,9 @@ rw_rows as {{ inline_hint ~ ' ' if inline_hint }}(
         cast({{ rankwise.quote_identifier(relevance_col) }} as {{ rankwise.type_float64() }}) as rw_relevance
         {%- else %}
         cast(1 as {{ rankwise.type_float64() }}) as rw_relevance
+        {%- endif %}
+        {%- if propensity_col is not none %},
+        cast({{ rankwise.quote_identifier(propensity_col) }} as {{ rankwise.type_float64() }}) as rw_propensity
         {%- endif %}
     from {{ interactions }}
 ),
@@ -73,6 +77,11 @@ rw_problems as (
     union all
     {#- -infinity is reported as not finite, not also as negative #}
     {{ rankwise._problem_row('negative_relevance', relevance_col, 'rw_rows', 'rw_relevance < 0 and not ' ~ rankwise._not_finite('rw_relevance'), 'rw_user', 'rw_item') }}
+    {%- endif %}
+    {%- if propensity_col is not none %}
+    union all
+    {#- a probability of being observed: NaN fails every comparison, so is caught too #}
+    {{ rankwise._problem_row('invalid_propensity', propensity_col, 'rw_rows', 'rw_propensity is null or not (rw_propensity > 0 and rw_propensity <= 1)', 'rw_user', 'rw_item') }}
     {%- endif %}
 )
 

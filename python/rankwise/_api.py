@@ -279,7 +279,8 @@ def check(
 
     given = {"recommendations": recommendations, "interactions": interactions}
     engine = engine_for("check", con, given)
-    arguments = macro_arguments("check", ["precision"], k, group_by, False, options, partition_by)
+    # any metric: the plan only resolves the options (recall has a form under every one)
+    arguments = macro_arguments("check", ["recall"], k, group_by, False, options, partition_by)
     # The plan first: an invalid argument fails before anything touches a connection.
     plan = evaluation_plan(arguments)
     cutoffs = [cutoff for cutoff in (arguments["k"] if isinstance(arguments["k"], list) else [arguments["k"]])

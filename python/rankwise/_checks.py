@@ -85,6 +85,7 @@ def check_columns(
     partition_by: Sequence[str] = (),
     rows: bool = True,
     model_col: str | None = None,
+    propensity_col: str | None = None,
 ) -> None:
     """Both tables have rows (unless `rows` is false, for a query that checks
     that itself), and every column the evaluation reads exists and has a type
@@ -108,6 +109,8 @@ def check_columns(
     numeric_columns = [("recommendations", score_col, "score") if score_col else ("recommendations", rank_col, "rank")]
     if relevance_col is not None:
         numeric_columns.append(("interactions", relevance_col, "relevance"))
+    if propensity_col is not None:
+        numeric_columns.append(("interactions", propensity_col, "propensity"))
     for role, column, purpose in numeric_columns:
         kind = _require(tables[role], labels[role], purpose, column)
         if not kind.numeric:
@@ -210,6 +213,7 @@ def problems(
     partition_by: Sequence[str] = (),
     duplicate_interactions: str = "error",
     gain: str | None = None,
+    propensity_col: str | None = None,
 ) -> list[Problem]:
     """Every value problem of both tables; `gain` is the resolved gain, which
     decides whether a relevance can be too large."""
@@ -219,7 +223,7 @@ def problems(
         macros.call("recommendation_problems", recommendations.sql, user_col, item_col, rank_col, score_col,
                     list(group_by)),
         macros.call("interaction_problems", interactions.sql, user_col, item_col, relevance_col, gain,
-                    list(partition_by)))
+                    list(partition_by), propensity_col))
     tables = (recommendations.label, interactions.label)
     return [Problem(tables[table], problem, column_name, int(n_rows), example)
             for table, problem, column_name, n_rows, example in engine.rows(query)
@@ -340,7 +344,7 @@ def refuse_bad_columns(engine: Engine, inputs: dict[str, ResolvedInput], plan: P
     check_columns(engine, inputs["recommendations"], inputs["interactions"], group_by=plan.group_by,
                   model_col=plan.options["model_col"],
                   partition_by=plan.arguments["partition_by"] or [], rows=rows,
-                  **_columns(plan, "user_col", "item_col", "rank_col", "score_col", "relevance_col"))
+                  **_columns(plan, "user_col", "item_col", "rank_col", "score_col", "relevance_col", "propensity_col"))
 
 
 def refuse_bad_input(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan, *,
@@ -351,7 +355,7 @@ def refuse_bad_input(engine: Engine, inputs: dict[str, ResolvedInput], plan: Pla
     found = problems(engine, inputs["recommendations"], inputs["interactions"], group_by=plan.list_keys,
                      partition_by=plan.arguments["partition_by"] or [],
                      duplicate_interactions=plan.options["duplicate_interactions"], gain=plan.options["gain"],
-                     **_columns(plan, "user_col", "item_col", "rank_col", "score_col", "relevance_col"))
+                     **_columns(plan, "user_col", "item_col", "rank_col", "score_col", "relevance_col", "propensity_col"))
     if found:
         raise found[0].error()
     if overlap:
@@ -477,7 +481,7 @@ def report_rows(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan,
     evaluate would raise, then the notes."""
     partition_by = plan.arguments["partition_by"] or []
     group_by = plan.group_by
-    columns = _columns(plan, "user_col", "item_col", "score_col", "relevance_col")
+    columns = _columns(plan, "user_col", "item_col", "score_col", "relevance_col", "propensity_col")
     rows: list[tuple] = []
     try:
         check_columns(engine, inputs["recommendations"], inputs["interactions"], rank_col=plan.options["rank_col"],
@@ -502,7 +506,8 @@ def report_rows(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan,
     macros = renderer()
     for problem, column, n_rows, example in notes(engine, inputs["recommendations"], inputs["interactions"],
                                                   relevance_threshold=relevance_threshold, k=largest_k,
-                                                  group_by=group_by, partition_by=partition_by, **columns):
+                                                  group_by=group_by, partition_by=partition_by,
+                                                  **{name: columns[name] for name in columns if name != "propensity_col"}):
         rows.append((inputs[macros.call("_note_table", problem)].label, "note", problem, column, n_rows, example,
                      macros.call("_note_message", problem, n_rows, example)))
     return rows

@@ -52,6 +52,8 @@ class EvaluateOptions(TypedDict, total=False):
     rank_col: str | None
     score_col: str | None
     relevance_col: str | None
+    propensity_col: str | None
+    propensity_clip: float | None
     convention: Convention
     ap_denominator: ApDenominator | None
     precision_denominator: PrecisionDenominator | None
@@ -202,7 +204,8 @@ def options_table() -> str:
         values = {"column": "a column name", "optional_column": "a column name, or None",
                   "optional_columns": "column names, or None", "number": "a finite number",
                   "share": "a number above 0, at most 1", "convention": "a convention (below)",
-                  "model": "a value of `model_col` (text or a number), or None"}.get(option["kind"])
+                  "model": "a value of `model_col` (text or a number), or None",
+                  "optional_share": "a number above 0, at most 1, or None"}.get(option["kind"])
         if values is None:
             values = ", ".join(f"`{choice}`" for choice in option["choices"])
             if option["kind"] == "log_base":

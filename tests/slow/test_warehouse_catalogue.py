@@ -90,6 +90,9 @@ OPTION_CALLS: dict[str, dict[str, Any]] = {
         dict(idcg="k_positions", users="relevant"),
     )},
     "bootstrap": OPTION_VALUE_CASES["bootstrap"],
+    # the inverse-propensity weights, on the metrics that have a weighted form
+    "propensity": dict(metrics=["recall", "dcg", "idcg", "ndcg"], k=[3, 10], group_by=["model"], partition_by=["fold"],
+                       relevance_col="relevance", propensity_col="propensity", propensity_clip=0.1),
 }
 
 

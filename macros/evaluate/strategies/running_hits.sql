@@ -10,6 +10,9 @@ rw_judged as (
         recommendation.rw_rank as rw_rank,
         judgement.rw_relevance as rw_relevance,
         case when {{ rankwise._is_relevant('judgement.rw_relevance', spec) }} then 1 else 0 end as rw_is_relevant
+        {%- if spec.propensity is not none %},
+        judgement.rw_weight as rw_weight
+        {%- endif %}
         {%- if spec.needs_n_relevant_on_rows %},
         truth.rw_n_relevant as rw_n_relevant
         {%- endif %}
