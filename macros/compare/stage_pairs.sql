@@ -141,7 +141,7 @@ rw_pair_sums as (
         {%- set diff = 'differences.rw_diff__' ~ metric.key %},
         count({{ diff }}) as rw_listed__{{ metric.key }},
         sum({{ diff }}) as rw_sum_diff__{{ metric.key }},
-        var_pop({{ diff }}) as rw_var_listed__{{ metric.key }},
+        {{ rankwise._var_pop(diff) }} as rw_var_listed__{{ metric.key }},
         sum(abs({{ diff }})) as rw_sum_abs__{{ metric.key }},
         sum(differences.rw_model__{{ metric.key }}) as rw_sum_model__{{ metric.key }},
         sum(differences.rw_baseline__{{ metric.key }}) as rw_sum_baseline__{{ metric.key }},

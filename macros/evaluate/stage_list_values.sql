@@ -110,7 +110,7 @@ rw_list_means as (
         {%- for entry in spec.list_metrics %},
         avg(rw_value__{{ entry.position }}) as rw_mean__{{ entry.position }},
         count(rw_value__{{ entry.position }}) as rw_n__{{ entry.position }},
-        var_pop(rw_value__{{ entry.position }}) as rw_var__{{ entry.position }}
+        {{ rankwise._var_pop('rw_value__' ~ entry.position) }} as rw_var__{{ entry.position }}
         {%- endfor %}
     from rw_list_values
     {{ rankwise._group_by_groups(spec.groups) }}

@@ -18,7 +18,7 @@ rw_group_sums as (
         sum(rw_value__{{ metric.key }}) as rw_sum__{{ metric.key }}
         {%- if spec.confidence is not none %},
         count(rw_value__{{ metric.key }}) as rw_listed__{{ metric.key }},
-        var_pop(rw_value__{{ metric.key }}) as rw_var__{{ metric.key }}
+        {{ rankwise._var_pop('rw_value__' ~ metric.key) }} as rw_var__{{ metric.key }}
         {%- endif %}
         {%- endfor %}
     from rw_user_metrics
@@ -62,8 +62,8 @@ rw_idcg_sums as (
         sum({{ idcg }}) as rw_sum__idcg,
         sum(case when truth.rw_n_relevant > 0 then {{ idcg }} end) as rw_sum_relevant__idcg
         {%- if spec.confidence is not none %},
-        var_pop({{ idcg }}) as rw_var__idcg,
-        var_pop(case when truth.rw_n_relevant > 0 then {{ idcg }} end) as rw_var_relevant__idcg
+        {{ rankwise._var_pop(idcg) }} as rw_var__idcg,
+        {{ rankwise._var_pop('case when truth.rw_n_relevant > 0 then ' ~ idcg ~ ' end') }} as rw_var_relevant__idcg
         {%- endif %}
     from rw_list_rows as list
     inner join rw_user_truth_counts as truth
@@ -82,7 +82,7 @@ rw_truth_idcg_sums as (
         {{ rankwise._selected_columns(spec.partitions, 'truth') }}cutoff.rw_limit as rw_limit,
         sum({{ idcg }}) as rw_sum_interactions__idcg
         {%- if spec.confidence is not none %},
-        var_pop({{ idcg }}) as rw_var_interactions__idcg
+        {{ rankwise._var_pop(idcg) }} as rw_var_interactions__idcg
         {%- endif %}
     from rw_user_truth_counts as truth
     cross join rw_cutoffs as cutoff

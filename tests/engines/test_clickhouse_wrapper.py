@@ -36,7 +36,7 @@ import pytest
 
 import rankwise
 from rankwise.engines.clickhouse import ClickHouseEngine
-from rankwise.errors import ColumnTypeError, InputError, InvalidArgumentError, NoOverlapError
+from rankwise.errors import ColumnTypeError, InputError, InvalidArgumentError, InvalidValueError, NoOverlapError
 from tests.engines import wrapper_parity
 from tests.reference import comparison_seeds, make_expected
 from tests.unit import test_validation
@@ -172,6 +172,36 @@ def test_the_beyond_accuracy_metrics_read_the_catalog_and_train_on_clickhouse(se
     expected = rankwise.evaluate(frames["recommendations"], frames["interactions"], items=vectors,
                                  train=frames["train"], **arguments)
     _assert_same_table(result, expected, ["example_id", "model", "metric", "k"])
+
+
+def test_the_reference_list_and_inverse_propensity_metrics_are_the_same_on_clickhouse(session) -> None:
+    """integration_tests/models/reference_overlap__actual.sql's and
+    propensity__actual.sql's calls on tables of the session, checked (a
+    reference that is no model, a propensity above 1) and computed there."""
+    frames = {"recommendations": _seed("input__comparison__recommendations"),
+              "interactions": _seed("input__comparison__interactions"),
+              "lists": _seed("input__random__recommendations"),
+              "weighted": _seed("input__propensity__interactions")}
+    overlap = {"metrics": ["rbo", "rbo(p=0.5)", "intersection"], "k": [1, 3, 5], "partition_by": ["example_id"],
+               "model_col": "model", "reference": "model_a", "relevance_col": "relevance"}
+    propensity = {"metrics": ["recall", "dcg", "idcg", "ndcg"], "k": [1, 3, 5], "group_by": ["example_id"],
+                  "relevance_col": "relevance", "propensity_col": "propensity", "propensity_clip": 0.2}
+    with _tables(session, **frames) as (names, _):
+        for without_reference in ("no_value", "zero"):
+            result = rankwise.evaluate(names["recommendations"], names["interactions"], con=session,
+                                       without_reference=without_reference, **overlap)
+            expected = rankwise.evaluate(frames["recommendations"], frames["interactions"],
+                                         without_reference=without_reference, **overlap)
+            _assert_same_table(result, expected, ["example_id", "model", "metric_label"])
+        with pytest.raises(InvalidArgumentError, match="the reference 'model_z' is not a value of the model column"):
+            rankwise.evaluate(names["recommendations"], names["interactions"], con=session,
+                              **{**overlap, "reference": "model_z"})
+        result = rankwise.evaluate(names["lists"], names["weighted"], con=session, **propensity)
+        _assert_same_table(result, rankwise.evaluate(frames["lists"], frames["weighted"], **propensity),
+                           ["example_id", "metric", "k"])
+    with _tables(session, lists=frames["lists"], weighted=frames["weighted"].assign(propensity=1.5)) as (names, _):
+        with pytest.raises(InvalidValueError, match="propensities that are not numbers above 0 and at most 1"):
+            rankwise.evaluate(names["lists"], names["weighted"], con=session, **propensity)
 
 
 def test_columns_that_are_not_nullable_or_of_low_cardinality_give_the_same_numbers(session) -> None:

@@ -31,7 +31,7 @@ import pyarrow as pa
 import pytest
 
 import rankwise
-from rankwise.errors import InputError, InvalidArgumentError, NoOverlapError
+from rankwise.errors import InputError, InvalidArgumentError, InvalidValueError, NoOverlapError
 from tests.engines import wrapper_parity
 from tests.engines.engines import spark_test_settings
 from tests.reference import comparison_seeds, make_expected
@@ -207,6 +207,32 @@ def test_the_beyond_accuracy_metrics_read_the_catalog_and_train_on_spark(spark) 
     expected = rankwise.evaluate(frames["recommendations"], frames["interactions"], items=vectors,
                                  train=frames["train"], **arguments)
     _assert_same_table(result, expected, ["example_id", "model", "metric", "k"])
+
+
+def test_the_reference_list_and_inverse_propensity_metrics_are_the_same_on_spark(spark) -> None:
+    """integration_tests/models/reference_overlap__actual.sql's and
+    propensity__actual.sql's calls, the inputs Spark DataFrames, checked (a
+    reference that is no model, a propensity above 1) and computed in Spark."""
+    recommendations = _seed("input__comparison__recommendations")
+    interactions = _seed("input__comparison__interactions")
+    overlap = {"metrics": ["rbo", "rbo(p=0.5)", "intersection"], "k": [1, 3, 5], "partition_by": ["example_id"],
+               "model_col": "model", "reference": "model_a", "relevance_col": "relevance"}
+    for without_reference in ("no_value", "zero"):
+        result = rankwise.evaluate(to_spark(spark, recommendations), to_spark(spark, interactions), output="pandas",
+                                   without_reference=without_reference, **overlap)
+        expected = rankwise.evaluate(recommendations, interactions, without_reference=without_reference, **overlap)
+        _assert_same_table(result, expected, ["example_id", "model", "metric_label"])
+    with pytest.raises(InvalidArgumentError, match="the reference 'model_z' is not a value of the model column 'model'"):
+        rankwise.evaluate(to_spark(spark, recommendations), to_spark(spark, interactions),
+                          **{**overlap, "reference": "model_z"})
+    lists = _seed("input__random__recommendations")
+    weighted = _seed("input__propensity__interactions")
+    propensity = {"metrics": ["recall", "dcg", "idcg", "ndcg"], "k": [1, 3, 5], "group_by": ["example_id"],
+                  "relevance_col": "relevance", "propensity_col": "propensity", "propensity_clip": 0.2}
+    result = rankwise.evaluate(to_spark(spark, lists), to_spark(spark, weighted), output="pandas", **propensity)
+    _assert_same_table(result, rankwise.evaluate(lists, weighted, **propensity), ["example_id", "metric", "k"])
+    with pytest.raises(InvalidValueError, match="propensities that are not numbers above 0 and at most 1"):
+        rankwise.evaluate(to_spark(spark, lists), to_spark(spark, weighted.assign(propensity=1.5)), **propensity)
 
 
 # The result, the inputs and the session.
