@@ -85,6 +85,8 @@ select * from (
 {%- endif -%}
 {%- if spec.needs_list_metrics -%}
     {%- if spec.needs_train_popularity %}{% do stages.append(rankwise._stage_train_popularity(spec)) %}{% endif -%}
+    {%- if spec.needs_train_profiles %}{% do stages.append(rankwise._stage_train_profiles(spec)) %}{% endif -%}
+    {%- if spec.calibration_metrics | length > 0 %}{% do stages.extend(rankwise._stages_calibration(spec)) %}{% endif -%}
     {%- if spec.pair_metrics | length > 0 %}{% do stages.extend(rankwise._stages_list_diversity(spec)) %}{% endif -%}
     {%- if spec.reference_metrics | length > 0 %}{% do stages.extend(rankwise._stages_reference_overlap(spec)) %}{% endif -%}
     {%- do stages.append(rankwise._stage_list_values(spec)) -%}

@@ -50,6 +50,7 @@
         'novelty_unseen': {'kind': "choice", 'preset': true, 'default': "one", 'choices': ["one", "dropped", "zero"], 'read_by': ["novelty"], 'help': "novelty of an item nobody interacted with in train: as one user ('one', RecTools), left out of the list's mean ('dropped', Evidently), or 0 ('zero', Recommenders)."},
         'model_col': {'kind': "optional_column", 'default': none, 'read_by': ["rbo", "intersection"], 'help': "The column of the recommendations that tells the models apart, for rbo and intersection: each model's list is compared with the `reference` model's list of the same user (the column becomes a group of the output)."},
         'reference': {'kind': "model", 'default': none, 'read_by': ["rbo", "intersection"], 'help': "The value of model_col (text or a number) naming the reference model, whose lists rbo and intersection compare every model's lists with."},
+        'item_group_col': {'kind': "optional_column", 'default': none, 'read_by': ["miscalibration"], 'help': "A column of the catalog (items) holding each item's group (a genre, a provider, a head/tail label; one per item): miscalibration compares the groups of a list with those of its user's train items."},
         'without_reference': {'kind': "choice", 'preset': true, 'default': "no_value", 'choices': ["no_value", "zero"], 'read_by': ["rbo", "intersection"], 'help': "rbo and intersection of a list whose user has no reference list: no value, left out of the mean, or 0 ('zero', RecTools)."}
     }) }}
 {% endmacro %}

@@ -27,6 +27,14 @@
                       overlap with the reference model's list of the same user
                       (stage_reference_overlap.sql): reference(columns, spec,
                       parameters)
+      profile         list level: the macro writing the list's value from the
+                      mean of its items' values (`formula`) and the same mean
+                      over the user's own train items (stage_train_profiles.sql):
+                      profile(columns, spec)
+      calibration     list level: the list's value is the divergence of its
+                      top k's item groups from its user's train items' groups
+                      (stage_calibration.sql); the macro writes one group's
+                      term: calibration(columns, spec, parameters)
       zero_without_list  true when a user with truth but no list scores 0 (every
                       metric but idcg, a property of the user's truth)
       reads           what it reads besides the lists: the optional inputs
@@ -98,6 +106,10 @@
         'intra_list_diversity': {'cutoff': true, 'level': 'list', 'formula': '_formula_item_distance', 'pairs': '_pairs_intra_list_diversity',
                                'reads': ['items', 'item_features'],
                                'reads_when': [{'when': {'item_distance': 'cooccurrence'}, 'reads': ['train', 'train_popularity']}]},
+        'popularity_lift':    {'cutoff': true,  'level': 'list',  'formula': '_formula_item_popularity', 'profile': '_profile_popularity_lift',
+                               'reads': ['train', 'train_popularity', 'train_profiles']},
+        'miscalibration':     {'cutoff': true,  'level': 'list',  'calibration': '_calibration_miscalibration', 'reads': ['items', 'train', 'train_popularity', 'item_groups'],
+                               'parameters': {'alpha': {'kind': 'probability', 'default': 0.01, 'help': "the list's share of a group mixed with the user's, (1 - alpha) q + alpha p, so that a group the list lacks keeps the divergence finite (Steck 2018)"}}},
         'rbo':                {'cutoff': true,  'level': 'list',  'reference': '_reference_rbo', 'reads': ['reference_lists'],
                                'needs_cutoff': {'when': {}, 'why': "(both lists are cut at k, and RBO_ext extrapolates from there)"},
                                'largest_cutoff': {'when': {}, 'k': 10000000, 'why': "reads its weights from a table of every depth up to k"},
@@ -306,6 +318,27 @@
         {{ return(rankwise.safe_divide('coalesce(' ~ columns.item_users ~ ', 0)', columns.train_users)) }}
     {%- endif -%}
     {{ return(rankwise.safe_divide('coalesce(' ~ columns.item_interactions ~ ', 0)', columns.train_interactions)) }}
+{% endmacro %}
+
+{#- popularity_lift: an item's popularity as arp reads it (arp_popularity), a
+    raw count: the share's denominator cancels in the lift. -#}
+{% macro _formula_item_popularity(columns, k, spec) %}
+    {%- if spec.arp_popularity == 'users' -%}
+        {{ return('cast(coalesce(' ~ columns.item_users ~ ', 0) as ' ~ rankwise.type_float64() ~ ')') }}
+    {%- endif -%}
+    {{ return('cast(coalesce(' ~ columns.item_interactions ~ ', 0) as ' ~ rankwise.type_float64() ~ ')') }}
+{% endmacro %}
+
+{#- The list's mean popularity over its user's train items' (the profile's
+    popularity counts of the same measure, over its items). -#}
+{% macro _profile_popularity_lift(columns, spec) %}
+    {%- set profile_sum = columns.profile_users if spec.arp_popularity == 'users' else columns.profile_interactions -%}
+    {{ return(rankwise.popularity_lift(columns.list_mean, rankwise.safe_divide(profile_sum, columns.profile_items))) }}
+{% endmacro %}
+
+{#- miscalibration: one train group's term of KL(p || q~). -#}
+{% macro _calibration_miscalibration(columns, spec, parameters) %}
+    {{ return(rankwise.calibration_term(columns.train_share, columns.list_share, parameters.alpha)) }}
 {% endmacro %}
 
 {#- Relevant items only: how much higher the list ranks the item than its

@@ -390,7 +390,11 @@
     {%- for entry in spec.list_metrics if metrics[entry.name].pairs is defined %}{% do pair_metrics.append(entry) %}{% endfor -%}
     {%- set reference_metrics = [] -%}
     {%- for entry in spec.list_metrics if metrics[entry.name].reference is defined %}{% do reference_metrics.append(entry) %}{% endfor -%}
-    {%- set item_value_metrics = spec.list_metrics | reject('in', pair_metrics) | reject('in', reference_metrics) | list -%}
+    {%- set calibration_metrics = [] -%}
+    {%- for entry in spec.list_metrics if metrics[entry.name].calibration is defined %}{% do calibration_metrics.append(entry) %}{% endfor -%}
+    {%- set profile_metrics = [] -%}
+    {%- for entry in spec.list_metrics if metrics[entry.name].profile is defined %}{% do profile_metrics.append(entry) %}{% endfor -%}
+    {%- set item_value_metrics = spec.list_metrics | reject('in', pair_metrics) | reject('in', reference_metrics) | reject('in', calibration_metrics) | list -%}
     {%- set persistences = [] -%}
     {%- for entry in reference_metrics if entry.parameters.p is defined and entry.parameters.p not in persistences %}{% do persistences.append(entry.parameters.p) %}{% endfor -%}
     {%- set item_value_reads = [] -%}
@@ -421,6 +425,10 @@
         'reference_cutoffs': reference_metrics | map(attribute='k') | unique | list,
         'overlap_persistences': persistences,
         'item_value_metrics': item_value_metrics,
+        'profile_metrics': profile_metrics,
+        'calibration_metrics': calibration_metrics,
+        'calibration_cutoffs': calibration_metrics | map(attribute='k') | unique | list,
+        'needs_train_profiles': 'train_profiles' in reads,
         'item_values_read_popularity': 'train_popularity' in item_value_reads,
         'needs_running_hits': 'hits_so_far' in row_windows,
         'needs_continuation': 'continuation' in row_windows,
@@ -525,6 +533,7 @@
     {%- endif -%}
     {%- do spec.update(rankwise._optional_inputs(spec, items, train)) -%}
     {%- do spec.update(rankwise._item_feature_columns(spec, options.item_col, options.item_vector_col, options.item_feature_cols)) -%}
+    {%- do spec.update(rankwise._item_group_column(spec, options.item_group_col)) -%}
     {#- per-user rows have no interval -#}
     {%- do spec.update({'confidence': none if per_user else confidence, 'group_bootstrap': bootstrap_resamples, 'seed': seed}) -%}
     {#- the plan of each evaluation of its own, under the options a metric's
@@ -547,7 +556,7 @@
     {%- set columns_read = rankwise._columns_read(options, group_by, partition_by) -%}
     {%- set partition_columns = [] -%}
     {%- for column, purpose in columns_read.interactions if purpose == 'partition_by column' %}{% do partition_columns.append((column, purpose)) %}{% endfor -%}
-    {%- do columns_read.update({'items': [(options.item_col, 'item id')] + spec.item_columns_read,
+    {%- do columns_read.update({'items': [(options.item_col, 'item id')] + spec.item_columns_read + spec.item_group_read,
                                 'train': [(options.user_col, 'user id'), (options.item_col, 'item id')] + partition_columns}) -%}
     {%- do spec.update({'columns_read': columns_read}) -%}
     {{ return(spec) }}
@@ -641,6 +650,22 @@
             ~ ("the catalog: one row per item that could be recommended" if input == 'items' else "the interactions the model was trained on, for the items' popularity") ~ ").") }}
     {%- endfor -%}
     {{ return({'items_relation': items, 'train_relation': train}) }}
+{% endmacro %}
+
+{#- The catalog's item group column (item_group_col), which the metrics that
+    read item_groups need. Given without them it is left unread: other metrics
+    may read it under other options. -#}
+{% macro _item_group_column(spec, item_group_col) %}
+    {%- if item_group_col is not none and (item_group_col is not string or item_group_col | length == 0) -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `item_group_col` must be a non-empty column name or none; got " ~ rankwise._describe(item_group_col) ~ ".") }}
+    {%- endif -%}
+    {%- set needing = [] -%}
+    {%- for entry in spec.requested if 'item_groups' in entry.reads and entry.name not in needing %}{% do needing.append(entry.name) %}{% endfor -%}
+    {%- if needing | length > 0 and item_group_col is none -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ needing | join(', ') ~ " compare" ~ ("s" if needing | length == 1 else "") ~ " the item groups of the lists with those of the users' train items; give `item_group_col`, the column of the catalog (`items`) holding each item's group.") }}
+    {%- endif -%}
+    {{ return({'item_group': none if needing | length == 0 else rankwise.quote_identifier(item_group_col),
+               'item_group_read': [] if needing | length == 0 else [(item_group_col, 'item group')]}) }}
 {% endmacro %}
 
 {#- The columns of the catalog a pair metric's distance reads, checked

@@ -12,7 +12,10 @@
     all have a value, and per metric for those that read own_item_count (some
     of their items have no value); a pair metric's `pairs` macro divides its
     distance sum; a reference-list metric's value is its overlap with the
-    reference list (stage_reference_overlap.sql). A metric that reads shown_relevance reads each shown item's
+    reference list (stage_reference_overlap.sql); a profile metric's `profile`
+    macro compares its item mean with its user's train profile
+    (rw_train_profiles); a calibration metric's value is its list's divergence
+    (stage_calibration.sql). A metric that reads shown_relevance reads each shown item's
     relevance off rw_interactions, the accuracy metrics' one row per (user,
     item). -#}
 {% macro _stage_list_values(spec) %}
@@ -46,6 +49,14 @@ rw_list_values as (
         {%- if entry in spec.reference_metrics %}
         {#- a list whose user has no reference list has no overlap row -#}
         {{ 'coalesce(overlap.rw_value__' ~ entry.position ~ ', 0e0)' if spec.without_reference == 'zero' else 'overlap.rw_value__' ~ entry.position }} as rw_value__{{ entry.position }}
+        {%- elif entry in spec.calibration_metrics %}
+        {#- a list with no item within k has no distribution to compare -#}
+        case when {{ items_within[entry.position] }} > 0 then calibration.rw_value__{{ entry.position }} end as rw_value__{{ entry.position }}
+        {%- elif entry in spec.profile_metrics %}
+        {%- set profile_columns = {'list_mean': rankwise.safe_divide('sums.rw_sum__' ~ entry.position, items_within[entry.position]),
+                                   'profile_items': 'profile.rw_profile_items', 'profile_users': 'profile.rw_profile_users',
+                                   'profile_interactions': 'profile.rw_profile_interactions'} %}
+        {{ rankwise[registry[entry.name].profile](profile_columns, spec) }} as rw_value__{{ entry.position }}
         {%- elif entry in spec.pair_metrics %}
         {%- set pair_columns = {'distance_sum': 'diversity.rw_distance_sum__' ~ entry.position, 'pairs': 'diversity.rw_pairs__' ~ entry.position,
                                 'n_items': items_within[entry.position]} %}
@@ -90,6 +101,14 @@ rw_list_values as (
     {%- if spec.reference_metrics | length > 0 %}
     left join rw_reference_overlap as overlap
         on overlap.rw_user = sums.rw_user{{ rankwise._groups_match('overlap', 'sums', spec.groups) }}
+    {%- endif %}
+    {%- if spec.profile_metrics | length > 0 %}
+    left join rw_train_profiles as profile
+        on profile.rw_user = sums.rw_user{{ rankwise._partitions_match('profile', 'sums', spec) }}
+    {%- endif %}
+    {%- if spec.calibration_metrics | length > 0 %}
+    left join rw_calibration as calibration
+        on calibration.rw_user = sums.rw_user{{ rankwise._groups_match('calibration', 'sums', spec.groups) }}
     {%- endif %}
     {%- if spec.pair_metrics | length > 0 %}
     left join rw_list_diversity as diversity

@@ -88,3 +88,23 @@ rw_train_items as (
     {%- endif %}
 )
 {%- endmacro %}
+
+{#- rw_train_profiles: per (partition, user) of train, the user's distinct
+    train items and the sums of their popularity counts (users, rows), from the
+    pairs and item counts the popularity already grouped: no second read of
+    train. popularity_lift divides the list's mean popularity by the profile's
+    (each train item of the user counts once, as Abdollahpouri et al. average
+    over the user's profile). -#}
+{% macro _stage_train_profiles(spec) %}
+rw_train_profiles as (
+    select
+        {{ rankwise._selected_columns(spec.partitions, 'pair') }}pair.rw_user as rw_user,
+        count(*) as rw_profile_items,
+        sum(item.rw_item_users) as rw_profile_users,
+        sum(item.rw_item_interactions) as rw_profile_interactions
+    from rw_train_pairs as pair
+    inner join rw_train_item_counts as item
+        on item.rw_item = pair.rw_item{{ rankwise._partitions_match('item', 'pair', spec) }}
+    group by {{ rankwise._partition_columns(spec, 'pair') }}pair.rw_user
+)
+{%- endmacro %}

@@ -89,7 +89,8 @@
     {%- if items is not none -%}
         {%- set features = resolved.item_feature_cols or [] -%}
         {%- do queries.append(('items (' ~ items ~ ')', rankwise._catalog_problems(recommendations, items, resolved.item_col,
-            resolved.item_vector_col, [features] if features is string else features, resolved.item_distance == 'cosine'))) -%}
+            resolved.item_vector_col, [features] if features is string else features, resolved.item_distance == 'cosine',
+            resolved.item_group_col))) -%}
     {%- endif -%}
     {%- if train is not none -%}
         {%- do queries.append(('train (' ~ train ~ ')', rankwise._train_problems(train, resolved.user_col, resolved.item_col))) -%}

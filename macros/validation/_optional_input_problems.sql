@@ -7,7 +7,7 @@
     also items listed twice (their pairs would count twice), null features,
     and for 'cosine' zero vectors (no direction) and vectors of another length
     than the longest. -#}
-{% macro _catalog_problems(recommendations, items, item_col, vector_col=none, feature_cols=[], cosine=false) %}
+{% macro _catalog_problems(recommendations, items, item_col, vector_col=none, feature_cols=[], cosine=false, group_col=none) %}
     {%- set item = rankwise.quote_identifier(item_col) -%}
     {%- set rows = [
         rankwise._problem_row('null_item_id', item_col, items, item ~ ' is null', item),
@@ -22,6 +22,14 @@
         {%- for column in columns -%}
             {%- do rows.append(rankwise._problem_row('null_item_feature', column, items, rankwise.quote_identifier(column) ~ ' is null', item)) -%}
         {%- endfor -%}
+    {%- endif -%}
+    {#- item_group_col: one group per item, so that an item's slots and train
+        users count in one group (a second row with the same group is harmless) -#}
+    {%- if group_col is not none -%}
+        {%- set group = rankwise.quote_identifier(group_col) -%}
+        {%- do rows.append(rankwise._problem_row('null_item_group', group_col, items, group ~ ' is null', item)) -%}
+        {%- do rows.append(rankwise._problem_row('item_in_two_groups', group_col,
+            '(select ' ~ item ~ ' as rw_item from ' ~ items ~ ' group by ' ~ item ~ ' having count(distinct ' ~ group ~ ') > 1) as rw_regrouped', '1 = 1', 'rw_item')) -%}
     {%- endif -%}
     {%- if cosine and vector_col is not none -%}
         {%- set vector = rankwise.quote_identifier(vector_col) -%}

@@ -136,6 +136,7 @@ def check_optional_inputs(
     item_vector_col: str | None = None,
     item_feature_cols: Sequence[str] = (),
     cosine: bool = False,
+    item_group_col: str | None = None,
 ) -> None:
     """The catalog (`items`) and the train interactions (`train`), when given:
     rows, the columns read with ids of the recommendations' kind, no null ids,
@@ -159,9 +160,12 @@ def check_optional_inputs(
                               "cast one so that both are strings or both numbers")
         if role == "items":
             _check_item_features(schema, resolved.label, item_vector_col, item_feature_cols, cosine)
+            if item_group_col is not None:
+                _require(schema, resolved.label, "item group", item_group_col)
         macros = engine.macros
         query = (macros.call("_catalog_problems", recommendations.sql, resolved.sql, item_col,
-                             vector_col=item_vector_col, feature_cols=list(item_feature_cols), cosine=cosine)
+                             vector_col=item_vector_col, feature_cols=list(item_feature_cols), cosine=cosine,
+                             group_col=item_group_col)
                  if role == "items" else macros.call("_train_problems", resolved.sql, user_col, item_col))
         for problem, column_name, n_rows, example in engine.rows(query):
             if n_rows:
@@ -404,7 +408,8 @@ def refuse_bad_optional_inputs(engine: Engine, inputs: dict[str, ResolvedInput],
                           partition_by=plan.arguments["partition_by"] or [],
                           item_vector_col=plan.options["item_vector_col"],
                           item_feature_cols=[features] if isinstance(features, str) else list(features or []),
-                          cosine=plan.options["item_distance"] == "cosine")
+                          cosine=plan.options["item_distance"] == "cosine",
+                          item_group_col=plan.options["item_group_col"])
 
 
 def warn_of_an_unread_relevance(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan) -> None:

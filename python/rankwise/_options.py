@@ -78,6 +78,7 @@ class EvaluateOptions(TypedDict, total=False):
     novelty_unseen: NoveltyUnseen | None
     model_col: str | None
     reference: str | int | float | None
+    item_group_col: str | None
     without_reference: WithoutReference | None
 
 

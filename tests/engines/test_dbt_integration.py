@@ -33,6 +33,7 @@ def test_dbt_build_succeeds(dbt_build: DbtRun) -> None:
         "equal_within_tolerance_beyond_accuracy__actual",
         "equal_within_tolerance_reference_overlap__actual",
         "equal_within_tolerance_propensity__actual",
+        "equal_within_tolerance_popularity_bias__actual",
         # some cases under the engine's non-default session settings (empty on DuckDB)
         "equal_within_tolerance_settings__actual_cases",
         *(

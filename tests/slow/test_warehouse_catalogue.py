@@ -32,7 +32,8 @@ PER_USER = [*metric_names("user"), *metric_names("list")]
 # Every metric with the inputs each reads; an option's value is set over this.
 BASE = dict(metrics=EVERY_METRIC, k=[3, 10], group_by=["model"], partition_by=["fold"], relevance_col="relevance",
             model_col="model", reference="production",
-            items="analytics.items", train="analytics.train", item_distance="hamming", item_feature_cols=["genre"])
+            items="analytics.items", train="analytics.train", item_distance="hamming", item_feature_cols=["genre"],
+            item_group_col="genre")
 # What a value needs besides itself.
 NEEDS: dict[tuple[str, Any], dict[str, Any]] = {
     ("item_distance", "cosine"): dict(item_vector_col="embedding", item_feature_cols=None),

@@ -206,6 +206,8 @@ EXPRESSION_CASES: dict[str, tuple[str, tuple[Any, ...], dict[str, Any]]] = {
     "gini_index": ("gini_index", ("weighted", "exposures", "n_items_shown", "catalog_size"), {}),
     "personalization_at_k": ("personalization_at_k", ("exposure_pairs", "n_lists", 10), {}),
     "item_novelty": ("item_novelty", ("item_users", "train_users"), {}),
+    "popularity_lift": ("popularity_lift", ("list_mean", "profile_mean"), {}),
+    "calibration_term": ("calibration_term", ("train_share", "list_share", 0.01), {}),
     "item_serendipity": ("item_serendipity", ("rank", "popularity_rank", "catalog_size", "relevant"), {}),
     "cosine_distance": ("cosine_distance", ("dot_product", "first_norm", "second_norm"), {}),
     "hamming_distance": ("hamming_distance", (["a1", "a2"], ["b1", "b2"]), {}),

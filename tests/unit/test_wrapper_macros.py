@@ -38,4 +38,4 @@ def test_metric_names_lists_the_registry_in_order():
     assert renderer().call("metric_names") == [
         "precision", "recall", "f1", "hit_rate", "map", "mrr", "dcg", "idcg", "ndcg", "r_precision",
         "rbp", "err", "map_to_full_recall", "entropy", "coverage", "gini", "personalization", "novelty", "arp", "long_tail_share",
-        "serendipity", "intra_list_diversity", "rbo", "intersection"]
+        "serendipity", "intra_list_diversity", "popularity_lift", "miscalibration", "rbo", "intersection"]
