@@ -98,22 +98,16 @@ rw_list_values as (
         {%- endif %}
         group by {{ rankwise._group_columns(spec.groups, 'recommendation') }}recommendation.rw_user
     ) as sums
-    {%- if spec.reference_metrics | length > 0 %}
-    left join rw_reference_overlap as overlap
-        on overlap.rw_user = sums.rw_user{{ rankwise._groups_match('overlap', 'sums', spec.groups) }}
-    {%- endif %}
-    {%- if spec.profile_metrics | length > 0 %}
-    left join rw_train_profiles as profile
-        on profile.rw_user = sums.rw_user{{ rankwise._partitions_match('profile', 'sums', spec) }}
-    {%- endif %}
-    {%- if spec.calibration_metrics | length > 0 %}
-    left join rw_calibration as calibration
-        on calibration.rw_user = sums.rw_user{{ rankwise._groups_match('calibration', 'sums', spec.groups) }}
-    {%- endif %}
-    {%- if spec.pair_metrics | length > 0 %}
-    left join rw_list_diversity as diversity
-        on diversity.rw_user = sums.rw_user{{ rankwise._groups_match('diversity', 'sums', spec.groups) }}
-    {%- endif %}
+    {#- the per-list stages of the metrics not summed over the items: one row
+        per list (the train profiles one per user of a partition) -#}
+    {%- for relation, alias, keys, metrics in [('rw_reference_overlap', 'overlap', spec.groups, spec.reference_metrics),
+                                               ('rw_train_profiles', 'profile', spec.partitions, spec.profile_metrics),
+                                               ('rw_calibration', 'calibration', spec.groups, spec.calibration_metrics),
+                                               ('rw_list_diversity', 'diversity', spec.groups, spec.pair_metrics)]
+          if metrics | length > 0 %}
+    left join {{ relation }} as {{ alias }}
+        on {{ alias }}.rw_user = sums.rw_user{{ rankwise._groups_match(alias, 'sums', keys) }}
+    {%- endfor %}
 )
 {%- endmacro %}
 
