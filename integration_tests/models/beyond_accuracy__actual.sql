@@ -27,17 +27,4 @@
     ('recommenders', rankwise.evaluate(recommendations, interactions, metrics=['coverage', 'novelty'],
         coverage_of='train_item_count', novelty_popularity='interactions', novelty_unseen='zero', **common)),
 ] -%}
-{% for variant, query in calls %}
-select
-    cast('{{ variant }}' as {{ dbt.type_string() }}) as variant,
-    cast(example_id as {{ dbt.type_string() }}) as example_id,
-    cast(model as {{ dbt.type_string() }}) as model,
-    metric,
-    k,
-    value,
-    n_users
-from (
-    {{ query }}
-) as variant_{{ loop.index }}
-{{ 'union all' if not loop.last }}
-{% endfor %}
+{{ variants_union(calls, ['example_id', 'model'], ['metric', 'k', 'value', 'n_users']) }}

@@ -14,16 +14,4 @@
     ('interactions_alpha', rankwise.evaluate(recommendations, interactions,
         metrics=['popularity_lift', 'miscalibration(alpha=0.1)'], arp_popularity='interactions', **common)),
 ] -%}
-{% for variant, query in calls %}
-select
-    cast('{{ variant }}' as {{ dbt.type_string() }}) as variant,
-    cast(example_id as {{ dbt.type_string() }}) as example_id,
-    cast(model as {{ dbt.type_string() }}) as model,
-    metric_label,
-    value,
-    n_users
-from (
-    {{ query }}
-) as variant_{{ loop.index }}
-{{ 'union all' if not loop.last }}
-{% endfor %}
+{{ variants_union(calls, ['example_id', 'model'], ['metric_label', 'value', 'n_users']) }}

@@ -12,16 +12,4 @@
     ('clipped_exponential', rankwise.evaluate(recommendations, interactions, propensity_clip=0.2, gain='exponential',
                                               relevance_threshold=2, **common)),
 ] -%}
-{% for variant, query in calls %}
-select
-    cast('{{ variant }}' as {{ dbt.type_string() }}) as variant,
-    cast(example_id as {{ dbt.type_string() }}) as example_id,
-    metric,
-    k,
-    value,
-    n_users
-from (
-    {{ query }}
-) as variant_{{ loop.index }}
-{{ 'union all' if not loop.last }}
-{% endfor %}
+{{ variants_union(calls, ['example_id'], ['metric', 'k', 'value', 'n_users']) }}

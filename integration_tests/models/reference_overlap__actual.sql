@@ -7,18 +7,8 @@
 {%- set interactions = ref('input__comparison__interactions') -%}
 {%- set common = {'metrics': ['rbo', 'rbo(p=0.5)', 'intersection'], 'k': [1, 3, 5], 'partition_by': ['example_id'],
                   'model_col': 'model', 'reference': 'model_a', 'relevance_col': 'relevance'} -%}
-{% for variant in ['no_value', 'zero'] %}
-select
-    cast('{{ variant }}' as {{ dbt.type_string() }}) as variant,
-    cast(example_id as {{ dbt.type_string() }}) as example_id,
-    cast(model as {{ dbt.type_string() }}) as model,
-    metric,
-    metric_label,
-    k,
-    value,
-    n_users
-from (
-    {{ rankwise.evaluate(recommendations, interactions, without_reference=variant, **common) }}
-) as variant_{{ loop.index }}
-{{ 'union all' if not loop.last }}
-{% endfor %}
+{%- set calls = [] -%}
+{%- for variant in ['no_value', 'zero'] -%}
+    {%- do calls.append((variant, rankwise.evaluate(recommendations, interactions, without_reference=variant, **common))) -%}
+{%- endfor -%}
+{{ variants_union(calls, ['example_id', 'model'], ['metric', 'metric_label', 'k', 'value', 'n_users']) }}
