@@ -47,7 +47,10 @@
         'novelty_unseen': {'kind': "choice", 'preset': true, 'default': "one", 'choices': ["one", "dropped", "zero"], 'read_by': ["novelty"], 'help': "novelty of an item nobody interacted with in train: as one user ('one', RecTools), left out of the list's mean ('dropped', Evidently), or 0 ('zero', Recommenders)."},
         'model_col': {'kind': "optional_column", 'default': none, 'read_by': ["rbo", "intersection"], 'help': "The column of the recommendations that tells the models apart, for rbo and intersection: each model's list is compared with the `reference` model's list of the same user (the column becomes a group of the output)."},
         'reference': {'kind': "model", 'default': none, 'read_by': ["rbo", "intersection"], 'help': "The value of model_col (text or a number) naming the reference model, whose lists rbo and intersection compare every model's lists with."},
-        'without_reference': {'kind': "choice", 'preset': true, 'default': "no_value", 'choices': ["no_value", "zero"], 'read_by': ["rbo", "intersection"], 'help': "rbo and intersection of a list whose user has no reference list: no value, left out of the mean, or 0 ('zero', RecTools)."}
+        'without_reference': {'kind': "choice", 'preset': true, 'default': "no_value", 'choices': ["no_value", "zero"], 'read_by': ["rbo", "intersection"], 'help': "rbo and intersection of a list whose user has no reference list: no value, left out of the mean, or 0 ('zero', RecTools)."},
+        'exposure_model': {'kind': "choice", 'default': "dcg", 'choices': ["dcg", "rbp"], 'read_by': ["exposure_gini", "exposure_disparity"], 'help': "The browsing model that weighs a slot at rank r in an item's exposure: 1 / log2(r + 1) ('dcg'), or exposure_persistence^(r - 1) ('rbp')."},
+        'exposure_persistence': {'kind': "share", 'default': 0.8, 'read_by': ["exposure_gini", "exposure_disparity"], 'help': "The chance of reading on to the next rank under exposure_model='rbp' (above 0, at most 1; 1 weighs every slot 1); unread under 'dcg'."},
+        'item_group_col': {'kind': "optional_column", 'default': none, 'read_by': ["exposure_disparity"], 'help': "A column of the catalog (items) naming each item's group (a provider, a category, a head/tail label), for exposure_disparity and rankwise.exposure_by_item_group: one group per item."}
     }) }}
 {% endmacro %}
 
