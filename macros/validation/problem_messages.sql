@@ -22,6 +22,9 @@
         'null_item_feature': ("items with a null feature", "fill it, or drop the item from the catalog and the lists: intra_list_diversity's distance needs every feature of both items"),
         'zero_item_vector': ("items whose vector is all zeros", "a zero vector has no direction, so its cosine distance is undefined: give those items a vector, or use item_distance='hamming' or 'cooccurrence'"),
         'item_vector_length_differs': ("vectors of another length than the longest", "give every item a vector of one length"),
+        'null_item_group': ("items with a null group", "give every item of the catalog its group (a label such as 'unknown' is a group), or drop it from the catalog and the lists"),
+        'item_in_two_groups': ("items listed in two groups", "give each item one group: exposure_disparity shares each item's exposure and relevance to one group"),
+        'relevant_item_not_in_catalog': ("relevant items that are not in the catalog (`items`)", "add them to the catalog with their group, or drop them from the interactions: exposure_disparity's relevance shares need each relevant item's group"),
         'item_not_in_catalog': ("recommended items that are not in the catalog (`items`)", "add them to the catalog or drop them from the lists: coverage and gini count the catalog's items"),
         'relevance_too_large_for_exponential_gain': ("relevances of 1024 or more, whose exponential gain 2^rel - 1 is past the largest double", "use gain='linear', or rescale the relevances below 1024")
     }) }}
