@@ -32,7 +32,8 @@ PER_USER = [*metric_names("user"), *metric_names("list")]
 # Every metric with the inputs each reads; an option's value is set over this.
 BASE = dict(metrics=EVERY_METRIC, k=[3, 10], group_by=["model"], partition_by=["fold"], relevance_col="relevance",
             model_col="model", reference="production",
-            items="analytics.items", train="analytics.train", item_distance="hamming", item_feature_cols=["genre"])
+            items="analytics.items", train="analytics.train", item_distance="hamming", item_feature_cols=["genre"],
+            item_group_col="provider")
 # What a value needs besides itself.
 NEEDS: dict[tuple[str, Any], dict[str, Any]] = {
     ("item_distance", "cosine"): dict(item_vector_col="embedding", item_feature_cols=None),
@@ -62,7 +63,8 @@ def _option_value_cases() -> dict[str, dict[str, Any]]:
             cases[f"{option}={value}"] = _option_call(**{option: value})
     cases["log_base=2"] = _option_call(log_base=2)
     # the bootstrap interval of entropy, the one group metric that has one
-    cases["bootstrap"] = {**BASE, "metrics": [*PER_USER, "entropy"], "bootstrap_resamples": 20, "seed": 3}
+    cases["bootstrap"] = {**BASE, "metrics": [*PER_USER, "entropy"], "bootstrap_resamples": 20, "seed": 3,
+                          "item_group_col": None}
     return cases
 
 
@@ -109,6 +111,9 @@ def _calls() -> dict[str, tuple[str, tuple[str, ...], dict[str, Any]]]:
                                          dict(vector_col="embedding", cosine=True))
     calls["_catalog_problems hamming"] = ("_catalog_problems", ("recs", "items", "item_id"),
                                           dict(feature_cols=["genre", "era"], cosine=True))
+    calls["_catalog_problems item groups"] = ("_catalog_problems", ("recs", "items", "item_id"),
+                                              dict(group_col="provider", interactions="interactions",
+                                                   relevance_col="relevance", relevance_threshold=1))
     calls["_train_problems"] = ("_train_problems", ("train", "user_id", "item_id"), {})
     return calls
 
