@@ -89,7 +89,7 @@ OPTION_CALLS: dict[str, dict[str, Any]] = {
              item_distance="cooccurrence", coverage_of="train_item_count", diversity_denominator="list_length",
              gini_items="shown", novelty_unseen="dropped"),
         dict(gain_items="relevant", ap_denominator="k", ties="shared", novelty_unseen="zero"),
-        dict(idcg="k_positions", users="relevant"),
+        dict(idcg="k_positions", users="relevant", exposure_model="rbp"),
     )},
     "bootstrap": OPTION_VALUE_CASES["bootstrap"],
 }
