@@ -80,7 +80,9 @@ select * from (
 {%- endif -%}
 {%- if spec.needs_group_metrics -%}
     {%- if spec.needs_train_item_set %}{% do stages.append(rankwise._stage_train_item_set(spec)) %}{% endif -%}
-    {%- do stages.extend([rankwise._stage_item_exposures(spec), rankwise._stage_item_shares(spec), rankwise._stage_group_metrics(spec)]) -%}
+    {%- do stages.extend([rankwise._stage_item_exposures(spec), rankwise._stage_item_shares(spec)]) -%}
+    {%- if spec.item_group_metrics | length > 0 %}{% do stages.extend(rankwise._stages_item_groups(spec)) %}{% endif -%}
+    {%- do stages.append(rankwise._stage_group_metrics(spec)) -%}
     {%- if spec.confidence is not none and spec.group_bootstrap is not none %}{% do stages.append(rankwise._stage_group_bootstrap(spec)) %}{% endif -%}
 {%- endif -%}
 {%- if spec.needs_list_metrics -%}

@@ -61,6 +61,9 @@
                       refused with propensity_col
       graded          user level: true when it reads relevance grades and no
                       relevance threshold (so takes no `rel`)
+      browsing_exposure  group level: true when an item's slots within k are
+                      weighted by the browsing model (exposure_model) instead of
+                      counted: `items.exposures` is then the item's exposure
     Adding a metric: one entry here, its formula macro (from a building block in
     macros/metrics/, macros/diversity/ or macros/beyond_accuracy/), docs/metrics.md,
     tests. -#}
@@ -95,6 +98,10 @@
         'gini':               {'cutoff': true,  'level': 'group', 'formula': '_formula_gini', 'aggregates': '_aggregates_gini',
                                'reads': ['items', 'catalog_size', 'item_order'],
                                'reads_when': [{'when': {'gini_items': 'shown'}, 'reads': ['item_order']}]},
+        'exposure_gini':      {'cutoff': true,  'level': 'group', 'formula': '_formula_exposure_gini', 'aggregates': '_aggregates_gini', 'browsing_exposure': true,
+                               'reads': ['items', 'catalog_size', 'item_order']},
+        'exposure_disparity': {'cutoff': true,  'level': 'group', 'formula': '_formula_exposure_disparity', 'aggregates': '_aggregates_none', 'browsing_exposure': true,
+                               'reads': ['items', 'item_groups', 'relevance_shares']},
         'personalization':    {'cutoff': true,  'level': 'group', 'formula': '_formula_personalization', 'aggregates': '_aggregates_personalization',
                                'needs_cutoff': {'when': {}, 'why': "(the share of k slots two lists have in common)"}},
         'novelty':            {'cutoff': true,  'level': 'list',  'formula': '_formula_novelty', 'reads': ['train', 'train_popularity'],
@@ -293,6 +300,24 @@
     {{ return([('ascending_weighted_exposures', 'sum(' ~ items.ascending ~ ' * ' ~ items.exposures ~ ')'),
                ('total_exposures', 'sum(' ~ items.exposures ~ ')'),
                ('n_items_exposed', 'count(case when ' ~ items.exposures ~ ' > 0 then 1 end)')]) }}
+{% endmacro %}
+
+{#- exposure_gini: gini's formula over the catalog (the items never shown
+    counting 0) with each item's exposure in place of its slots, as LensKit's
+    ExposureGini; gini_items does not apply. -#}
+{% macro _formula_exposure_gini(columns, k, spec) %}
+    {{ return(rankwise.gini_index(columns.ascending_weighted_exposures, columns.total_exposures, columns.n_items, columns.catalog_size)) }}
+{% endmacro %}
+
+{#- exposure_disparity reads no aggregate over the group's items: a sum over
+    item groups of their shares, from rw_item_group_disparity
+    (stage_item_groups.sql), in `columns.item_group_disparity`. -#}
+{% macro _aggregates_none(items, spec) %}
+    {{ return([]) }}
+{% endmacro %}
+
+{% macro _formula_exposure_disparity(columns, k, spec) %}
+    {{ return(columns.item_group_disparity) }}
 {% endmacro %}
 
 {% macro _aggregates_personalization(items, spec) %}

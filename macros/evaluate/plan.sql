@@ -397,6 +397,8 @@
     {%- set item_value_metrics = spec.list_metrics | reject('in', pair_metrics) | reject('in', reference_metrics) | reject('in', calibration_metrics) | list -%}
     {%- set persistences = [] -%}
     {%- for entry in reference_metrics if entry.parameters.p is defined and entry.parameters.p not in persistences %}{% do persistences.append(entry.parameters.p) %}{% endfor -%}
+    {%- set item_group_metrics = [] -%}
+    {%- for entry in spec.group_metrics if 'item_groups' in entry.reads %}{% do item_group_metrics.append(entry) %}{% endfor -%}
     {%- set item_value_reads = [] -%}
     {%- for entry in item_value_metrics %}{% do item_value_reads.extend(entry.reads) %}{% endfor -%}
     {%- set whole_list_cutoff = none in spec.cutoffs -%}
@@ -417,7 +419,9 @@
         'needs_catalog_size': 'catalog_size' in reads,
         'needs_head': 'head' in reads,
         'needs_popularity_rank': 'popularity_rank' in reads,
-        'needs_interactions': spec.user_metrics | length > 0 or 'shown_relevance' in reads,
+        'needs_interactions': spec.user_metrics | length > 0 or 'shown_relevance' in reads or 'item_groups' in reads,
+        'needs_item_groups': 'item_groups' in reads,
+        'item_group_metrics': item_group_metrics,
         'needs_train_item_set': 'train_item_set' in reads,
         'needs_train_popularity': 'train_popularity' in reads,
         'pair_metrics': pair_metrics,
@@ -533,7 +537,7 @@
     {%- endif -%}
     {%- do spec.update(rankwise._optional_inputs(spec, items, train)) -%}
     {%- do spec.update(rankwise._item_feature_columns(spec, options.item_col, options.item_vector_col, options.item_feature_cols)) -%}
-    {%- do spec.update(rankwise._item_group_column(spec, options.item_group_col)) -%}
+    {%- do spec.update(rankwise._item_group_column(spec, options.item_col, options.item_group_col)) -%}
     {#- per-user rows have no interval -#}
     {%- do spec.update({'confidence': none if per_user else confidence, 'group_bootstrap': bootstrap_resamples, 'seed': seed}) -%}
     {#- the plan of each evaluation of its own, under the options a metric's
@@ -556,7 +560,7 @@
     {%- set columns_read = rankwise._columns_read(options, group_by, partition_by) -%}
     {%- set partition_columns = [] -%}
     {%- for column, purpose in columns_read.interactions if purpose == 'partition_by column' %}{% do partition_columns.append((column, purpose)) %}{% endfor -%}
-    {%- do columns_read.update({'items': [(options.item_col, 'item id')] + spec.item_columns_read + spec.item_group_read,
+    {%- do columns_read.update({'items': [(options.item_col, 'item id')] + spec.item_columns_read + spec.item_group_columns_read,
                                 'train': [(options.user_col, 'user id'), (options.item_col, 'item id')] + partition_columns}) -%}
     {%- do spec.update({'columns_read': columns_read}) -%}
     {{ return(spec) }}
@@ -652,22 +656,6 @@
     {{ return({'items_relation': items, 'train_relation': train}) }}
 {% endmacro %}
 
-{#- The catalog's item group column (item_group_col), which the metrics that
-    read item_groups need. Given without them it is left unread: other metrics
-    may read it under other options. -#}
-{% macro _item_group_column(spec, item_group_col) %}
-    {%- if item_group_col is not none and (item_group_col is not string or item_group_col | length == 0) -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `item_group_col` must be a non-empty column name or none; got " ~ rankwise._describe(item_group_col) ~ ".") }}
-    {%- endif -%}
-    {%- set needing = [] -%}
-    {%- for entry in spec.requested if 'item_groups' in entry.reads and entry.name not in needing %}{% do needing.append(entry.name) %}{% endfor -%}
-    {%- if needing | length > 0 and item_group_col is none -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ needing | join(', ') ~ " compare" ~ ("s" if needing | length == 1 else "") ~ " the item groups of the lists with those of the users' train items; give `item_group_col`, the column of the catalog (`items`) holding each item's group.") }}
-    {%- endif -%}
-    {{ return({'item_group': none if needing | length == 0 else rankwise.quote_identifier(item_group_col),
-               'item_group_read': [] if needing | length == 0 else [(item_group_col, 'item group')]}) }}
-{% endmacro %}
-
 {#- The columns of the catalog a pair metric's distance reads, checked
     against item_distance: a vector column (an array of doubles) or feature
     columns for 'cosine', feature columns for 'hamming', none for
@@ -712,4 +700,26 @@
     {%- if item_vector_col is not none %}{% do read.append((item_vector_col, 'item vector')) %}{% endif -%}
     {{ return({'item_vector': none if item_vector_col is none else rankwise.quote_identifier(item_vector_col),
                'item_features': quoted, 'item_columns_read': read}) }}
+{% endmacro %}
+
+{#- The catalog's item group column (item_group_col), which the metrics that
+    read 'item_groups' need; given when none of them is asked, refused rather
+    than ignored. -#}
+{% macro _item_group_column(spec, item_col, item_group_col) %}
+    {%- if item_group_col is not none and (item_group_col is not string or item_group_col | length == 0) -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `item_group_col` must be a non-empty column name or none; got " ~ rankwise._describe(item_group_col) ~ ".") }}
+    {%- endif -%}
+    {%- set needing = [] -%}
+    {%- for entry in spec.requested if 'item_groups' in entry.reads and entry.name not in needing %}{% do needing.append(entry.name) %}{% endfor -%}
+    {%- if spec.needs_item_groups and item_group_col is none -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ needing | join(', ') ~ (" reads" if needing | length == 1 else " read") ~ " the items' groups; give `item_group_col`, the column of the catalog (`items`) naming each item's group.") }}
+    {%- endif -%}
+    {%- if item_group_col is not none and not spec.needs_item_groups -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: `item_group_col` is given, but only " ~ rankwise._readers_of('item_groups') | join(', ') ~ " read the item groups and none is asked; add one to `metrics` or leave the argument out.") }}
+    {%- endif -%}
+    {%- if item_group_col is not none and item_group_col | lower == item_col | lower -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: `item_group_col` is the item column '" ~ item_col ~ "'; give the column of the catalog naming each item's group.") }}
+    {%- endif -%}
+    {{ return({'item_group': none if item_group_col is none else rankwise.quote_identifier(item_group_col),
+               'item_group_columns_read': [] if item_group_col is none else [(item_group_col, 'item group')]}) }}
 {% endmacro %}

@@ -3,13 +3,20 @@
     aggregates over the group's items (each metric's `aggregates` in the
     registry): one GROUP BY of the recommendations, none per metric. -#}
 
-{#- rw_item_exposures: per (group, item), its top-k slots at every cutoff at once. -#}
+{#- rw_item_exposures: per (group, item), its top-k slots at every cutoff at
+    once; for the metrics of browsing_exposure, the sum of those slots' weights
+    under exposure_model (rankwise.rank_exposure) instead of their count. -#}
 {% macro _stage_item_exposures(spec) %}
+    {%- set registry = rankwise._metric_registry() -%}
 rw_item_exposures as (
     select
         {{ rankwise._group_columns(spec.groups) }}rw_item
         {%- for entry in spec.group_metrics %},
+        {%- if registry[entry.name].get('browsing_exposure') %}
+        sum(case when {{ rankwise._within_cutoff('rw_rank', entry.k) }} then {{ rankwise.rank_exposure('rw_rank', spec.exposure_model, spec.exposure_persistence) }} else 0e0 end) as rw_exposures__{{ entry.position }}
+        {%- else %}
         count(case when {{ rankwise._within_cutoff('rw_rank', entry.k) }} then 1 end) as rw_exposures__{{ entry.position }}
+        {%- endif %}
         {%- endfor %}
     from rw_recommendations
     group by {{ rankwise._group_columns(spec.groups) }}rw_item
@@ -70,7 +77,7 @@ rw_group_metrics as (
         {{ rankwise._selected_columns(spec.groups, 'aggregates') }}lists.rw_n_users as rw_n_users
         {%- for entry in spec.group_metrics %}
         {%- set columns = {'n_items': 'aggregates.rw_n_items', 'n_lists': 'lists.rw_n_users', 'catalog_size': 'catalog.rw_catalog_size',
-                           'train_items': 'train_catalog.rw_train_items'} -%}
+                           'train_items': 'train_catalog.rw_train_items', 'item_group_disparity': 'disparity.rw_disparity__' ~ entry.position} -%}
         {%- for name, sql in rankwise._group_aggregates(entry, spec) %}{% do columns.update({name: 'aggregates.rw_' ~ name ~ '__' ~ entry.position}) %}{% endfor %},
         cast({{ rankwise[registry[entry.name].formula](columns, entry.k, spec) }} as {{ rankwise.type_float64() }}) as rw_value__{{ entry.position }}
         {%- endfor %}
@@ -97,6 +104,10 @@ rw_group_metrics as (
         on 1 = 1{{ rankwise._groups_match('aggregates', 'lists', spec.groups) }}
     {%- if spec.needs_catalog_size %}
     cross join rw_catalog as catalog
+    {%- endif %}
+    {%- if spec.item_group_metrics | length > 0 %}
+    left join rw_item_group_disparity as disparity
+        on 1 = 1{{ rankwise._groups_match('disparity', 'aggregates', spec.groups) }}
     {%- endif %}
     {%- if spec.needs_train_item_set %}
     left join (

@@ -90,7 +90,7 @@
         {%- set features = resolved.item_feature_cols or [] -%}
         {%- do queries.append(('items (' ~ items ~ ')', rankwise._catalog_problems(recommendations, items, resolved.item_col,
             resolved.item_vector_col, [features] if features is string else features, resolved.item_distance == 'cosine',
-            resolved.item_group_col))) -%}
+            resolved.item_group_col, interactions, resolved.relevance_col, resolved.relevance_threshold))) -%}
     {%- endif -%}
     {%- if train is not none -%}
         {%- do queries.append(('train (' ~ train ~ ')', rankwise._train_problems(train, resolved.user_col, resolved.item_col))) -%}
@@ -98,7 +98,8 @@
     {%- for table, query in queries -%}
         {%- for row in run_query(query ~ '\n' ~ rankwise._in_problem_order('problem')).rows if row[2] > 0 -%}
             {%- if not (row[0] == 'duplicate_interaction' and resolved.duplicate_interactions == 'max') -%}
-                {%- set problem_table = 'recommendations (' ~ recommendations ~ ')' if row[0] == 'item_not_in_catalog' else table -%}
+                {%- set problem_table = 'recommendations (' ~ recommendations ~ ')' if row[0] == 'item_not_in_catalog'
+                                        else ('interactions (' ~ interactions ~ ')' if row[0] == 'relevant_item_not_in_catalog' else table) -%}
                 {{ exceptions.raise_compiler_error(rankwise._problem_message(problem_table, row[0], row[1], row[2], row[3]) ~ " (The package models check their inputs first; set the var rankwise_validate: false to skip it.)") }}
             {%- endif -%}
         {%- endfor -%}

@@ -6,8 +6,13 @@
     the features intra_list_diversity reads (`vector_col`, `feature_cols`),
     also items listed twice (their pairs would count twice), null features,
     and for 'cosine' zero vectors (no direction) and vectors of another length
-    than the longest. -#}
-{% macro _catalog_problems(recommendations, items, item_col, vector_col=none, feature_cols=[], cosine=false, group_col=none) %}
+    than the longest. With the item groups exposure_disparity and miscalibration read
+    (`group_col`), items with a null group or with two; given `interactions`
+    (exposure_disparity's relevance shares), also relevant interactions (of `interactions`, relevance_col at least
+    relevance_threshold, every row without relevance_col) whose item is not in
+    the catalog: their group, and so the relevance shares, would be unknown. -#}
+{% macro _catalog_problems(recommendations, items, item_col, vector_col=none, feature_cols=[], cosine=false,
+                           group_col=none, interactions=none, relevance_col=none, relevance_threshold=1) %}
     {%- set item = rankwise.quote_identifier(item_col) -%}
     {%- set rows = [
         rankwise._problem_row('null_item_id', item_col, items, item ~ ' is null', item),
@@ -30,6 +35,13 @@
         {%- do rows.append(rankwise._problem_row('null_item_group', group_col, items, group ~ ' is null', item)) -%}
         {%- do rows.append(rankwise._problem_row('item_in_two_groups', group_col,
             '(select ' ~ item ~ ' as rw_item from ' ~ items ~ ' group by ' ~ item ~ ' having count(distinct ' ~ group ~ ') > 1) as rw_regrouped', '1 = 1', 'rw_item')) -%}
+        {%- if interactions is not none -%}
+        {%- set relevant = '1 = 1' if relevance_col is none else rankwise.quote_identifier(relevance_col) ~ ' >= ' ~ rankwise._number_literal('evaluate', 'relevance_threshold', relevance_threshold) -%}
+        {%- do rows.append(rankwise._problem_row('relevant_item_not_in_catalog', item_col,
+            interactions ~ ' as rw_relevant',
+            relevant ~ ' and not exists (select 1 from ' ~ items ~ ' as rw_catalog where rw_catalog.' ~ item ~ ' = rw_relevant.' ~ item ~ ')',
+            'rw_relevant.' ~ item)) -%}
+        {%- endif -%}
     {%- endif -%}
     {%- if cosine and vector_col is not none -%}
         {%- set vector = rankwise.quote_identifier(vector_col) -%}

@@ -21,10 +21,11 @@
         'invalid_propensity': ("propensities that are not numbers above 0 and at most 1 (null, NaN, 0, negative or above 1)", "give each interaction the probability that it was observed, in (0, 1], or drop the rows without one"),
         'duplicate_catalog_item': ("items listed twice", "keep one row per item in the catalog: intra_list_diversity reads one vector or set of features per item"),
         'null_item_feature': ("items with a null feature", "fill it, or drop the item from the catalog and the lists: intra_list_diversity's distance needs every feature of both items"),
-        'null_item_group': ("items with a null group (item_group_col)", "give every item of the catalog a group (an 'other' group, say): miscalibration counts each item in its group"),
-        'item_in_two_groups': ("items with two or more groups (item_group_col)", "keep one group per item in the catalog: miscalibration counts each item in one group"),
         'zero_item_vector': ("items whose vector is all zeros", "a zero vector has no direction, so its cosine distance is undefined: give those items a vector, or use item_distance='hamming' or 'cooccurrence'"),
         'item_vector_length_differs': ("vectors of another length than the longest", "give every item a vector of one length"),
+        'null_item_group': ("items with a null group (item_group_col)", "give every item of the catalog its group (a label such as 'unknown' is a group), or drop it from the catalog and the lists: exposure_disparity and miscalibration count each item in its group"),
+        'item_in_two_groups': ("items listed in two or more groups (item_group_col)", "give each item one group: exposure_disparity and miscalibration count each item in one group"),
+        'relevant_item_not_in_catalog': ("relevant items that are not in the catalog (`items`)", "add them to the catalog with their group, or drop them from the interactions: exposure_disparity's relevance shares need each relevant item's group"),
         'item_not_in_catalog': ("recommended items that are not in the catalog (`items`)", "add them to the catalog or drop them from the lists: coverage and gini count the catalog's items"),
         'relevance_too_large_for_exponential_gain': ("relevances of 1024 or more, whose exponential gain 2^rel - 1 is past the largest double", "use gain='linear', or rescale the relevances below 1024")
     }) }}

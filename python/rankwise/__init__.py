@@ -8,7 +8,7 @@ of a chDB session.
 
 from __future__ import annotations
 
-from ._api import check, convention_options, evaluate, metric_names, sql
+from ._api import check, convention_options, evaluate, exposure_by_item_group, metric_names, sql
 from ._compare import compare, comparison_table
 from ._gates import failing_comparisons, failing_metrics
 from ._options import EvaluateOptions
@@ -46,6 +46,7 @@ __all__ = [
     "comparison_table",
     "convention_options",
     "evaluate",
+    "exposure_by_item_group",
     "failing_comparisons",
     "failing_metrics",
     "metric_names",

@@ -17,7 +17,7 @@ from ._render import renderer
 from .engines import DIALECT_ADAPTERS, Output, engine_for, quote_table_name
 from .errors import InvalidArgumentError, RankwiseWarning
 
-__all__ = ["DIALECT_ADAPTERS", "check", "convention_options", "evaluate", "metric_names", "sql"]
+__all__ = ["DIALECT_ADAPTERS", "check", "convention_options", "evaluate", "exposure_by_item_group", "metric_names", "sql"]
 
 
 def convention_options(convention: Convention = "rankwise") -> dict[str, Any]:
@@ -185,6 +185,68 @@ def evaluate(
             _checks.refuse_without_overlap(running, inputs, plan)
         _checks.warn_of_coverage(running, computed, plan)
         return running.returned(computed, output)
+
+
+@documented
+def exposure_by_item_group(
+    recommendations: Any,
+    interactions: Any,
+    items: Any,
+    k: int | Sequence[int | None] | None = None,
+    *,
+    item_group_col: str,
+    group_by: Sequence[str] | str | None = None,
+    partition_by: Sequence[str] | str | None = None,
+    con: Any = None,
+    validate: bool = True,
+    output: Output | None = None,
+    **options: Unpack[EvaluateOptions],
+) -> Any:
+    """Each item group's share of the exposure and of the relevance: the rows
+    behind ``exposure_disparity@k``, for a chart (the report draws one).
+
+    Runs the dbt macro ``rankwise.exposure_by_item_group`` on the engine
+    :func:`evaluate` would pick, after the same checks (and those of the item
+    groups: one per item, none null, every relevant item in the catalog).
+
+    Args:
+        recommendations: As for :func:`evaluate`.
+        interactions: As for :func:`evaluate`: the relevant (user, item) pairs
+            give the relevance shares.
+        items: The catalog, with ``item_group_col``.
+        k: The cutoffs: an int or a list; None (default) the whole list.
+        item_group_col: The catalog's column naming each item's group.
+        group_by: As for :func:`evaluate`.
+        partition_by: As for :func:`evaluate`.
+        con: As for :func:`evaluate`.
+        validate: As for :func:`evaluate`.
+        output: As for :func:`evaluate`.
+        **options: The columns and conventions (:class:`rankwise.EvaluateOptions`):
+            ``exposure_model`` and ``exposure_persistence`` weigh the slots.
+
+    Returns:
+        One row per (group columns, ``k``, ``item_group``): ``n_items``,
+        ``exposure``, ``exposure_share`` (E_g), ``n_relevant_pairs``,
+        ``relevance_share`` (R_g) and ``exposure_ratio`` (E_g / R_g, null where
+        R_g is 0), documented in docs/metrics.md, "exposure_by_item_group".
+    """
+    given = {"recommendations": recommendations, "interactions": interactions, "items": items}
+    engine = engine_for("exposure_by_item_group", con, given)
+    output = engine.check_output("exposure_by_item_group", output)
+    arguments = macro_arguments("exposure_by_item_group", ["exposure_disparity"], k, group_by, False,
+                                {**options, "item_group_col": item_group_col}, partition_by, None)
+    plan = evaluation_plan(arguments, items=True)
+    with engine.opened("exposure_by_item_group", con, given, output=output, settings={},
+                       text_keys=_checks.text_keys(plan)) as (running, inputs):
+        if validate:
+            _checks.refuse_bad_input(running, inputs, plan, overlap=False)
+            _checks.refuse_bad_optional_inputs(running, inputs, plan, ["items"])
+        macro_arguments_of = {name: value for name, value in arguments.items()
+                              if name not in ("metrics", "per_user", "confidence", "bootstrap_resamples", "seed")}
+        query = str(renderer(running.adapter_type).call(
+            "exposure_by_item_group", inputs["recommendations"].sql, inputs["interactions"].sql, inputs["items"].sql,
+            **macro_arguments_of)).strip()
+        return running.returned(running.run(query), output)
 
 
 @documented

@@ -137,13 +137,17 @@ def check_optional_inputs(
     item_feature_cols: Sequence[str] = (),
     cosine: bool = False,
     item_group_col: str | None = None,
+    interactions: ResolvedInput | None = None,
+    relevance_col: str | None = None,
+    relevance_threshold: float = 1,
 ) -> None:
     """The catalog (`items`) and the train interactions (`train`), when given:
     rows, the columns read with ids of the recommendations' kind, no null ids,
     and every recommended item in the catalog; with the features that
     intra_list_diversity reads, one row per item, no null feature, and for a
     cosine distance numbers (or arrays of numbers) that make a vector of one
-    length other than zero."""
+    length other than zero; with item_group_col, one group per item, none null,
+    and every relevant item of `interactions` in the catalog."""
     shown = engine.column_types(recommendations)
     for role, resolved in optional.items():
         schema = engine.column_types(resolved)
@@ -163,13 +167,18 @@ def check_optional_inputs(
             if item_group_col is not None:
                 _require(schema, resolved.label, "item group", item_group_col)
         macros = engine.macros
+        relevance_shares = role == "items" and item_group_col is not None and interactions is not None
         query = (macros.call("_catalog_problems", recommendations.sql, resolved.sql, item_col,
                              vector_col=item_vector_col, feature_cols=list(item_feature_cols), cosine=cosine,
-                             group_col=item_group_col)
+                             group_col=item_group_col,
+                             **({"interactions": interactions.sql, "relevance_col": relevance_col,
+                                 "relevance_threshold": relevance_threshold} if relevance_shares else {}))
                  if role == "items" else macros.call("_train_problems", resolved.sql, user_col, item_col))
         for problem, column_name, n_rows, example in engine.rows(query):
             if n_rows:
-                table = recommendations.label if problem == "item_not_in_catalog" else resolved.label
+                table = {"item_not_in_catalog": recommendations.label,
+                         "relevant_item_not_in_catalog": interactions.label if interactions else resolved.label,
+                         }.get(problem, resolved.label)
                 raise Problem(table, problem, column_name, int(n_rows), example).error()
 
 
@@ -409,7 +418,12 @@ def refuse_bad_optional_inputs(engine: Engine, inputs: dict[str, ResolvedInput],
                           item_vector_col=plan.options["item_vector_col"],
                           item_feature_cols=[features] if isinstance(features, str) else list(features or []),
                           cosine=plan.options["item_distance"] == "cosine",
-                          item_group_col=plan.options["item_group_col"])
+                          item_group_col=plan.options["item_group_col"],
+                          # exposure_disparity's relevance shares read the relevant items' groups
+                          interactions=inputs["interactions"] if any("relevance_shares" in metric["reads"]
+                                                                     for metric in plan.metrics) else None,
+                          relevance_col=plan.options["relevance_col"],
+                          relevance_threshold=plan.options["relevance_threshold"])
 
 
 def warn_of_an_unread_relevance(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan) -> None:

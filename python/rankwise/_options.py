@@ -40,6 +40,7 @@ CoverageOf = Literal["catalog", "train_items", "train_item_count"]
 GiniItems = Literal["catalog", "shown"]
 NoveltyUnseen = Literal["one", "dropped", "zero"]
 WithoutReference = Literal["no_value", "zero"]
+ExposureModel = Literal["dcg", "rbp"]
 
 
 class EvaluateOptions(TypedDict, total=False):
@@ -78,8 +79,10 @@ class EvaluateOptions(TypedDict, total=False):
     novelty_unseen: NoveltyUnseen | None
     model_col: str | None
     reference: str | int | float | None
-    item_group_col: str | None
     without_reference: WithoutReference | None
+    exposure_model: ExposureModel
+    exposure_persistence: float
+    item_group_col: str | None
 
 
 def _declared() -> dict[str, dict[str, Any]]:

@@ -88,7 +88,7 @@ OPTION_CALLS: dict[str, dict[str, Any]] = {
              item_distance="cooccurrence", coverage_of="train_item_count", diversity_denominator="list_length",
              gini_items="shown", novelty_unseen="dropped"),
         dict(gain_items="relevant", ap_denominator="k", ties="shared", novelty_unseen="zero"),
-        dict(idcg="k_positions", users="relevant"),
+        dict(idcg="k_positions", users="relevant", exposure_model="rbp"),
     )},
     "bootstrap": OPTION_VALUE_CASES["bootstrap"],
     # the inverse-propensity weights, on the metrics that have a weighted form
@@ -113,6 +113,9 @@ def _calls() -> dict[str, tuple[str, tuple[str, ...], dict[str, Any]]]:
                                          dict(vector_col="embedding", cosine=True))
     calls["_catalog_problems hamming"] = ("_catalog_problems", ("recs", "items", "item_id"),
                                           dict(feature_cols=["genre", "era"], cosine=True))
+    calls["_catalog_problems item groups"] = ("_catalog_problems", ("recs", "items", "item_id"),
+                                              dict(group_col="provider", interactions="interactions",
+                                                   relevance_col="relevance", relevance_threshold=1))
     calls["_train_problems"] = ("_train_problems", ("train", "user_id", "item_id"), {})
     return calls
 

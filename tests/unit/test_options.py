@@ -39,7 +39,7 @@ def test_the_choice_options_are_the_ones_the_macro_checks() -> None:
     assert CHOICE_OPTIONS == ["convention", "ap_denominator", "precision_denominator", "gain", "gain_items", "idcg",
                               "users", "ties", "duplicate_interactions", "novelty_popularity", "arp_popularity",
                               "item_distance", "diversity_denominator", "single_item_diversity", "coverage_of", "gini_items",
-                              "novelty_unseen", "without_reference"]
+                              "novelty_unseen", "without_reference", "exposure_model"]
 
 
 @pytest.mark.parametrize("name", CHOICE_OPTIONS)
@@ -178,6 +178,12 @@ CHOICE_CASES: dict[str, ChoiceCase] = {
         "intersection@2", {"no_value": 1 / 2, "zero": (1 / 2 + 0) / 2},
         [("u1", "a", 1, "m"), ("u1", "b", 2, "m"), ("u2", "c", 1, "m"), ("u1", "a", 1, "prod")],
         options={"model_col": "model", "reference": "prod"}, row="model = 'm'"),
+    # a at rank 1 for u1 and u2, b at rank 2 for u1, in a catalog of a, b, c: exposures
+    # ascending 0, w2, 2 with w2 = 1/log2(3) ('dcg') or 0.8 ('rbp', p^(2-1)):
+    # ((-2) * 0 + 0 * w2 + 2 * 2) / (3 * (2 + w2))
+    "exposure_model": ChoiceCase(
+        "exposure_gini@2", {"dcg": 4 / (3 * (2 + L)), "rbp": 4 / (3 * 2.8)},
+        [("u1", "a", 1), ("u1", "b", 2), ("u2", "a", 1)], items=[(item, 0.0, 0.0) for item in "abc"]),
     # u1: relevances 0.5, 2, 0 at ranks 1 to 3 and an unrecommended 4; u2 has truth
     # but no list (NDCG 0). Linear, every positive item: DCG@3 = 0.5 + 2L, IDCG@3 =
     # 4 + 2L + 0.5/2. Relevant items only: DCG 2L, IDCG 4 + 2L; binary: DCG L,

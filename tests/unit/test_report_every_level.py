@@ -77,3 +77,21 @@ def test_the_report_compares_each_model_with_the_reference_on_its_model_column(t
                                        "--reference", "a", "-o", str(target)])
     assert result.exit_code == 0, result.output
     assert "(intersection: over the lists)" in target.read_text()
+
+
+def test_the_report_charts_each_item_groups_exposure_against_its_relevance(tmp_path: Path) -> None:
+    # items x, y in group g1, z, w in g2; the truth's relevant pairs (1, x), (2, z): R = 1/2 each
+    items = ITEMS.assign(provider=["g1", "g1", "g2", "g2"])
+    data = compute(RECOMMENDATIONS, INTERACTIONS, ["ndcg@2", "exposure_disparity@2"], group_by="model", items=items,
+                   item_group_col="provider")
+    expected = rankwise.exposure_by_item_group(RECOMMENDATIONS, INTERACTIONS, items, 2, item_group_col="provider",
+                                               group_by="model")
+    shown = data.item_groups.set_index(["model", "item_group"])
+    for row in expected.itertuples():
+        assert shown.loc[(row.model, row.item_group), "exposure_share"] == pytest.approx(row.exposure_share, abs=1e-12)
+        assert shown.loc[(row.model, row.item_group), "relevance_share"] == pytest.approx(0.5, abs=1e-12)
+    path = rankwise.report(RECOMMENDATIONS, INTERACTIONS, ["ndcg@2", "exposure_disparity@2"], group_by="model",
+                           items=items, item_group_col="provider", path=tmp_path / "report.html")
+    page = path.read_text()
+    assert "Exposure against relevance, per item group" in page
+    assert '"share of the exposure (E_g)"' in page

@@ -15,7 +15,7 @@ WRAPPER_MACROS = {
     "metric_names", "quote_identifier", "_string_literal", "id_overlap", "coverage_warnings", "_problem_message",
     "_missing_column_message", "compare", "_ids_shared", "_catalog_problems", "_train_problems",
     "_evaluation_plan", "_option_registry", "_note_message", "_note_table", "_readers_of", "_metric_names_of_level",
-    "_input_problems", "_guarded_evaluate", "_model_literal",
+    "_input_problems", "_guarded_evaluate", "_model_literal", "exposure_by_item_group",
 }
 
 
@@ -37,5 +37,6 @@ def test_every_named_macro_exists_and_the_public_ones_are_documented():
 def test_metric_names_lists_the_registry_in_order():
     assert renderer().call("metric_names") == [
         "precision", "recall", "f1", "hit_rate", "map", "mrr", "dcg", "idcg", "ndcg", "r_precision",
-        "rbp", "err", "map_to_full_recall", "entropy", "coverage", "gini", "personalization", "novelty", "arp", "long_tail_share",
-        "serendipity", "intra_list_diversity", "popularity_lift", "miscalibration", "rbo", "intersection"]
+        "rbp", "err", "map_to_full_recall", "entropy", "coverage", "gini", "exposure_gini", "exposure_disparity",
+        "personalization", "novelty", "arp", "long_tail_share", "serendipity", "intra_list_diversity", "popularity_lift",
+        "miscalibration", "rbo", "intersection"]

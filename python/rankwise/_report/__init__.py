@@ -11,7 +11,7 @@ from typing import Any, Unpack
 
 import duckdb
 
-from .._api import check, evaluate
+from .._api import check, evaluate, exposure_by_item_group
 from .._compare import compare
 from .._gates import GateOn, failing_comparisons, failing_metrics
 from .._options import EvaluateOptions, options_read_for
@@ -73,16 +73,18 @@ class ReportData:
     # the rows rankwise.failing_metrics and failing_comparisons return
     failing_metrics: Any = None
     failing_comparisons: Any = None
+    # rankwise.exposure_by_item_group's rows (item_group_col given)
+    item_groups: Any = None
 
 
 def _assemble(means: Any, per_user: Any, series: list[str], partition_by: list[str], notes: Any,
-              title: str, comparison: Any = None, verdict: Verdict | None = None) -> ReportData:
+              title: str, comparison: Any = None, verdict: Verdict | None = None, item_groups: Any = None) -> ReportData:
     """The report's views of results evaluated per partition (evaluate's
     partition_by: folds, weeks) and grouped by the series columns. A user may be
     in every partition, so the only means are per partition: the table, the
     curves, the distributions, the heatmap and the verdict show the last one
     (the largest partition values), and a chart shows every partition."""
-    judged = {"comparison": comparison, "verdict": verdict or Verdict()}
+    judged = {"comparison": comparison, "verdict": verdict or Verdict(), "item_groups": item_groups}
     if not partition_by:
         return _judged(ReportData(means=means, series=series, per_user=per_user, notes=notes, title=title, **judged))
     partitions = means[partition_by].drop_duplicates()
@@ -99,6 +101,7 @@ def _assemble(means: Any, per_user: Any, series: list[str], partition_by: list[s
         return table[rows].drop(columns=partition_by)
 
     judged["comparison"] = of_last(comparison) if comparison is not None else None
+    judged["item_groups"] = of_last(item_groups) if item_groups is not None else None
     return _judged(ReportData(means=of_last(means), series=series,
                               per_user=of_last(per_user) if per_user is not None else None, partitions=means,
                               partition_by=partition_by, scope=scope, notes=notes, title=title, **judged))
@@ -264,7 +267,11 @@ def compute(
     if per_list:
         read = plan.inputs_read_by(with_values)
         per_list_inputs = {role: value for role, value in (("items", items), ("train", train)) if role in read}
-        per_user = evaluate(recommendations, interactions, per_list, per_user=True, **per_list_inputs, **arguments)
+        # the options only other metrics read (item_group_col...) left out
+        per_list_names = {metric.split("@")[0].split("(")[0] for metric in per_list}
+        read = options_read_for(per_list_names, options)
+        per_user = evaluate(recommendations, interactions, per_list, per_user=True, **per_list_inputs,
+                            **{name: value for name, value in arguments.items() if name not in options or name in read})
     comparison = None
     if compared_by is not None:
         compared = [metric for metric in _listed(metrics) if metric.split("@")[0] in plan.compared_names()]
@@ -278,7 +285,15 @@ def compute(
                              alpha=verdict.alpha, correction=correction, margin=verdict.margin, con=con,
                              validate=validate, **options_read_for(plan.compared_names(), options))
         verdict = Verdict(alpha=verdict.alpha, margin=verdict.margin, correction=correction, gates=verdict.gates)
-    return _assemble(means, per_user, series, partitions, notes, title, comparison, verdict)
+    item_groups = None
+    if options.get("item_group_col") is not None and items is not None:
+        # who the lists give attention to: each item group's shares of the
+        # exposure and of the relevant pairs, charted one against the other
+        stage("exposure by item group")
+        item_groups = exposure_by_item_group(recommendations, interactions, items, k, group_by=series,
+                                             partition_by=partitions, con=con, validate=validate,
+                                             **options_read_for({"exposure_disparity"}, options))
+    return _assemble(means, per_user, series, partitions, notes, title, comparison, verdict, item_groups)
 
 
 def _model_column(model_col: str | None, series: list[str]) -> str:

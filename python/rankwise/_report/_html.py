@@ -252,6 +252,41 @@ def _trade_off(data: ReportData, colors: _Colors) -> dict[str, Any] | None:
                     "(coverage, Gini and personalization have one value per series, no interval)."}
 
 
+def _exposure_shares(data: ReportData, go: Any, colors: _Colors) -> dict[str, Any] | None:
+    """Each item group's share of the exposure against its share of the relevant
+    pairs (rankwise.exposure_by_item_group), one point per (series, item group),
+    a menu over the cutoffs; on the diagonal, attention is proportional to
+    relevance (Singh & Joachims 2018)."""
+    import pandas as pd
+
+    table = data.item_groups
+    if table is None or table.empty:
+        return None
+    table = table.assign(rw_series=_series_names(table, data.series),
+                         rw_k=["whole list" if pd.isna(k) else f"@{int(k)}" for k in table["k"]])
+    cutoffs = _ordered(table["rw_k"])
+    figure = go.Figure()
+    traces, counts = [], []
+    for position, cutoff in enumerate(cutoffs):
+        count = len(traces)
+        for series, points in table[table["rw_k"] == cutoff].groupby("rw_series", sort=False):
+            traces.append({
+                "type": "scatter", "mode": "markers+text", "name": series, "legendgroup": series,
+                "x": list(points["relevance_share"]), "y": list(points["exposure_share"]),
+                "text": [str(group) for group in points["item_group"]], "textposition": "top center",
+                "marker": {"color": colors[series], "size": 10}, "visible": position == 0,
+                "hovertemplate": f"{series}<br>%{{text}}<br>relevance share %{{x:.4f}}<br>exposure share %{{y:.4f}}<extra></extra>"})
+        counts.append(len(traces) - count)
+    _menu(figure, cutoffs, counts)
+    figure.add_shape(type="line", x0=0, y0=0, x1=1, y1=1, line={"dash": "dot", "color": "#999"})
+    figure.update_layout(height=460, xaxis_title="share of the relevant pairs (R_g)",
+                         yaxis_title="share of the exposure (E_g)", xaxis_range=[0, 1], yaxis_range=[0, 1])
+    return {"id": "exposure", "title": "Exposure against relevance, per item group", "figure": figure,
+            "traces": traces,
+            "note": "One point per item group and series; above the dotted diagonal a group gets more attention "
+                    "than its share of the relevant items, below it less."}
+
+
 def _over_partitions(data: ReportData, go: Any, colors: _Colors) -> dict[str, Any] | None:
     """Each metric over the partitions (folds, weeks), one line per series."""
     if data.partitions is None or data.partitions.empty:
@@ -322,7 +357,8 @@ def render(data: ReportData) -> str:
     for series in _ordered(_series_names(data.means, data.series)):
         colors[series]  # noqa: B018 - assigns the series its color, in the table's order
     charts = [chart for chart in (_curves(data, colors), _trade_off(data, colors), _distributions(data, go, colors),
-                                  _heatmap(data, go), _over_partitions(data, go, colors)) if chart is not None]
+                                  _heatmap(data, go), _exposure_shares(data, go, colors), _over_partitions(data, go, colors))
+              if chart is not None]
     for chart in charts:
         # The layouts are plotly objects (subplot axes, templates); the traces,
         # thousands at 100 series x 20 metrics, plain dicts: plotly's validation

@@ -35,3 +35,24 @@ def rbp(recs: list, test: set, n: int | None = None, patience: float = 0.85, nor
     else:
         normalization = 1 / (1 - patience)
     return np.sum(weights[good]).item() / normalization
+
+
+
+def exposure_gini(lists: list[list], item_count: int, k: int | None = None, patience: float = 0.85) -> float:
+    """ExposureGini(k=k, items=<a vocabulary of item_count items>,
+    weight=GeometricRankWeight(patience)) over `lists` (each a list of distinct
+    item ids in rank order), ported from lenskit 2026.4.0:
+    lenskit/metrics/ranking/_gini.py (ExposureGini.measure_list, GiniAccumulator)
+    and lenskit/stats/_gini.py (gini). Items never shown count 0."""
+    totals = np.zeros(item_count)
+    numbers: dict = {}
+    for recs in lists:
+        recs = recs[:k] if k is not None else recs
+        ids = [numbers.setdefault(item, len(numbers)) for item in recs]
+        # GeometricRankWeight.weight: exp(log(patience) * (rank - 1))
+        totals[ids] += np.exp(np.log(patience) * (np.arange(1, len(recs) + 1, dtype=np.int32) - 1))
+    # GiniAccumulator.accumulate: the Gini of the exposure shares
+    xs = np.sort(totals / totals.sum())
+    n = len(xs)
+    ranks = np.arange(1, n + 1, dtype=np.float64) * 2 - (n + 1)
+    return max(float(np.sum(xs * ranks) / (n * np.sum(xs, dtype=np.float64))), 0)

@@ -5,7 +5,7 @@ repository root,
     python -m pytest tests/crosscheck/peers/verify_lenskit.py -p no:cacheprovider
 
 The port gives LensKit's RBP on random lists, at and without a cutoff, with and
-without its normalisation."""
+without its normalisation, and its ExposureGini on random sets of lists."""
 
 from __future__ import annotations
 
@@ -42,3 +42,22 @@ def test_the_lenskit_port_gives_the_library_numbers(seed: int) -> None:
         port = lenskit_port.rbp(recs, test, n, patience, normalize)
         assert (math.isnan(library) and math.isnan(port)) or math.isclose(port, library, rel_tol=0, abs_tol=1e-12), \
             (seed, normalize, port, library)
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_the_exposure_gini_port_gives_the_library_numbers(seed: int) -> None:
+    from lenskit.data import ItemList, Vocabulary
+    from lenskit.metrics import ExposureGini, GeometricRankWeight
+
+    draw = random.Random(seed)
+    catalog = [f"i{index}" for index in range(draw.randint(1, 40))]
+    lists = [draw.sample(catalog, draw.randint(1, min(len(catalog), 15))) for _ in range(draw.randint(1, 12))]
+    k = draw.choice([None, 1, 3, 5, 10, 20])
+    patience = draw.choice([0.5, 0.8, 0.85, 0.95])
+    metric = ExposureGini(k=k, items=Vocabulary(catalog), weight=GeometricRankWeight(patience))
+    accumulator = metric.create_accumulator()
+    for recs in lists:
+        accumulator.add(metric.measure_list(ItemList(item_ids=recs, ordered=True), ItemList(item_ids=[])))
+    library = accumulator.accumulate()
+    port = lenskit_port.exposure_gini(lists, len(catalog), k, patience)
+    assert math.isclose(port, library, rel_tol=0, abs_tol=1e-12), (seed, port, library)
