@@ -169,6 +169,21 @@ def beyond_inputs(folder: Path) -> tuple[Path, Path]:
     return items, train
 
 
+def grouped_items(folder: Path) -> Path:
+    """The catalog with an item group per item (`provider`, one of 20, by the
+    item id's remainder), written beside the data once: the item groups of
+    exposure_disparity (#33)."""
+    import duckdb
+
+    items = folder / "items_grouped.parquet"
+    if not items.exists():
+        con = duckdb.connect()
+        con.execute(f"copy (select cast(i as integer) as item_id, cast(i % 20 as integer) as provider "
+                    f"from range({N_ITEMS}) as items(i)) to '{items}' (format parquet)")
+        con.close()
+    return items
+
+
 def diversity_inputs(folder: Path) -> tuple[Path, Path]:
     """The catalog with a vector column and with 64 feature columns, written
     beside the data once; every number a hash of (item, dimension)."""

@@ -179,6 +179,8 @@ TARGETS: list[Target] = [
     WithinFloor(UNCHECKED, ratio=2),
     WithinFloor(CHECKED, ratio=3),
     AddsAtMostTheFloor("rankwise, beyond accuracy", base=CHECKED, added="the beyond-accuracy metrics"),
+    AddsAtMostTheFloor("rankwise, exposure and popularity lift", base=CHECKED,
+                       added="exposure Gini, exposure disparity and popularity lift"),
     FasterThan(UNCHECKED, peer="pytrec_eval", ratio=10),
     FasterThan(CHECKED, peer="pytrec_eval", ratio=10),
     FasterThan(UNCHECKED, peer="RecTools", ratio=5),

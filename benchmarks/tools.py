@@ -17,7 +17,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-from benchmarks.generate import (DIVERSITY_DIMENSIONS, beyond_inputs, diversity_inputs, read_parquet,
+from benchmarks.generate import (DIVERSITY_DIMENSIONS, beyond_inputs, diversity_inputs, grouped_items, read_parquet,
                                  three_models_sql)
 from benchmarks import postgres, spark
 
@@ -35,6 +35,8 @@ CUTOFFS = [5, 10, 20]
 METRICS = ["precision", "recall", "map", "mrr", "ndcg"]
 # Issue #18's beyond-accuracy metrics, measured on top of the accuracy suite.
 BEYOND_METRICS = ["coverage", "gini", "personalization", "novelty", "arp", "long_tail_share", "serendipity"]
+# Issue #33's exposure and popularity metrics, measured on top of the accuracy suite.
+EXPOSURE_METRICS = ["exposure_gini", "exposure_disparity", "popularity_lift"]
 # rankwise metric@k -> trec_eval measure, for the agreement check
 TREC_EVAL = {"precision": "P_{k}", "recall": "recall_{k}", "map": "map_cut_{k}", "ndcg": "ndcg_cut_{k}"}
 # Settings for the rankwise workers (--memory-limit, --temp-directory), passed by environment.
@@ -98,6 +100,26 @@ def _work_rankwise_beyond(folder: Path) -> dict:
         relevance_col="relevance",
         items=str(items),
         train=str(train),
+    )
+    return {f"{row.metric}@{row.k}": row.value for row in table.itertuples()}
+
+
+def _work_rankwise_exposure(folder: Path) -> dict:
+    """The accuracy suite of `rankwise` with #33's exposure Gini, exposure
+    disparity over 20 item groups and popularity lift, at the same cutoffs, in
+    one evaluate."""
+    import rankwise
+
+    _, train = beyond_inputs(folder)
+    table = rankwise.evaluate(
+        str(folder / "recommendations.parquet"),
+        str(folder / "interactions.parquet"),
+        METRICS + ["entropy@10"] + EXPOSURE_METRICS,
+        k=CUTOFFS,
+        relevance_col="relevance",
+        items=str(grouped_items(folder)),
+        train=str(train),
+        item_group_col="provider",
     )
     return {f"{row.metric}@{row.k}": row.value for row in table.itertuples()}
 
@@ -393,6 +415,7 @@ def _work_recommenders_diversity(folder: Path, users: int | None = None) -> dict
 WORKERS = {
     "rankwise": _work_rankwise,
     "rankwise, beyond accuracy": _work_rankwise_beyond,
+    "rankwise, exposure and popularity lift": _work_rankwise_exposure,
     "rankwise, validate=False": _work_rankwise_unvalidated,
     "rankwise CLI": _work_cli,
     "floor query": _work_floor,

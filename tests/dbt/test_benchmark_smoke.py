@@ -17,7 +17,8 @@ USERS = 2000
 # ranx compiles its metrics with numba on first use, too slow for a smoke test; its
 # agreement is tested in tests/crosscheck.
 # RecTools is not installed beside rankwise: the report says it was left out.
-TOOLS = ("rankwise", "rankwise, validate=False", "rankwise, beyond accuracy", "floor query", "pytrec_eval", "RecTools")
+TOOLS = ("rankwise", "rankwise, validate=False", "rankwise, beyond accuracy", "rankwise, exposure and popularity lift",
+         "floor query", "pytrec_eval", "RecTools")
 # The rest, at one density: dbt's start-up dominates their time.
 DBT_TOOLS = ("rankwise CLI", "floor query, checked", "dbt run (package model)", "dbt start-up", "rankwise SQL only")
 
@@ -58,6 +59,10 @@ def test_benchmark_reports_every_target_at_every_density(tmp_path: Path, data_ro
         assert len(re.findall(r"\| [0-9.]+x[^|]*: (met|\*\*not met\*\*) (?=\|)", row)) == 2, row
     row = next(line for line in text.splitlines()
                if f"the beyond-accuracy metrics add at most the floor query's time to `rankwise`, {USERS:,} users |" in line)
+    assert len(re.findall(r"\| \+-?[0-9.]+ s vs floor [0-9.]+ s: (met|\*\*not met\*\*) (?=\|)", row)) == 2, row
+    row = next(line for line in text.splitlines()
+               if "exposure Gini, exposure disparity and popularity lift add at most the floor query's time to "
+                  f"`rankwise`, {USERS:,} users |" in line)
     assert len(re.findall(r"\| \+-?[0-9.]+ s vs floor [0-9.]+ s: (met|\*\*not met\*\*) (?=\|)", row)) == 2, row
     assert "pytrec_eval: its means agree with rankwise's (convention='trec_eval') within 1e-9" in text
     assert "RecTools: not measured, `rectools` is not installed; its targets are left out." in text
