@@ -16,6 +16,7 @@ import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from benchmarks.generate import (DIVERSITY_DIMENSIONS, beyond_inputs, diversity_inputs, grouped_items, read_parquet,
                                  three_models_sql)
@@ -86,42 +87,34 @@ def _work_rankwise(folder: Path) -> dict:
     return rankwise_values(folder)
 
 
-def _work_rankwise_beyond(folder: Path) -> dict:
-    """The accuracy suite of `rankwise` and every beyond-accuracy metric but
-    intra-list diversity, at the same cutoffs, in one evaluate."""
+def _rankwise_with(folder: Path, extra_metrics: list[str], **inputs: Any) -> dict:
+    """The accuracy suite of `rankwise` with `extra_metrics`, at the same
+    cutoffs, in one evaluate over `inputs` (items, train and their options)."""
     import rankwise
 
-    items, train = beyond_inputs(folder)
     table = rankwise.evaluate(
         str(folder / "recommendations.parquet"),
         str(folder / "interactions.parquet"),
-        METRICS + ["entropy@10"] + BEYOND_METRICS,
+        METRICS + ["entropy@10"] + extra_metrics,
         k=CUTOFFS,
         relevance_col="relevance",
-        items=str(items),
-        train=str(train),
+        **inputs,
     )
     return {f"{row.metric}@{row.k}": row.value for row in table.itertuples()}
+
+
+def _work_rankwise_beyond(folder: Path) -> dict:
+    """Every beyond-accuracy metric of #18 but intra-list diversity."""
+    items, train = beyond_inputs(folder)
+    return _rankwise_with(folder, BEYOND_METRICS, items=str(items), train=str(train))
 
 
 def _work_rankwise_exposure(folder: Path) -> dict:
-    """The accuracy suite of `rankwise` with #33's exposure Gini, exposure
-    disparity over 20 item groups and popularity lift, at the same cutoffs, in
-    one evaluate."""
-    import rankwise
-
+    """#33's exposure Gini, exposure disparity over 20 item groups and
+    popularity lift."""
     _, train = beyond_inputs(folder)
-    table = rankwise.evaluate(
-        str(folder / "recommendations.parquet"),
-        str(folder / "interactions.parquet"),
-        METRICS + ["entropy@10"] + EXPOSURE_METRICS,
-        k=CUTOFFS,
-        relevance_col="relevance",
-        items=str(grouped_items(folder)),
-        train=str(train),
-        item_group_col="provider",
-    )
-    return {f"{row.metric}@{row.k}": row.value for row in table.itertuples()}
+    return _rankwise_with(folder, EXPOSURE_METRICS, items=str(grouped_items(folder)), train=str(train),
+                          item_group_col="provider")
 
 
 def _work_rankwise_unvalidated(folder: Path) -> dict:

@@ -9,18 +9,9 @@
 {%- set common = {'metrics': ['exposure_gini', 'exposure_disparity'], 'k': [1, 3, 5], 'group_by': ['model'],
                   'partition_by': ['example_id'], 'items': ref('input__beyond__items'), 'item_group_col': 'genre'} -%}
 {%- set variants = [('dcg', 'dcg', 0.8), ('rbp_half', 'rbp', 0.5)] -%}
-{% for variant, exposure_model, persistence in variants %}
-select
-    cast('{{ variant }}' as {{ dbt.type_string() }}) as variant,
-    cast(example_id as {{ dbt.type_string() }}) as example_id,
-    cast(model as {{ dbt.type_string() }}) as model,
-    metric,
-    metric_label,
-    k,
-    value,
-    n_users
-from (
-    {{ rankwise.evaluate(recommendations, interactions, exposure_model=exposure_model, exposure_persistence=persistence, **common) }}
-) as variant_{{ loop.index }}
-{{ 'union all' if not loop.last }}
-{% endfor %}
+{%- set calls = [] -%}
+{%- for variant, exposure_model, persistence in variants -%}
+    {%- do calls.append((variant, rankwise.evaluate(recommendations, interactions, exposure_model=exposure_model,
+                                                    exposure_persistence=persistence, **common))) -%}
+{%- endfor -%}
+{{ variants_union(calls, ['example_id', 'model'], ['metric', 'metric_label', 'k', 'value', 'n_users']) }}

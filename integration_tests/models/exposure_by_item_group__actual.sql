@@ -4,23 +4,11 @@
     genre has no relevant pair. -#}
 {%- set common = {'k': [1, 3, 5], 'group_by': ['model'], 'partition_by': ['example_id'], 'item_group_col': 'genre'} -%}
 {%- set variants = [('dcg', 'dcg', 0.8), ('rbp_half', 'rbp', 0.5)] -%}
-{% for variant, exposure_model, persistence in variants %}
-select
-    cast('{{ variant }}' as {{ dbt.type_string() }}) as variant,
-    cast(example_id as {{ dbt.type_string() }}) as example_id,
-    cast(model as {{ dbt.type_string() }}) as model,
-    k,
-    cast(item_group as {{ dbt.type_string() }}) as item_group,
-    n_items,
-    exposure,
-    exposure_share,
-    n_relevant_pairs,
-    relevance_share,
-    exposure_ratio
-from (
-    {{ rankwise.exposure_by_item_group(ref('input__beyond__recommendations'), ref('input__beyond__interactions'),
-                                       ref('input__beyond__items'), exposure_model=exposure_model,
-                                       exposure_persistence=persistence, **common) }}
-) as variant_{{ loop.index }}
-{{ 'union all' if not loop.last }}
-{% endfor %}
+{%- set calls = [] -%}
+{%- for variant, exposure_model, persistence in variants -%}
+    {%- do calls.append((variant, rankwise.exposure_by_item_group(ref('input__beyond__recommendations'),
+        ref('input__beyond__interactions'), ref('input__beyond__items'), exposure_model=exposure_model,
+        exposure_persistence=persistence, **common))) -%}
+{%- endfor -%}
+{{ variants_union(calls, ['example_id', 'model', 'item_group'],
+                  ['k', 'n_items', 'exposure', 'exposure_share', 'n_relevant_pairs', 'relevance_share', 'exposure_ratio']) }}
