@@ -57,6 +57,25 @@
     }) }}
 {% endmacro %}
 
+{#- `options` (a mapping of options given) less those that only metrics other
+    than `names` read: an option the registry says is read by named metrics
+    alone, none of them in `names` (item_group_col without exposure_disparity
+    or miscalibration), which an evaluation of `names` would refuse as unread.
+    Options read by the stages, the inputs or every per-user metric stay. -#}
+{% macro _options_read_by(names, options) %}
+    {%- set registry = rankwise._option_registry() -%}
+    {%- set every = rankwise._metric_registry().keys() | list -%}
+    {%- set kept = {} -%}
+    {%- for name, value in options.items() -%}
+        {%- set readers = registry[name].read_by if name in registry else [] -%}
+        {%- set only_metrics = readers | length > 0 and readers | reject('in', every) | list | length == 0 -%}
+        {%- if not only_metrics or readers | select('in', names) | list | length > 0 -%}
+            {%- do kept.update({name: value}) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(kept) }}
+{% endmacro %}
+
 {#- The names of the options a convention sets. -#}
 {% macro _preset_option_names() %}
     {%- set names = [] -%}

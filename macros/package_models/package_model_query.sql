@@ -1,7 +1,7 @@
 {#- The query of the package models rankwise_metrics and rankwise_user_metrics,
     built from the project's vars. Group-level metrics (entropy) are left out of
     the per-user model. -#}
-{% macro _package_model_query(per_user) %}
+{% macro _package_model_query(per_user, exposure_by_item_group=false) %}
     {%- set interactions = var('rankwise_interactions', none) -%}
     {%- if interactions is none -%}
         {{ exceptions.raise_compiler_error("rankwise: var `rankwise_recommendations` is set but `rankwise_interactions` is not; set both to the names of the two input models, seeds or snapshots.") }}
@@ -23,6 +23,10 @@
             {%- if registry.get(metric.split('@')[0], {}).get('level') != 'group' %}{% do user_level.append(metric) %}{% endif -%}
         {%- endfor -%}
         {%- set metrics = user_level -%}
+        {#- the options only the group-level metrics read (item_group_col) are left out -#}
+        {%- set names = [] -%}
+        {%- for metric in metrics %}{% do names.append(metric.split('@')[0].split('(')[0]) %}{% endfor -%}
+        {%- set options = rankwise._options_read_by(names, options) -%}
     {%- endif -%}
     {%- set recommendations_relation = rankwise._root_ref(var('rankwise_recommendations')) -%}
     {%- set interactions_relation = rankwise._root_ref(interactions) -%}
@@ -33,6 +37,17 @@
         {%- do rankwise._refuse_bad_input(recommendations_relation, interactions_relation, options,
                                            var('rankwise_group_by', []), var('rankwise_partition_by', []),
                                            items_relation, train_relation) -%}
+    {%- endif -%}
+    {%- if exposure_by_item_group -%}
+        {{ return(rankwise.exposure_by_item_group(
+            recommendations_relation,
+            interactions_relation,
+            items_relation,
+            k=var('rankwise_k', [5, 10, 20]),
+            group_by=var('rankwise_group_by', []),
+            partition_by=var('rankwise_partition_by', []),
+            **rankwise._options_read_by(['exposure_disparity'], options)
+        )) }}
     {%- endif -%}
     {{ return(rankwise.evaluate(
         recommendations_relation,

@@ -109,20 +109,11 @@ if list(DOCS) != list(EvaluateOptions.__annotations__):
 
 
 def options_read_for(metrics: set[str], options: Mapping[str, Any]) -> dict[str, Any]:
-    """The options of `options` less those that only other metrics read: an
-    option the registry says is read by named metrics alone, none of them in
-    `metrics` (item_feature_cols, read by intra_list_diversity, which an
-    evaluation without it refuses). Options read by the stages, the inputs or
-    every per-user metric stay."""
-    from ._plan import metric_names
+    """The options of `options` less those that only other metrics read (the
+    macro _options_read_by states the rule)."""
+    from ._render import renderer
 
-    every = set(metric_names())
-
-    def read(name: str) -> bool:
-        readers = set(_DECLARED.get(name, {}).get("read_by") or [])
-        return not readers or not readers <= every or bool(readers & metrics)
-
-    return {name: value for name, value in options.items() if read(name)}
+    return dict(renderer().call("_options_read_by", sorted(metrics), dict(options)))
 
 
 def option_types() -> dict[str, Any]:

@@ -96,3 +96,17 @@ def test_a_missing_or_text_propensity_column_is_named() -> None:
     with pytest.raises(ColumnTypeError, match="the propensity column 'propensity' .* must be numeric"):
         rankwise.evaluate(RECOMMENDATIONS, INTERACTIONS.assign(propensity="0.5"), ["recall@2"],
                           propensity_col="propensity")
+
+
+def test_compare_pairs_the_inverse_propensity_estimates() -> None:
+    # two models on the same truth: compare's means are evaluate's, its differences theirs
+    recommendations = pd.concat([RECOMMENDATIONS.assign(model="m"),
+                                 RECOMMENDATIONS.assign(model="n", rank=RECOMMENDATIONS["rank"].map({1: 2, 2: 1, 3: 3}))])
+    options = dict(propensity_col="propensity", propensity_clip=0.2)
+    means = rankwise.evaluate(recommendations, INTERACTIONS, ["recall@1", "ndcg@2"], group_by="model", **options)
+    compared = rankwise.compare(recommendations, INTERACTIONS, ["recall@1", "ndcg@2"], baseline="m", **options)
+    value = means.set_index(["model", "metric"])["value"]
+    for row in compared.itertuples():
+        assert row.mean == pytest.approx(value[("n", row.metric)], abs=1e-12)
+        assert row.baseline_mean == pytest.approx(value[("m", row.metric)], abs=1e-12)
+        assert row.diff == pytest.approx(row.mean - row.baseline_mean, abs=1e-12)
