@@ -108,6 +108,9 @@ with
         {{ exceptions.raise_compiler_error("rankwise.compare: " ~ part.metrics | join(', ') ~ " sets a relevance threshold of its own (rel), which compare does not take yet; compare it in a call of its own with "
                                             ~ rankwise._options_as_arguments(part.overrides) ~ ".") }}
     {%- endfor -%}
+    {%- if spec.user_group is not none -%}
+        {{ exceptions.raise_compiler_error("rankwise.compare: `user_group_col` is not taken by compare yet; compare the models of each user group in a call of its own, on the lists and interactions of its users.") }}
+    {%- endif -%}
     {%- if spec.group_metrics | length > 0 -%}
         {{ exceptions.raise_compiler_error("rankwise.compare: " ~ (spec.group_metrics | map(attribute='name') | join(', ')) ~ " has one value per group, not per user, so it has no paired differences to test; compare it with evaluate.") }}
     {%- endif -%}

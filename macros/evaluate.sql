@@ -119,7 +119,7 @@ where exists (select 1 from rw_input_guard)
 {#- The stages up to rw_user_metrics, each metric's value per (list, cutoff),
     which evaluate's means and compare's paired differences both read. -#}
 {% macro _user_metric_stages(recommendations, interactions, spec) %}
-    {%- set stages = [rankwise._stage_recommendations(recommendations, spec), rankwise._stage_list_rows(spec)] -%}
+    {%- set stages = [rankwise._stage_recommendations(recommendations, spec, interactions), rankwise._stage_list_rows(spec)] -%}
     {%- if spec.needs_interactions %}{% do stages.append(rankwise._stage_interactions(interactions, spec)) %}{% endif -%}
     {%- if spec.needs_user_metrics -%}
         {%- do stages.extend([rankwise._stage_cutoffs(spec), rankwise._stage_user_truth_counts(spec)]) -%}

@@ -28,7 +28,7 @@
 
 {#- evaluate's stages up to each item group's shares, then one SELECT per cutoff. -#}
 {% macro default__exposure_by_item_group(recommendations, interactions, spec) -%}
-{%- set stages = [rankwise._stage_recommendations(recommendations, spec), rankwise._stage_list_rows(spec),
+{%- set stages = [rankwise._stage_recommendations(recommendations, spec, interactions), rankwise._stage_list_rows(spec),
                   rankwise._stage_interactions(interactions, spec), rankwise._stage_item_exposures(spec),
                   rankwise._stage_item_groups(spec), rankwise._stage_relevant_by_item_group(spec),
                   rankwise._stage_item_group_shares(spec)] -%}

@@ -30,7 +30,7 @@
     its flag, `rank_col` into `--rank-col`). -#}
 {% macro _missing_column_message(column, purpose, table, columns, suggestion) %}
     {%- set arguments = {'user id': 'user_col', 'item id': 'item_col', 'rank': 'rank_col', 'score': 'score_col',
-                         'relevance': 'relevance_col', 'propensity': 'propensity_col', 'group_by column': 'group_by', 'partition_by column': 'partition_by',
+                         'relevance': 'relevance_col', 'propensity': 'propensity_col', 'user group': 'user_group_col', 'group_by column': 'group_by', 'partition_by column': 'partition_by',
                          'model column': 'model_col', 'item feature': 'item_feature_cols', 'item vector': 'item_vector_col'} -%}
     {%- set fix = "Name the right one with `" ~ arguments[purpose] ~ "`" ~ (", or rank by a score with `score_col`" if purpose == 'rank' else "") if purpose in arguments else "Name the right one with the matching argument" -%}
     {{ return("rankwise: column '" ~ column ~ "' (the " ~ purpose ~ ") is not in the " ~ table ~ "." ~ (" Did you mean '" ~ suggestion ~ "'?" if suggestion else "") ~ " Its columns: " ~ columns | join(', ') ~ ". " ~ fix ~ ".") }}

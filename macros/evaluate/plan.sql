@@ -12,6 +12,7 @@
     {%- set group_by = rankwise._groups_with_model(every_metric, group_by, partition_by, resolved) -%}
     {%- set quoted_partitions = rankwise._checked_columns(resolved, partition_by, 'partition_by') -%}
     {%- set quoted_groups = rankwise._checked_columns(resolved, group_by, 'group_by') -%}
+    {%- set user_group = rankwise._user_group_column(resolved, group_by, partition_by) -%}
     {%- for column in quoted_groups if column in quoted_partitions -%}
         {{ exceptions.raise_compiler_error("rankwise.evaluate: column " ~ column ~ " is in both `partition_by` and `group_by`; a partition is already a group of the output, so list it in `partition_by` only.") }}
     {%- endfor -%}
@@ -49,7 +50,8 @@
         'cutoffs': planned.cutoffs,
         'user_sets': planned.user_metrics | map(attribute='users') | unique | list,
         'partitions': quoted_partitions,
-        'groups': quoted_partitions + quoted_groups,
+        'groups': quoted_partitions + quoted_groups + ([user_group] if user_group is not none else []),
+        'user_group': user_group,
         'per_user': per_user,
         'options': resolved,
         'user': rankwise.quote_identifier(resolved.user_col),
@@ -68,6 +70,9 @@
         {%- do spec.update({name: resolved[name]}) -%}
     {%- endfor -%}
     {%- do spec.update(rankwise._plan_stages(spec)) -%}
+    {%- if user_group is not none and 'interactions' in spec.user_sets -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: with `user_group_col`, a mean over every user of the interactions would count the users without a list in no user group; give users='both' or users='relevant' (the users with a list, each in its group), or leave `user_group_col` out.") }}
+    {%- endif -%}
     {{ return(spec) }}
 {% endmacro %}
 
@@ -203,6 +208,22 @@
         {{ return(groups) }}
     {%- endif -%}
     {{ return(groups + [options.model_col]) }}
+{% endmacro %}
+
+{#- The quoted user group column (user_group_col), a group of the output after
+    group_by's, read from the interactions; none without it. -#}
+{% macro _user_group_column(options, group_by, partition_by) %}
+    {%- set column = options.user_group_col -%}
+    {%- if column is none -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {%- set taken = ([] if group_by is none else ([group_by] if group_by is string else group_by | list))
+                    + ([] if partition_by is none else ([partition_by] if partition_by is string else partition_by | list))
+                    + [options.user_col, options.item_col] -%}
+    {%- if column | lower in taken | map('string') | map('lower') | list -%}
+        {{ exceptions.raise_compiler_error("rankwise.evaluate: `user_group_col` '" ~ column ~ "' is already the user, item, a group_by or a partition_by column; name the column of the interactions that holds each user's group.") }}
+    {%- endif -%}
+    {{ return(rankwise.quote_identifier(column)) }}
 {% endmacro %}
 
 {#- A value of the model column as a literal of its type: text, or a number. -#}
@@ -641,6 +662,7 @@
         {%- do interactions.append((column, 'partition_by column')) -%}
     {%- endfor -%}
     {%- if options.propensity_col is not none %}{% do interactions.append((options.propensity_col, 'propensity')) %}{% endif -%}
+    {%- if options.user_group_col is not none %}{% do interactions.append((options.user_group_col, 'user group')) %}{% endif -%}
     {{ return({'recommendations': recommendations, 'interactions': interactions}) }}
 {% endmacro %}
 

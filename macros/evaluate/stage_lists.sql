@@ -3,7 +3,7 @@
 
 {#- rw_recommendations: (groups, rw_user, rw_item, rw_rank). With a score column
     the rank is derived; the tie rule is the `ties` option. -#}
-{% macro _stage_recommendations(recommendations, spec) %}
+{% macro _stage_recommendations(recommendations, spec, interactions=none) %}
     {%- set list = rankwise._group_columns(spec.groups) ~ spec.user -%}
 {{ rankwise._cte_as('rw_recommendations', spec.inlined_recommendations) }}
     select
@@ -26,7 +26,20 @@
         {%- if spec.input_guard and spec.score is not none %},
         {{ spec.score }} as rw_score
         {%- endif %}
+    {% if spec.user_group is none -%}
     from {{ recommendations }}
+    {%- else -%}
+    {#- each list in its user's group of the interactions (of its partition) -#}
+    from (
+        select recommendation.*, user_group.rw_user_group as {{ spec.user_group }}
+        from {{ recommendations }} as recommendation
+        left join (
+            select distinct {{ rankwise._partition_columns(spec) }}{{ spec.user }} as rw_group_user, {{ spec.user_group }} as rw_user_group
+            from {{ interactions }}
+        ) as user_group
+            on user_group.rw_group_user = recommendation.{{ spec.user }}{{ rankwise._partitions_match('user_group', 'recommendation', spec) }}
+    ) as rw_grouped_recommendations
+    {%- endif %}
 )
 {%- endmacro %}
 

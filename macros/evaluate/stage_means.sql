@@ -115,7 +115,8 @@ rw_group_means as (
         coalesce({{ variance }}, 0) as rw_var__{{ name }}
         {%- endif %}
         {%- endfor %},
-        coalesce(totals.rw_n_interactions, 0) - counts.rw_n_both as rw_n_users_without_list
+        {#- the truth users are counted per partition, not per user group -#}
+        {{ 'cast(null as bigint)' if spec.user_group is not none else 'coalesce(totals.rw_n_interactions, 0) - counts.rw_n_both' }} as rw_n_users_without_list
     from rw_group_counts as counts
     cross join rw_cutoffs as cutoff
     left join rw_group_sums as sums

@@ -99,7 +99,8 @@
         ('recommendations (' ~ recommendations ~ ')', rankwise.recommendation_problems(recommendations, resolved.user_col,
             resolved.item_col, resolved.rank_col or 'rank', resolved.score_col, groups)),
         ('interactions (' ~ interactions ~ ')', rankwise.interaction_problems(interactions, resolved.user_col,
-            resolved.item_col, resolved.relevance_col, resolved.gain, partition_by, resolved.propensity_col)),
+            resolved.item_col, resolved.relevance_col, resolved.gain, partition_by, resolved.propensity_col,
+            resolved.user_group_col)),
     ] -%}
     {%- if items is not none -%}
         {%- set features = resolved.item_feature_cols or [] -%}

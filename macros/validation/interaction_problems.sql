@@ -1,11 +1,12 @@
 {#- A query listing what is wrong with an interactions table, one row per kind of
     problem found: problem, column_name, n_rows, example. Problems: null ids, null,
     NaN, infinite or negative relevance, the same (user, item) twice, with
-    `propensity_col` a propensity that is not a number in (0, 1]; with
+    `propensity_col` a propensity that is not a number in (0, 1], with
+    `user_group_col` a user in two groups; with
     gain='exponential', relevances of 1024 or more, whose gain 2^rel - 1 is past
     the largest double (NDCG would be infinity over infinity). With `partition_by`
     (fold, week...), a pair is a duplicate within one partition only. -#}
-{% macro interaction_problems(interactions, user_col='user_id', item_col='item_id', relevance_col=none, gain=none, partition_by=none, propensity_col=none) %}
+{% macro interaction_problems(interactions, user_col='user_id', item_col='item_id', relevance_col=none, gain=none, partition_by=none, propensity_col=none, user_group_col=none) %}
     {%- for argument, value in [('user_col', user_col), ('item_col', item_col)] -%}
         {%- if value is not string or value | length == 0 -%}
             {{ exceptions.raise_compiler_error("rankwise.interaction_problems: argument `" ~ argument ~ "` must be a non-empty column name; got " ~ rankwise._describe(value) ~ ".") }}
@@ -15,10 +16,10 @@
         {%- do rankwise._check_choice('interaction_problems', 'gain', gain, rankwise._option_registry().gain.choices) -%}
     {%- endif -%}
     {%- if partition_by is none %}{% set partition_by = [] %}{% elif partition_by is string %}{% set partition_by = [partition_by] %}{% endif -%}
-    {{- return(adapter.dispatch('interaction_problems', 'rankwise')(interactions, user_col, item_col, relevance_col, gain, partition_by, propensity_col)) -}}
+    {{- return(adapter.dispatch('interaction_problems', 'rankwise')(interactions, user_col, item_col, relevance_col, gain, partition_by, propensity_col, user_group_col)) -}}
 {% endmacro %}
 
-{% macro default__interaction_problems(interactions, user_col, item_col, relevance_col, gain, partition_by, propensity_col=none) -%}
+{% macro default__interaction_problems(interactions, user_col, item_col, relevance_col, gain, partition_by, propensity_col=none, user_group_col=none) -%}
 {%- set partitions = [] -%}
 {%- for column in partition_by %}{% do partitions.append(rankwise.quote_identifier(column)) %}{% endfor -%}
 {%- set may_repeat_items = rankwise._may_repeat_items('rw_item') -%}
@@ -39,6 +40,9 @@ rw_rows as {{ inline_hint ~ ' ' if inline_hint }}(
         {%- endif %}
         {%- if propensity_col is not none %},
         cast({{ rankwise.quote_identifier(propensity_col) }} as {{ rankwise.type_float64() }}) as rw_propensity
+        {%- endif %}
+        {%- if user_group_col is not none %},
+        {{ rankwise.quote_identifier(user_group_col) }} as rw_user_group
         {%- endif %}
     from {{ interactions }}
 ),
@@ -82,6 +86,13 @@ rw_problems as (
     union all
     {#- a probability of being observed: NaN fails every comparison, so is caught too #}
     {{ rankwise._problem_row('invalid_propensity', propensity_col, 'rw_rows', 'rw_propensity is null or not (rw_propensity > 0 and rw_propensity <= 1)', 'rw_user', 'rw_item') }}
+    {%- endif %}
+    {%- if user_group_col is not none %}
+    union all
+    {#- one group per user (per partition): a list is scored in its user's group #}
+    {{ rankwise._problem_row('user_in_two_groups', user_group_col,
+        '(select ' ~ rankwise._group_columns(partitions) ~ 'rw_user from rw_rows group by ' ~ rankwise._group_columns(partitions) ~ 'rw_user having count(distinct rw_user_group) > 1) as rw_regrouped',
+        '1 = 1', 'rw_user') }}
     {%- endif %}
 )
 

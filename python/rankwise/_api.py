@@ -341,8 +341,9 @@ def check(
 
     given = {"recommendations": recommendations, "interactions": interactions}
     engine = engine_for("check", con, given)
-    # any metric: the plan only resolves the options (recall has a form under every one)
-    arguments = macro_arguments("check", ["recall"], k, group_by, False, options, partition_by)
+    # any metric: the plan only resolves the options (entropy, which reads no
+    # interactions, is planned under every one)
+    arguments = macro_arguments("check", ["entropy"], k, group_by, False, options, partition_by)
     # The plan first: an invalid argument fails before anything touches a connection.
     plan = evaluation_plan(arguments)
     cutoffs = [cutoff for cutoff in (arguments["k"] if isinstance(arguments["k"], list) else [arguments["k"]])

@@ -86,6 +86,7 @@ def check_columns(
     rows: bool = True,
     model_col: str | None = None,
     propensity_col: str | None = None,
+    user_group_col: str | None = None,
 ) -> None:
     """Both tables have rows (unless `rows` is false, for a query that checks
     that itself), and every column the evaluation reads exists and has a type
@@ -120,6 +121,13 @@ def check_columns(
     for column in group_by:
         role = "model column" if column == model_col else "group_by column"
         _require(tables["recommendations"], labels["recommendations"], role, column)
+    if user_group_col is not None:
+        _require(tables["interactions"], labels["interactions"], "user group", user_group_col)
+        if user_group_col in tables["recommendations"]:
+            raise InvalidArgumentError(
+                f"rankwise: the {labels['recommendations']} have a column '{user_group_col}' too, the name of the user "
+                "group column of the interactions (`user_group_col`), which the lists take their user's group under; "
+                "rename one of them.")
     for column in partition_by:
         kinds = tuple(_require(tables[role], labels[role], "partition_by column", column) for role in tables)
         _check_comparable("partition_by", column, kinds, labels, "cast one so that both are of one type")
@@ -227,6 +235,7 @@ def problems(
     duplicate_interactions: str = "error",
     gain: str | None = None,
     propensity_col: str | None = None,
+    user_group_col: str | None = None,
 ) -> list[Problem]:
     """Every value problem of both tables; `gain` is the resolved gain, which
     decides whether a relevance can be too large."""
@@ -236,7 +245,7 @@ def problems(
         macros.call("recommendation_problems", recommendations.sql, user_col, item_col, rank_col, score_col,
                     list(group_by)),
         macros.call("interaction_problems", interactions.sql, user_col, item_col, relevance_col, gain,
-                    list(partition_by), propensity_col))
+                    list(partition_by), propensity_col, user_group_col))
     tables = (recommendations.label, interactions.label)
     return [Problem(tables[table], problem, column_name, int(n_rows), example)
             for table, problem, column_name, n_rows, example in engine.rows(query)
@@ -357,7 +366,8 @@ def refuse_bad_columns(engine: Engine, inputs: dict[str, ResolvedInput], plan: P
     check_columns(engine, inputs["recommendations"], inputs["interactions"], group_by=plan.group_by,
                   model_col=plan.options["model_col"],
                   partition_by=plan.arguments["partition_by"] or [], rows=rows,
-                  **_columns(plan, "user_col", "item_col", "rank_col", "score_col", "relevance_col", "propensity_col"))
+                  **_columns(plan, "user_col", "item_col", "rank_col", "score_col", "relevance_col", "propensity_col",
+                                 "user_group_col"))
 
 
 def refuse_bad_input(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan, *,
@@ -368,7 +378,8 @@ def refuse_bad_input(engine: Engine, inputs: dict[str, ResolvedInput], plan: Pla
     found = problems(engine, inputs["recommendations"], inputs["interactions"], group_by=plan.list_keys,
                      partition_by=plan.arguments["partition_by"] or [],
                      duplicate_interactions=plan.options["duplicate_interactions"], gain=plan.options["gain"],
-                     **_columns(plan, "user_col", "item_col", "rank_col", "score_col", "relevance_col", "propensity_col"))
+                     **_columns(plan, "user_col", "item_col", "rank_col", "score_col", "relevance_col", "propensity_col",
+                                 "user_group_col"))
     if found:
         raise found[0].error()
     if overlap:
@@ -500,7 +511,7 @@ def report_rows(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan,
     evaluate would raise, then the notes."""
     partition_by = plan.arguments["partition_by"] or []
     group_by = plan.group_by
-    columns = _columns(plan, "user_col", "item_col", "score_col", "relevance_col", "propensity_col")
+    columns = _columns(plan, "user_col", "item_col", "score_col", "relevance_col", "propensity_col", "user_group_col")
     rows: list[tuple] = []
     try:
         check_columns(engine, inputs["recommendations"], inputs["interactions"], rank_col=plan.options["rank_col"],
@@ -526,7 +537,8 @@ def report_rows(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan,
     for problem, column, n_rows, example in notes(engine, inputs["recommendations"], inputs["interactions"],
                                                   relevance_threshold=relevance_threshold, k=largest_k,
                                                   group_by=group_by, partition_by=partition_by,
-                                                  **{name: columns[name] for name in columns if name != "propensity_col"}):
+                                                  **{name: columns[name] for name in columns
+                                                     if name not in ("propensity_col", "user_group_col")}):
         rows.append((inputs[macros.call("_note_table", problem)].label, "note", problem, column, n_rows, example,
                      macros.call("_note_message", problem, n_rows, example)))
     return rows

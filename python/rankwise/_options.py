@@ -55,6 +55,7 @@ class EvaluateOptions(TypedDict, total=False):
     relevance_col: str | None
     propensity_col: str | None
     propensity_clip: float | None
+    user_group_col: str | None
     convention: Convention
     ap_denominator: ApDenominator | None
     precision_denominator: PrecisionDenominator | None

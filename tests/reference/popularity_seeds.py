@@ -6,7 +6,7 @@ integration_tests/models/popularity_bias__actual.sql asks for the same;
 tests/unit/test_popularity_seeds.py keeps the seeds equal to what this module
 writes:
 
-    python -m tests.reference.popularity_seeds   # rewrites the two seeds
+    python -m tests.reference.popularity_seeds   # rewrites the four seeds
 """
 
 from __future__ import annotations
@@ -23,6 +23,10 @@ RECOMMENDATIONS = SEEDS / "input__beyond__recommendations.csv"
 ITEMS = SEEDS / "input__beyond__items.csv"
 TRAIN = SEEDS / "input__popularity__train.csv"
 EXPECTED = SEEDS / "expected__popularity_bias.csv"
+INTERACTIONS = SEEDS / "input__beyond__interactions.csv"
+# the interactions with each user's group (user_group_col), and the means per group
+GROUPED_INTERACTIONS = SEEDS / "input__popularity__interactions.csv"
+EXPECTED_BY_USER_GROUP = SEEDS / "expected__popularity_by_user_group.csv"
 
 K = [1, 3, 5]
 # variant: (arp_popularity, {metric label: alpha or None for popularity_lift})
@@ -78,7 +82,44 @@ def expected(recommendations: pd.DataFrame, train: pd.DataFrame, items: pd.DataF
     return pd.DataFrame(rows, columns=["variant", "example_id", "model", "metric_label", "value", "n_users"])
 
 
+def grouped_interactions() -> pd.DataFrame:
+    """The beyond-accuracy interactions with a `segment` per (fold, user),
+    drawn from a seed: 'niche' or 'blockbuster'."""
+    interactions = _read(INTERACTIONS)
+    rng = np.random.default_rng(3334)
+    keys = interactions[["example_id", "user_id"]].drop_duplicates().sort_values(["example_id", "user_id"])
+    keys = keys.assign(segment=rng.choice(["niche", "blockbuster"], size=len(keys)))
+    return interactions.merge(keys, on=["example_id", "user_id"], how="left")
+
+
+def expected_by_user_group(recommendations: pd.DataFrame, train: pd.DataFrame,
+                           interactions: pd.DataFrame) -> pd.DataFrame:
+    """popularity_lift per (fold, model, user group): the mean over the lists of
+    the group's users that have a value (a list of a user without a group in
+    the interactions is in the NULL group, which this data has none of)."""
+    segment_of = {(row.example_id, row.user_id): row.segment for row in interactions.itertuples()}
+    rows = []
+    for (fold, model), lists in recommendations.groupby(["example_id", "model"], sort=True):
+        fold_train = list(train.loc[train["example_id"] == fold, ["user_id", "item_id"]].itertuples(index=False, name=None))
+        phi, profiles = popularity_bias.popularity(fold_train, "users"), popularity_bias.profiles(fold_train)
+        for k in K:
+            values: dict[str, list[float]] = {}
+            for user, rows_of in lists.groupby("user_id"):
+                top_k = list(rows_of.loc[rows_of["rank"] <= k].sort_values("rank")["item_id"])
+                value = popularity_bias.popularity_lift(top_k, profiles.get(user, set()), phi)
+                if value is not None:
+                    values.setdefault(segment_of[(fold, user)], []).append(value)
+            for segment in sorted(values):
+                rows.append((fold, model, segment, f"popularity_lift@{k}", sum(values[segment]) / len(values[segment]),
+                             len(values[segment])))
+    return pd.DataFrame(rows, columns=["example_id", "model", "segment", "metric_label", "value", "n_users"])
+
+
 if __name__ == "__main__":
     train = inputs()
     train.to_csv(TRAIN, index=False)
     expected(_read(RECOMMENDATIONS), train, _read(ITEMS)).to_csv(EXPECTED, index=False, float_format="%.17g")
+    grouped = grouped_interactions()
+    grouped.to_csv(GROUPED_INTERACTIONS, index=False)
+    expected_by_user_group(_read(RECOMMENDATIONS), train, grouped).to_csv(EXPECTED_BY_USER_GROUP, index=False,
+                                                                         float_format="%.17g")

@@ -112,6 +112,8 @@ EXTRA_EVALUATE_CASES: dict[str, dict[str, Any]] = {
                                              "ndcg"], k=[3, None], group_by=["model"], items="analytics.items",
                                     train="analytics.train", item_group_col="provider", exposure_model="rbp",
                                     exposure_persistence=0.9),
+    "user_groups": dict(metrics=["ndcg", "popularity_lift", "entropy"], k=[3], partition_by=["fold"], group_by=["model"],
+                        train="analytics.train", user_group_col="segment", users="both"),
     "single_item_diversity": dict(metrics=["intra_list_diversity"], k=[3], group_by=["model"],
                                   items="analytics.items", item_distance="hamming", item_feature_cols=["genre"],
                                   single_item_diversity="zero"),

@@ -33,3 +33,20 @@ def test_the_expected_values_are_the_references_and_the_wrappers() -> None:
         assert len(merged) == len(wrapper) == len(stored[stored["variant"] == variant])
         assert (merged["value_wrapper"] - merged["value"]).abs().max() < 1e-12
         assert (merged["n_users_wrapper"] == merged["n_users"]).all()
+
+
+def test_the_means_per_user_group_are_the_references_and_the_wrappers() -> None:
+    recommendations, train = reference._read(reference.RECOMMENDATIONS), reference.inputs()
+    interactions = reference.grouped_interactions()
+    pd.testing.assert_frame_equal(reference._read(reference.GROUPED_INTERACTIONS), interactions)
+    stored = pd.read_csv(reference.EXPECTED_BY_USER_GROUP, dtype={"example_id": str, "model": str})
+    computed = reference.expected_by_user_group(recommendations, train, interactions)
+    pd.testing.assert_frame_equal(stored, computed, check_exact=False, rtol=1e-15, atol=1e-15)
+    assert set(stored["segment"]) == {"niche", "blockbuster"}
+    wrapper = rankwise.evaluate(recommendations, interactions, ["popularity_lift"], k=reference.K, group_by="model",
+                                partition_by="example_id", train=train, user_group_col="segment", users="both")
+    merged = stored.merge(wrapper, on=["example_id", "model", "segment", "metric_label"], suffixes=("", "_wrapper"),
+                          validate="1:1")
+    assert len(merged) == len(wrapper) == len(stored)
+    assert (merged["value_wrapper"] - merged["value"]).abs().max() < 1e-12
+    assert (merged["n_users_wrapper"] == merged["n_users"]).all()
