@@ -17,13 +17,8 @@ def _selected_engines(config: pytest.Config) -> list[str]:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """A module may name the engines it runs on (MODULE_ENGINES): the Spark build
-    of the integration project has a module of its own, so that pytest-xdist's
-    loadfile gives it a worker of its own beside the other engines' builds."""
     if "engine" in metafunc.fixturenames:
-        own = getattr(metafunc.module, "MODULE_ENGINES", None)
-        engines = [engine for engine in _selected_engines(metafunc.config) if own is None or engine in own]
-        metafunc.parametrize("engine", engines, scope="session")
+        metafunc.parametrize("engine", _selected_engines(metafunc.config), scope="session")
 
 
 def _needs_unselected_engine(item: pytest.Item, selected: list[str]) -> bool:

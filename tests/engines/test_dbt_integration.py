@@ -13,8 +13,6 @@ import yaml
 from .dbt_project_runner import INTEGRATION_PROJECT, DbtRun
 
 CASES = yaml.safe_load((INTEGRATION_PROJECT / "dbt_project.yml").read_text())["vars"]["rankwise_test_cases"]
-# Spark's build runs the same tests from test_dbt_integration_spark.py
-MODULE_ENGINES = ("duckdb", "postgres", "clickhouse")
 
 
 def test_dbt_build_succeeds(dbt_build: DbtRun) -> None:
