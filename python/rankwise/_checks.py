@@ -347,6 +347,10 @@ UNREAD_RELEVANCE = ("rankwise: the {table} have a column '{column}' that looks l
                     "or checked. Pass relevance_col='{column}' to use it.")
 
 
+# The options naming the inputs' columns the checks read (check_columns, problems).
+_INPUT_COLUMNS = ("user_col", "item_col", "rank_col", "score_col", "relevance_col", "propensity_col", "user_group_col")
+
+
 def _columns(plan: Plan, *names: str) -> dict[str, Any]:
     return {name: plan.options[name] for name in names}
 
@@ -366,8 +370,7 @@ def refuse_bad_columns(engine: Engine, inputs: dict[str, ResolvedInput], plan: P
     check_columns(engine, inputs["recommendations"], inputs["interactions"], group_by=plan.group_by,
                   model_col=plan.options["model_col"],
                   partition_by=plan.arguments["partition_by"] or [], rows=rows,
-                  **_columns(plan, "user_col", "item_col", "rank_col", "score_col", "relevance_col", "propensity_col",
-                                 "user_group_col"))
+                  **_columns(plan, *_INPUT_COLUMNS))
 
 
 def refuse_bad_input(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan, *,
@@ -378,8 +381,7 @@ def refuse_bad_input(engine: Engine, inputs: dict[str, ResolvedInput], plan: Pla
     found = problems(engine, inputs["recommendations"], inputs["interactions"], group_by=plan.list_keys,
                      partition_by=plan.arguments["partition_by"] or [],
                      duplicate_interactions=plan.options["duplicate_interactions"], gain=plan.options["gain"],
-                     **_columns(plan, "user_col", "item_col", "rank_col", "score_col", "relevance_col", "propensity_col",
-                                 "user_group_col"))
+                     **_columns(plan, *_INPUT_COLUMNS))
     if found:
         raise found[0].error()
     if overlap:
@@ -511,15 +513,15 @@ def report_rows(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan,
     evaluate would raise, then the notes."""
     partition_by = plan.arguments["partition_by"] or []
     group_by = plan.group_by
-    columns = _columns(plan, "user_col", "item_col", "score_col", "relevance_col", "propensity_col", "user_group_col")
+    columns = _columns(plan, *_INPUT_COLUMNS)
     rows: list[tuple] = []
     try:
-        check_columns(engine, inputs["recommendations"], inputs["interactions"], rank_col=plan.options["rank_col"],
+        check_columns(engine, inputs["recommendations"], inputs["interactions"],
                       group_by=group_by, partition_by=partition_by, **columns)
     except InputError as error:
         problem = _COLUMN_PROBLEMS.get(type(error).__name__, "unreadable_input")
         return [(error.table, "error", problem, error.column, None, None, str(error))]
-    for found in problems(engine, inputs["recommendations"], inputs["interactions"], rank_col=plan.options["rank_col"],
+    for found in problems(engine, inputs["recommendations"], inputs["interactions"],
                           group_by=plan.list_keys, partition_by=partition_by,
                           duplicate_interactions=plan.options["duplicate_interactions"], gain=plan.options["gain"],
                           **columns):
@@ -538,7 +540,7 @@ def report_rows(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan,
                                                   relevance_threshold=relevance_threshold, k=largest_k,
                                                   group_by=group_by, partition_by=partition_by,
                                                   **{name: columns[name] for name in columns
-                                                     if name not in ("propensity_col", "user_group_col")}):
+                                                     if name not in ("rank_col", "propensity_col", "user_group_col")}):
         rows.append((inputs[macros.call("_note_table", problem)].label, "note", problem, column, n_rows, example,
                      macros.call("_note_message", problem, n_rows, example)))
     return rows
