@@ -113,38 +113,48 @@ rw_comparison_p as (
             when tests.rw_sd = 0 and tests.rw_diff <> 0 then 0e0
         end as rw_p_value
         {%- if spec.margin is not none %},
-        {{ rankwise._one_sided_t_p('tests.rw_t_above_lower', 'tests.rw_df', 'tests.rw_sd', 'tests.rw_diff + ' ~ spec.margin, 'greater') }} as rw_p_non_inferiority
+        {{ rankwise._one_sided_t_p('tests.rw_t_above_lower', 'tests.rw_p_above_lower', 'tests.rw_sd', 'tests.rw_diff + ' ~ spec.margin, 'greater') }} as rw_p_non_inferiority
         {%- endif %}
         {%- if spec.equivalence %},
         greatest(
-            {{ rankwise._one_sided_t_p('tests.rw_t_above_lower', 'tests.rw_df', 'tests.rw_sd', 'tests.rw_diff + ' ~ spec.margin, 'greater') }},
-            {{ rankwise._one_sided_t_p('tests.rw_t_below_upper', 'tests.rw_df', 'tests.rw_sd', 'tests.rw_diff - ' ~ spec.margin, 'less') }}
+            {{ rankwise._one_sided_t_p('tests.rw_t_above_lower', 'tests.rw_p_above_lower', 'tests.rw_sd', 'tests.rw_diff + ' ~ spec.margin, 'greater') }},
+            {{ rankwise._one_sided_t_p('tests.rw_t_below_upper', 'tests.rw_p_below_upper', 'tests.rw_sd', 'tests.rw_diff - ' ~ spec.margin, 'less') }}
         ) as rw_p_equivalence
         {%- endif %}
     from (
         select
-            tests.*
+            shifted.*
             {%- if spec.margin is not none %},
-            {#- the t statistics of the difference against -margin and +margin -#}
-            case when tests.rw_sd > 0 then (tests.rw_diff + {{ spec.margin }}) / (tests.rw_sd / sqrt(tests.rw_n)) end as rw_t_above_lower,
-            case when tests.rw_sd > 0 then (tests.rw_diff - {{ spec.margin }}) / (tests.rw_sd / sqrt(tests.rw_n)) end as rw_t_below_upper
+            {#- each two-sided p once: the p-value's text is long, and Spark's
+                parser takes seconds over each copy -#}
+            {{ rankwise.student_t_two_sided_p('shifted.rw_t_above_lower', 'shifted.rw_df') }} as rw_p_above_lower,
+            {{ rankwise.student_t_two_sided_p('shifted.rw_t_below_upper', 'shifted.rw_df') }} as rw_p_below_upper
             {%- endif %}
-        from rw_comparison_tests as tests
+        from (
+            select
+                tests.*
+                {%- if spec.margin is not none %},
+                {#- the t statistics of the difference against -margin and +margin -#}
+                case when tests.rw_sd > 0 then (tests.rw_diff + {{ spec.margin }}) / (tests.rw_sd / sqrt(tests.rw_n)) end as rw_t_above_lower,
+                case when tests.rw_sd > 0 then (tests.rw_diff - {{ spec.margin }}) / (tests.rw_sd / sqrt(tests.rw_n)) end as rw_t_below_upper
+                {%- endif %}
+            from rw_comparison_tests as tests
+        ) as shifted
     ) as tests
 )
 {%- endmacro %}
 
-{#- The one-sided p-value of the t statistic `t` (df degrees of freedom) for the
-    alternative that the mean difference is 'greater' (P(T >= t)) or 'less'
-    (P(T <= t)) than the hypothesised value, from the two-sided one. With every
+{#- The one-sided p-value of the t statistic `t` for the alternative that the
+    mean difference is 'greater' (P(T >= t)) or 'less' (P(T <= t)) than the
+    hypothesised value, from `two_sided_p`, t's two-sided p-value. With every
     difference equal (sd = 0) there is no t: p is 0 when `shifted` (the
     difference minus the hypothesised value) lies on the alternative's side, 1
     on the other, undefined at 0. -#}
-{% macro _one_sided_t_p(t, df, sd, shifted, alternative) %}
+{% macro _one_sided_t_p(t, two_sided_p, sd, shifted, alternative) %}
     {%- set toward = '>' if alternative == 'greater' else '<' -%}
     {%- set away = '<' if alternative == 'greater' else '>' -%}
     {{ return('(case when ' ~ sd ~ ' > 0 then (case when ' ~ t ~ ' ' ~ toward ~ '= 0 then '
-              ~ rankwise.student_t_two_sided_p(t, df) ~ ' / 2 else 1 - ' ~ rankwise.student_t_two_sided_p(t, df) ~ ' / 2 end)'
+              ~ two_sided_p ~ ' / 2 else 1 - ' ~ two_sided_p ~ ' / 2 end)'
               ~ ' when ' ~ sd ~ ' = 0 and (' ~ shifted ~ ') ' ~ toward ~ ' 0 then 0e0'
               ~ ' when ' ~ sd ~ ' = 0 and (' ~ shifted ~ ') ' ~ away ~ ' 0 then 1e0 end)') }}
 {% endmacro %}
