@@ -15,7 +15,8 @@
     - df >= 1e8: the normal tail of t itself.
     Accuracy against scipy and the choice of the cut-offs: docs/statistics.md.
     The arguments appear many times in the text (about 18 kB in all with short
-    column names): pass columns, not long expressions. -#}
+    column names; once each on Spark, _bound.sql): pass columns, not long
+    expressions. -#}
 {% macro student_t_two_sided_p(t, df) %}
     {%- set t_sql = rankwise._sql_operand('student_t_two_sided_p', 't', t) -%}
     {%- set df_sql = rankwise._sql_operand('student_t_two_sided_p', 'df', df) -%}
@@ -24,22 +25,25 @@
 
 {% macro default__student_t_two_sided_p(t, df) -%}
     {%- set float = rankwise.type_float64() -%}
-    {%- set t_float = 'cast(' ~ t ~ ' as ' ~ float ~ ')' -%}
-    {%- set degrees = 'cast(' ~ df ~ ' as ' ~ float ~ ')' -%}
+    {%- set t_float = 'rw_bound_t' -%}
+    {%- set degrees = 'rw_bound_df' -%}
     {%- set t_squared = 'power(' ~ t_float ~ ', 2)' -%}
     {#- Outside 1e-100 <= |t| <= 1e50 the p-value is 1 or 0 to double precision for
         every df >= 1; inside, neither t^2 nor a product of it overflows or
         underflows (an error on PostgreSQL), and CASE evaluates a branch only for
         the rows that reach it. From 1e8 degrees of freedom on, t is normal to
         within 3e-9 in p. -#}
+    {%- set p_value -%}
     (case
-        when {{ t }} is null or {{ df }} is null or {{ degrees }} < 1 then null
+        when {{ t_float }} is null or {{ degrees }} is null or {{ degrees }} < 1 then null
         when abs({{ t_float }}) < 1e-100 then 1e0
         when abs({{ t_float }}) > 1e50 then 0e0
         when {{ degrees }} >= 1e8 then {{ rankwise._erfc_of_nonnegative('least(abs(' ~ t_float ~ '), 40) * 0.7071067811865476e0') }}
         when {{ degrees }} >= 10 then {{ rankwise._student_t_p_by_normal_transform(t_squared, degrees) }}
         else {{ rankwise._student_t_p_by_continued_fraction(t_squared, degrees) }}
     end)
+    {%- endset -%}
+    {{ rankwise._bound('cast(' ~ t ~ ' as ' ~ float ~ ')', t_float, rankwise._bound('cast(' ~ df ~ ' as ' ~ float ~ ')', degrees, p_value)) }}
 {%- endmacro %}
 
 {#- df in [1, 10): I_x(a, b), a = df/2, b = 1/2, x = df / (df + t^2), is
@@ -133,5 +137,6 @@
     {%- set z_squared = '(' ~ y_small ~ ' * power(' ~ h0 ~ ', 2))' -%}
     {%- set small = '(1e0 - 0.7978845608028654e0 * sqrt(' ~ y_small ~ ') * (' ~ h0 ~ ' + ' ~ h1 ~ ' * ' ~ y_small ~ ') * (1e0 - ' ~ z_squared
         ~ ' * (1e0 / 6 - ' ~ z_squared ~ ' * (1e0 / 40 - ' ~ z_squared ~ ' / 336))))' -%}
-    {{ return('(case when ' ~ ratio ~ ' < 9e-10 then ' ~ small ~ ' else ' ~ rankwise._erfc_of_nonnegative(z ~ ' * 0.7071067811865476e0') ~ ' end)') }}
+    {%- set tail = rankwise._bound(z, 'rw_bound_z', rankwise._erfc_of_nonnegative('rw_bound_z * 0.7071067811865476e0')) -%}
+    {{ return('(case when ' ~ ratio ~ ' < 9e-10 then ' ~ small ~ ' else ' ~ tail ~ ' end)') }}
 {% endmacro %}

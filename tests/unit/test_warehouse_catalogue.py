@@ -56,7 +56,7 @@ _TABLES: dict[type[exp.Expression], str] = {
 # Nodes sqlglot makes for a call written by name but does not mark with the
 # name's position (it parses them by a rule of their own): the name is theirs.
 _NAMED_WITHOUT_POSITION: dict[type[exp.Expression], str] = {
-    exp.Floor: "floor", exp.Ceil: "ceil", exp.Quantile: "percentile",
+    exp.Floor: "floor", exp.Ceil: "ceil", exp.Quantile: "percentile", exp.Transform: "transform",
 }
 
 

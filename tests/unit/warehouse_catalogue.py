@@ -262,6 +262,8 @@ DATABRICKS = _pages(
     (_DB + "functions/cast.html", "function", "cast"),
     (_DB + "functions/size.html", "function", "size"),
     (_DB + "functions/zip_with.html", "function", "zip_with"),
+    (_DB + "functions/transform.html", "function", "transform"),
+    (_DB + "functions/array.html", "function", "array"),
     (_DB + "functions/aggregate.html", "function", "aggregate"),
     (_DB + "sql-ref-lambda-functions.html", "clause", "lambda"),
     (_DB + "sql-ref-syntax-qry-select-window.html", "clause", "over; window frame rows; window frame range"),
