@@ -7,12 +7,14 @@
     sends the wrapper to those two macros, which name the problem; when they
     find none, the result was empty on its own account.
 
-    Exact, as the checks are: a pass over the lists rules out an item twice in
-    a list whose items fill as many hash buckets as it has items, and a rank
+    Exact, as the checks are: where the engine counts a list's distinct values
+    in the list's own aggregate (_exact_distinct_count), that pass finds every
+    item or rank twice in a list; elsewhere it rules out an item twice in a
+    list whose items fill as many hash buckets as it has items, and a rank
     twice in a list whose ranks are whole numbers in 1..63, as distinct bits of
     one integer (where the engine has those aggregates: _may_repeat_items,
-    _may_repeat_ranks); only the other lists are
-    grouped by (list, item) or (list, rank). -#}
+    _may_repeat_ranks), and only the other lists are grouped by (list, item)
+    or (list, rank). -#}
 
 {#- The rows of the recommendations that recommendation_problems reports one
     by one (null ids, invalid ranks or scores, ranks below 1), and those of the
@@ -52,20 +54,27 @@
 {#- rw_input_guard: one row when the inputs pass every check, none otherwise. -#}
 {% macro _stage_input_guard(spec) %}
     {%- set truth_keys = spec.partitions + ['rw_user'] -%}
-    {%- set item_flag = 'rw_check_items' if rankwise._may_repeat_items('rw_item') is not none else none -%}
-    {%- set repeated = [('rw_repeated_items', rankwise._repeated_in_list('rw_item', spec.list_keys, spec.groups, item_flag, 'rw_recommendations', 'rw_list_rows')),
-                        ('rw_repeated_interactions', rankwise._repeated_in_list('rw_item', truth_keys, spec.partitions, item_flag, 'rw_interactions', 'rw_user_truth_counts'))] -%}
-    {%- if spec.score is none -%}
-        {%- set rank_flag = 'rw_check_ranks' if rankwise._may_repeat_ranks('rw_rank') is not none else none -%}
-        {%- do repeated.append(('rw_repeated_ranks', rankwise._repeated_in_list('rw_rank', spec.list_keys, spec.groups, rank_flag, 'rw_recommendations', 'rw_list_rows'))) -%}
+    {%- set counted_exactly = rankwise._exact_distinct_count('rw_item') is not none -%}
+    {%- set repeated = [] -%}
+    {%- if not counted_exactly -%}
+        {%- set item_flag = 'rw_check_items' if rankwise._may_repeat_items('rw_item') is not none else none -%}
+        {%- do repeated.append(('rw_repeated_items', rankwise._repeated_in_list('rw_item', spec.list_keys, spec.groups, item_flag, 'rw_recommendations', 'rw_list_rows'))) -%}
+        {%- do repeated.append(('rw_repeated_interactions', rankwise._repeated_in_list('rw_item', truth_keys, spec.partitions, item_flag, 'rw_interactions', 'rw_user_truth_counts'))) -%}
+        {%- if spec.score is none -%}
+            {%- set rank_flag = 'rw_check_ranks' if rankwise._may_repeat_ranks('rw_rank') is not none else none -%}
+            {%- do repeated.append(('rw_repeated_ranks', rankwise._repeated_in_list('rw_rank', spec.list_keys, spec.groups, rank_flag, 'rw_recommendations', 'rw_list_rows'))) -%}
+        {%- endif -%}
     {%- endif -%}
+    {#- counted exactly, a list's flags are its values twice -#}
+    {%- set list_repeats = ' + sum(rw_check_items)' ~ (' + sum(rw_check_ranks)' if spec.score is none else '') if counted_exactly else '' -%}
+    {%- set truth_repeats = ' + sum(rw_check_items)' if counted_exactly else '' -%}
 rw_input_guard as (
     select 1 as rw_inputs_pass
     from (
-        select count(*) as rw_n, sum(rw_problem_rows) as rw_problem_rows from rw_list_rows
+        select count(*) as rw_n, sum(rw_problem_rows){{ list_repeats }} as rw_problem_rows from rw_list_rows
     ) as rw_lists
     cross join (
-        select count(*) as rw_n, sum(rw_problem_rows) as rw_problem_rows from rw_user_truth_counts
+        select count(*) as rw_n, sum(rw_problem_rows){{ truth_repeats }} as rw_problem_rows from rw_user_truth_counts
     ) as rw_truth
     {%- for name, query in repeated %}
     cross join (

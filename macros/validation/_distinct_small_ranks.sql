@@ -13,10 +13,3 @@
 {% macro duckdb___distinct_small_ranks(rank) %}
     {{- return('bit_count(bit_or(case when (' ~ rank ~ ') between 1 and 63 and (' ~ rank ~ ') = floor(' ~ rank ~ ') then cast(1 as bigint) << cast((' ~ rank ~ ') - 1 as integer) end))') -}}
 {% endmacro %}
-
-{#- Spark: the same bits, through shiftleft; bit_or and bit_count are aggregates
-    and functions of Spark SQL since 3.0:
-    https://spark.apache.org/docs/latest/api/sql/index.html#bit_or -#}
-{% macro spark___distinct_small_ranks(rank) %}
-    {{- return('bit_count(bit_or(case when (' ~ rank ~ ') between 1 and 63 and (' ~ rank ~ ') = floor(' ~ rank ~ ') then shiftleft(cast(1 as bigint), cast((' ~ rank ~ ') - 1 as integer)) end))') -}}
-{% endmacro %}

@@ -21,19 +21,25 @@
 {% endmacro %}
 
 {#- An aggregate over one list's rows: 1 when it may hold an item twice, 0 when
-    it cannot (_distinct_item_buckets); none where the engine cannot tell in
-    one pass. -#}
+    it cannot (_exact_distinct_count, else _distinct_item_buckets); none where
+    the engine cannot tell in one pass. -#}
 {% macro _may_repeat_items(item) %}
-    {%- set buckets = rankwise._distinct_item_buckets(item) -%}
-    {{- return(none if buckets is none else 'case when ' ~ buckets ~ ' < count(' ~ item ~ ') then 1 else 0 end') -}}
+    {%- set distinct = rankwise._exact_distinct_count(item) -%}
+    {%- set distinct = rankwise._distinct_item_buckets(item) if distinct is none else distinct -%}
+    {{- return(none if distinct is none else 'case when ' ~ distinct ~ ' < count(' ~ item ~ ') then 1 else 0 end') -}}
 {% endmacro %}
 
 {#- An aggregate over one list's rows: 1 when it may hold a rank twice, 0 when
-    its ranks are distinct whole numbers in 1..63 (_distinct_small_ranks); none
-    where the engine cannot tell in one pass. NaN and infinite ranks stay out
-    of the bits: DuckDB trusts Parquet's statistics, which leave NaN out, and
-    drops the test that keeps a NaN from its cast to integer. -#}
+    its ranks are distinct (_exact_distinct_count), or else when they are
+    distinct whole numbers in 1..63 (_distinct_small_ranks); none where the
+    engine cannot tell in one pass. NaN and infinite ranks stay out of the
+    bits: DuckDB trusts Parquet's statistics, which leave NaN out, and drops
+    the test that keeps a NaN from its cast to integer. -#}
 {% macro _may_repeat_ranks(rank) %}
+    {%- set exact = rankwise._exact_distinct_count(rank) -%}
+    {%- if exact is not none -%}
+        {{- return('case when ' ~ exact ~ ' < count(' ~ rank ~ ') then 1 else 0 end') -}}
+    {%- endif -%}
     {%- set distinct = rankwise._distinct_small_ranks('(case when ' ~ rankwise._not_finite(rank) ~ ' then null else ' ~ rank ~ ' end)') -%}
     {%- if distinct is none -%}
         {{- return(none) -}}

@@ -251,6 +251,7 @@ DATABRICKS = _pages(
     (_DB + "functions/mod.html", "function", "mod"),
     (_DB + "functions/avg.html", "function", "avg"),
     (_DB + "functions/count.html", "function", "count"),
+    (_DB + "functions/collect_set.html", "function", "collect_set"),
     (_DB + "functions/max.html", "function", "max"),
     (_DB + "functions/min.html", "function", "min"),
     (_DB + "functions/sum.html", "function", "sum"),
