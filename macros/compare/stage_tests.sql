@@ -126,7 +126,7 @@ rw_comparison_p as (
             shifted.*
             {%- if spec.margin is not none %},
             {#- each two-sided p once: the p-value's text is long, and Spark's
-                parser takes seconds over each copy -#}
+                parser is slow over each copy -#}
             {{ rankwise.student_t_two_sided_p('shifted.rw_t_above_lower', 'shifted.rw_df') }} as rw_p_above_lower,
             {{ rankwise.student_t_two_sided_p('shifted.rw_t_below_upper', 'shifted.rw_df') }} as rw_p_below_upper
             {%- endif %}
