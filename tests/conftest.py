@@ -44,14 +44,23 @@ def pytest_itemcollected(item: pytest.Item) -> None:
 
 
 ENGINE_NAMES = ("duckdb", "postgres", "spark", "clickhouse")
+# The test files that read the DuckDB build of the integration project (the
+# session fixture duckdb_build), which a worker builds once for every test that
+# asks: they run in the work unit of that build's own tests, so that no second
+# worker builds it again.
+DUCKDB_BUILD_UNIT = "tests/engines/test_dbt_integration.py::duckdb"
+READ_THE_DUCKDB_BUILD = ("tests/engines/test_parity.py",)
 
 
 def _work_unit(nodeid: str) -> str:
     """The work unit of a test under pytest-xdist (`--dist loadfile`): its file,
     so that a file's module fixtures (a dbt build, a started engine) are built
     once; a test of tests/engines parametrized by engine, its file and engine,
-    so that one file's builds on several engines run on several workers."""
+    so that one file's builds on several engines run on several workers; a
+    file that reads the DuckDB build, the unit of that build."""
     path, _, name = nodeid.partition("::")
+    if path in READ_THE_DUCKDB_BUILD:
+        return DUCKDB_BUILD_UNIT
     if path.startswith("tests/engines/") and name.endswith("]"):
         engines = [part for part in name[name.index("[") + 1:-1].split("-") if part in ENGINE_NAMES]
         if engines:
