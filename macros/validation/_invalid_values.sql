@@ -26,7 +26,13 @@
 {% macro _may_repeat_items(item) %}
     {%- set distinct = rankwise._exact_distinct_count(item) -%}
     {%- set distinct = rankwise._distinct_item_buckets(item) if distinct is none else distinct -%}
-    {{- return(none if distinct is none else 'case when ' ~ distinct ~ ' < count(' ~ item ~ ') then 1 else 0 end') -}}
+    {{- return(none if distinct is none else rankwise._fewer_than_counted(distinct, item)) -}}
+{% endmacro %}
+
+{#- 1 when `distinct` (an aggregate: the distinct values of `value`, or the
+    buckets they fall in) is below the list's count of `value`, else 0. -#}
+{% macro _fewer_than_counted(distinct, value) %}
+    {{- return('case when ' ~ distinct ~ ' < count(' ~ value ~ ') then 1 else 0 end') -}}
 {% endmacro %}
 
 {#- An aggregate over one list's rows: 1 when it may hold a rank twice, 0 when
@@ -38,7 +44,7 @@
 {% macro _may_repeat_ranks(rank) %}
     {%- set exact = rankwise._exact_distinct_count(rank) -%}
     {%- if exact is not none -%}
-        {{- return('case when ' ~ exact ~ ' < count(' ~ rank ~ ') then 1 else 0 end') -}}
+        {{- return(rankwise._fewer_than_counted(exact, rank)) -}}
     {%- endif -%}
     {%- set distinct = rankwise._distinct_small_ranks('(case when ' ~ rankwise._not_finite(rank) ~ ' then null else ' ~ rank ~ ' end)') -%}
     {%- if distinct is none -%}
