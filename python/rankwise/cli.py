@@ -18,7 +18,7 @@ import click
 import duckdb
 
 from . import __version__
-from ._api import DIALECT_ADAPTERS, check, evaluate, sql
+from ._api import DIALECT_ADAPTERS, check, evaluate, exposure_by_item_group, sql
 from ._compare import comparison_table, compare
 from ._gates import failing_comparisons, failing_metrics
 from ._cli_report import report_command
@@ -303,58 +303,106 @@ def _interval_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
+def _output_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The options of `evaluate` and `exposure` that say where the table goes."""
+    for option in reversed([
+        click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path, allow_dash=True), default=None,
+                     help="Write the result to a .parquet, .csv or .json file instead of printing it; - writes it to "
+                          "stdout in --format."),
+        click.option("--format", "output_format", type=click.Choice(["csv", "json", "parquet"]), default=None,
+                     help="The format of --output: by default the file name's extension, csv for -."),
+        click.option("--no-validate", "validate", flag_value=False, default=True,
+                     help="Skip the input checks (duplicates, nulls...): for data known to be clean."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _output_format(output: Path | None, output_format: str | None) -> str | None:
+    """The format the table is written in, the target checked before any work:
+    a run of minutes should not end on a typo."""
+    if output is None or str(output) == "-":
+        return output_format
+    output_format = output_format or _OUTPUT_FORMATS.get(output.suffix.lower())
+    if output_format is None:
+        raise click.BadParameter(f"'{output}': the file name must end in .parquet, .csv or .json, or give --format.",
+                                 param_hint="--output")
+    folder = output.resolve().parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise click.BadParameter(f"'{output}': the folder '{folder}' does not exist or cannot be written to.",
+                                 param_hint="--output")
+    return output_format
+
+
+def _emit(relation: duckdb.DuckDBPyRelation, output: Path | None, output_format: str | None) -> None:
+    """Prints the table, writes it to stdout (-o -) or to its file."""
+    if output is None:
+        click.echo(relation.df().to_string(index=False))
+    elif str(output) == "-":
+        _write_to_stdout(relation, output_format or "csv")
+    else:
+        _write_atomically(relation, output, output_format)
+        click.echo(f"wrote {relation.shape[0]} rows to {output}", err=True)
+
+
 @main.command("evaluate")
 @_common_options
 @_interval_options
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path, allow_dash=True), default=None,
-              help="Write the result to a .parquet, .csv or .json file instead of printing it; - writes it to "
-                   "stdout in --format.")
-@click.option("--format", "output_format", type=click.Choice(["csv", "json", "parquet"]), default=None,
-              help="The format of --output: by default the file name's extension, csv for -.")
+@_output_options
 @click.option("--memory-limit", default=None, help="DuckDB's memory limit, e.g. 8GB; past it, work spills to disk.")
 @click.option("--temp-directory", default=None, help="Where DuckDB spills (default: DuckDB's own choice).")
-@click.option("--no-validate", "validate", flag_value=False, default=True,
-              help="Skip the input checks (duplicates, nulls...): for data known to be clean.")
 @_gate_options
 @_one_line_errors
 def evaluate_command(output: Path | None, output_format: str | None, fail_under: tuple, fail_over: tuple,
                      gate_on: str, **options: Any) -> None:
     """Evaluate RECOMMENDATIONS against INTERACTIONS (Parquet or CSV files; - reads CSV from stdin)."""
-    to_stdout = output is not None and str(output) == "-"
-    if output is not None and not to_stdout:
-        output_format = output_format or _OUTPUT_FORMATS.get(output.suffix.lower())
-        if output_format is None:
-            raise click.BadParameter(f"'{output}': the file name must end in .parquet, .csv or .json, or give --format.",
-                                     param_hint="--output")
-        # Checked before any work: a run of minutes should not end on a typo.
-        folder = output.resolve().parent
-        if not folder.is_dir() or not os.access(folder, os.W_OK):
-            raise click.BadParameter(f"'{output}': the folder '{folder}' does not exist or cannot be written to.",
-                                     param_hint="--output")
+    output_format = _output_format(output, output_format)
     memory = {name: options.pop(name) for name in ("memory_limit", "temp_directory")}
     options = _read_stdin(options)
     with duckdb.connect() as con, stages() as stage:
         apply_settings(con, **memory)
-        # Computed once into a table: writing the file and counting its rows
-        # would each run the whole query again on a lazy relation.
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", RankwiseWarning)
-            stage("checking the inputs and computing the metrics" if options.get("validate", True) else "computing the metrics")
-            evaluate(con=con, output="relation", **_arguments(options)).create("rankwise_result")
+        stage("checking the inputs and computing the metrics" if options.get("validate", True) else "computing the metrics")
+        relation = _result_table(con, lambda: evaluate(con=con, output="relation", **_arguments(options)))
         stage("writing")
-        for warning in caught:
-            click.echo(f"warning: {warning.message}", err=True)
-        relation = con.table("rankwise_result")
-        if output is None:
-            click.echo(relation.df().to_string(index=False))
-        elif to_stdout:
-            _write_to_stdout(relation, output_format or "csv")
-        else:
-            _write_atomically(relation, output, output_format)
-            click.echo(f"wrote {relation.shape[0]} rows to {output}", err=True)
+        _emit(relation, output, output_format)
         if fail_under or fail_over:
             failed = failing_metrics(relation.df(), at_least=dict(fail_under), at_most=dict(fail_over), on=gate_on)
             _report_failed_gates((failed, "metric rows outside their bounds"))
+
+
+@main.command("exposure")
+@click.argument("recommendations")
+@click.argument("interactions")
+@click.option("--items", required=True, help="The catalog: one row per item, with the column --item-group-col names.")
+@click.option("--item-group-col", required=True, help=DOCS["item_group_col"])
+@click.option("-k", "cutoffs", multiple=True, type=int,
+              help="A cutoff (repeatable): the top k of each list is shown. Default: the whole list.")
+@click.option("--group-by", multiple=True, help="A grouping column of the recommendations (repeatable).")
+@click.option("--partition-by", multiple=True, help=_PARTITION_HELP)
+@_output_options
+@_options_except("item_group_col")
+@_one_line_errors
+def exposure_command(output: Path | None, output_format: str | None, **options: Any) -> None:
+    """Each item group's share of the exposure in RECOMMENDATIONS and of the relevance in INTERACTIONS: the rows
+    behind exposure_disparity@k (Parquet or CSV files; - reads CSV from stdin)."""
+    output_format = _output_format(output, output_format)
+    options = _read_stdin(options)
+    with duckdb.connect() as con:
+        relation = _result_table(con, lambda: exposure_by_item_group(con=con, output="relation", **_arguments(options)))
+        _emit(relation, output, output_format)
+
+
+def _result_table(con: duckdb.DuckDBPyConnection,
+                  compute: Callable[[], duckdb.DuckDBPyRelation]) -> duckdb.DuckDBPyRelation:
+    """The result computed once into a table (writing the file and counting its
+    rows would each run the whole query again on a lazy relation), its warnings
+    shown on stderr."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RankwiseWarning)
+        compute().create("rankwise_result")
+    for warning in caught:
+        click.echo(f"warning: {warning.message}", err=True)
+    return con.table("rankwise_result")
 
 
 def _read_stdin(options: dict[str, Any]) -> dict[str, Any]:

@@ -170,6 +170,32 @@ def test_evaluate_takes_the_item_features_of_intra_list_diversity(files, tmp_pat
     assert result.output == expected.to_string(index=False) + "\n"
 
 
+def test_exposure_prints_and_writes_each_item_groups_shares(files, tmp_path: Path) -> None:
+    items = pd.DataFrame({"item_id": ["x", "y", "z", "w"], "provider": ["p", "p", "q", "q"]})
+    items.to_csv(tmp_path / "items.csv", index=False)
+    arguments = ["--items", str(tmp_path / "items.csv"), "--item-group-col", "provider", "-k", "1", "-k", "2",
+                 "--group-by", "model", "--score-col", "score", "--relevance-col", "relevance", "--exposure-model", "rbp"]
+    expected = rankwise.exposure_by_item_group(*files, items, [1, 2], item_group_col="provider", group_by="model",
+                                               score_col="score", relevance_col="relevance", exposure_model="rbp")
+    printed = CliRunner().invoke(main, ["exposure", *files, *arguments])
+    assert printed.exit_code == 0, printed.output
+    assert printed.output == expected.to_string(index=False) + "\n"
+    target = tmp_path / "exposure.json"
+    written = CliRunner().invoke(main, ["exposure", *files, *arguments, "-o", str(target)])
+    assert written.exit_code == 0, written.output
+    assert pd.DataFrame(json.loads(target.read_text())).equals(expected)
+
+
+def test_exposure_without_its_group_column_names_the_flag(files, tmp_path: Path) -> None:
+    items = pd.DataFrame({"item_id": ["x", "y", "z"], "provider": ["p", "p", "q"]})
+    items.to_csv(tmp_path / "items.csv", index=False)
+    missing = CliRunner().invoke(main, ["exposure", *files, "--items", str(tmp_path / "items.csv")])
+    assert missing.exit_code == 2 and "--item-group-col" in missing.output
+    unknown = CliRunner().invoke(main, ["exposure", *files, "--items", str(tmp_path / "items.csv"),
+                                        "--item-group-col", "genre", "--score-col", "score", "--group-by", "model"])
+    assert unknown.exit_code != 0 and "genre" in unknown.output and "Traceback" not in unknown.output
+
+
 def test_a_metric_without_its_input_names_the_flag(files) -> None:
     result = CliRunner().invoke(main, ["evaluate", *files, "-m", "arp@2", "--score-col", "score", "--relevance-col",
                                        "relevance"])
