@@ -400,18 +400,26 @@ def model_values(engine: Engine, recommendations_sql: str, model_col: str) -> tu
 def refuse_a_missing_reference(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan) -> None:
     """The reference model of rbo and intersection must have lists: without, every
     list would have no value, and the means no row."""
-    reference = plan.options["reference"]
-    if reference is None:
+    refuse_a_missing_model(engine, inputs["recommendations"], plan.options["model_col"], plan.options["reference"],
+                           "evaluate", "reference")
+
+
+def refuse_a_missing_model(engine: Engine, recommendations: ResolvedInput, model_col: str, model: Any, caller: str,
+                           role: str) -> None:
+    """A model a call names (evaluate's reference, compare's baseline) must be
+    a value of the model column, said before the query that reads it runs. One
+    row is looked up, so it is checked even without validate; the values are
+    listed only when it is missing."""
+    if model is None:
         return
-    column = engine.macros.call("quote_identifier", plan.options["model_col"])
-    literal = engine.macros.call("_model_literal", reference)
-    if engine.rows(f"select 1 from {inputs['recommendations'].sql} where {column} = {literal} limit 1"):
+    column = engine.macros.call("quote_identifier", model_col)
+    literal = engine.macros.call("_model_literal", model)
+    if engine.rows(f"select 1 from {recommendations.sql} where {column} = {literal} limit 1"):
         return
-    _, shown = model_values(engine, inputs["recommendations"].sql, plan.options["model_col"])
+    _, shown = model_values(engine, recommendations.sql, model_col)
     raise InvalidArgumentError(
-        f"rankwise.evaluate: the reference {reference!r} is not a value of the model column "
-        f"'{plan.options['model_col']}' of the {inputs['recommendations'].label}; "
-        f"its values: {shown or 'none'}.")
+        f"rankwise.{caller}: the {role} {model!r} is not a value of the model column '{model_col}' of the "
+        f"{recommendations.label}; its values: {shown or 'none'}.")
 
 
 def refuse_without_overlap(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan) -> None:

@@ -157,6 +157,8 @@ def compare(
         # Named as the model column, not as one more group column; read even
         # without validate, as it costs no pass over the data.
         _checks.require_column(running, inputs["recommendations"], "model column", arguments["model_col"])
+        _checks.refuse_a_missing_model(running, inputs["recommendations"], arguments["model_col"], arguments["baseline"],
+                                       "compare", "baseline")
         if validate:
             _checks.refuse_bad_input(running, inputs, plan)
         computed = running.computed(running.run(_render_compare(inputs["recommendations"].sql,
@@ -168,14 +170,10 @@ def compare(
 
 
 def _refuse_an_empty_comparison(engine: Engine, recommendations_sql: str, arguments: dict[str, Any]) -> None:
-    """No pair to compare: a baseline that is not a model, one model only, or
-    no user in any pair's population. Says which, rather than return an empty
-    table."""
+    """No pair to compare (the baseline, when given, is a model: checked before
+    the comparison ran): one model only, or no user in any pair's population.
+    Says which, rather than return an empty table."""
     models, shown = _checks.model_values(engine, recommendations_sql, arguments["model_col"])
-    if arguments["baseline"] is not None and arguments["baseline"] not in models:
-        raise InvalidArgumentError(
-            f"rankwise.compare: the baseline {arguments['baseline']!r} is not a value of the model column "
-            f"'{arguments['model_col']}' of the recommendations; its values: {shown}.")
     if len(models) >= 2:
         raise InvalidArgumentError(
             f"rankwise.compare: nothing to compare: no pair of models ({shown}) has a user both are scored on under "
