@@ -304,7 +304,8 @@ def _interval_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _output_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """The options of `evaluate` and `exposure` that say where the table goes."""
+    """The options of `evaluate` and `exposure` that say where the table goes, and
+    whether the inputs are checked first."""
     for option in reversed([
         click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path, allow_dash=True), default=None,
                      help="Write the result to a .parquet, .csv or .json file instead of printing it; - writes it to "
