@@ -8,11 +8,12 @@ on the rows these functions return."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Literal
 
 from .errors import InvalidArgumentError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 GateOn = Literal["value", "ci_low", "ci_high"]
 GATE_COLUMNS = ["gate", "metric_label", "value", "bound"]
@@ -20,6 +21,10 @@ _RESULT_COLUMNS = {"metric", "k", "metric_label", "value", "n_users", "n_users_w
 
 
 def _as_pandas(result: Any, caller: str) -> pd.DataFrame:
+    # imported here, as everywhere in rankwise: `import rankwise` (and the command
+    # line) need not load pandas when no result becomes a pandas DataFrame
+    import pandas as pd
+
     if isinstance(result, pd.DataFrame):
         return result
     for method in ("to_pandas", "df"):
@@ -69,6 +74,8 @@ def failing_metrics(result: Any, *, at_least: Mapping[str, float] | None = None,
         for _, row in rows[~passes.fillna(False).astype(bool)].iterrows():
             failed.append({**{column: row[column] for column in groups}, "gate": gate, "metric_label": label,
                            "value": row[on], "bound": bound})
+    import pandas as pd
+
     return pd.DataFrame(failed, columns=[*groups, *GATE_COLUMNS])
 
 

@@ -1,6 +1,7 @@
 """The command line's edges: stdin and stdout, -h, errors in one line in the
-command line's own names, an unwritable output found before any work; and the
-wrapper's: rank_col=None with a score column, polars without pyarrow."""
+command line's own names, an unwritable output found before any work, a start
+without pandas; and the wrapper's: rank_col=None with a score column, polars
+without pyarrow."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import contextlib
 import importlib.util
 import io
 import json
+import subprocess
+import sys
 import typing
 
 import duckdb
@@ -50,6 +53,20 @@ def test_an_input_read_from_stdin_gives_what_the_file_gives(files, stdin_role: i
     assert from_stdin.exit_code == 0, from_stdin.output
     assert from_stdin.stdout == from_files.stdout
     assert pd.read_csv(io.StringIO(from_stdin.stdout))["value"].tolist() == [0.5, 0.5]
+
+
+def test_the_command_line_and_the_package_start_without_pandas(files) -> None:
+    """pandas is imported where a result becomes a pandas DataFrame, so that
+    `rankwise sql`, `--help` and a run written to Parquet start without it."""
+    program = ("import sys, rankwise, rankwise.cli\n"
+               "from click.testing import CliRunner\n"
+               f"result = CliRunner().invoke(rankwise.cli.main, ['evaluate', {str(files / 'recs.csv')!r}, "
+               f"{str(files / 'truth.csv')!r}, '-m', 'ndcg@2', '-o', {str(files / 'out.parquet')!r}])\n"
+               "assert result.exit_code == 0, result.output\n"
+               "print('pandas' in sys.modules)")
+    started = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    assert started.stdout.strip() == "False"
+    assert pd.read_parquet(files / "out.parquet")["metric_label"].tolist() == ["ndcg@2"]
 
 
 def test_both_inputs_from_stdin_are_refused(files) -> None:
