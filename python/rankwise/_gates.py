@@ -45,6 +45,8 @@ def failing_metrics(result: Any, *, at_least: Mapping[str, float] | None = None,
     Returns the group columns, then ``gate`` ("at_least" or "at_most"),
     ``metric_label``, ``value`` (of ``on``) and ``bound``.
     """
+    import pandas as pd
+
     table = _as_pandas(result, "failing_metrics")
     gates = [("at_least", label, bound) for label, bound in (at_least or {}).items()]
     gates += [("at_most", label, bound) for label, bound in (at_most or {}).items()]
@@ -74,8 +76,6 @@ def failing_metrics(result: Any, *, at_least: Mapping[str, float] | None = None,
         for _, row in rows[~passes.fillna(False).astype(bool)].iterrows():
             failed.append({**{column: row[column] for column in groups}, "gate": gate, "metric_label": label,
                            "value": row[on], "bound": bound})
-    import pandas as pd
-
     return pd.DataFrame(failed, columns=[*groups, *GATE_COLUMNS])
 
 
