@@ -67,7 +67,9 @@ select * from (
 {% macro _evaluation_query(recommendations, interactions, spec) -%}
 {%- set stages = rankwise._user_metric_stages(recommendations, interactions, spec) -%}
 {%- if spec.needs_user_metrics -%}
-    {%- if not spec.per_user -%}
+    {%- if spec.means_in_one_pass -%}
+        {%- do stages.extend([rankwise._stage_group_sums(spec), rankwise._stage_group_means(spec)]) -%}
+    {%- elif not spec.per_user -%}
         {%- do stages.extend([rankwise._stage_group_sums(spec), rankwise._stage_group_counts(spec), rankwise._stage_truth_totals(spec)]) -%}
         {%- if spec.needs_present_idcg -%}
             {%- do stages.extend([rankwise._stage_idcg_sums(spec), rankwise._stage_truth_idcg_sums(spec)]) -%}
@@ -103,7 +105,9 @@ select * from (
     {%- if spec.needs_list_metrics %}{% do outputs.append(rankwise._output_list_metric_means(spec)) %}{% endif -%}
     {%- if spec.needs_group_metrics %}{% do outputs.append(rankwise._output_group_metrics(spec)) %}{% endif -%}
 {%- endif -%}
-{%- if spec.input_guard %}{% do stages.append(rankwise._stage_input_guard(spec)) %}{% endif -%}
+{#- the means in one pass carry the guard's counts (stage_means.sql) -#}
+{%- set guarded_output = spec.input_guard and not spec.means_in_one_pass -%}
+{%- if guarded_output %}{% do stages.append(rankwise._stage_input_guard(spec)) %}{% endif -%}
 with
 
 {{ stages | map('trim') | join(',\n\n') }}
@@ -111,7 +115,7 @@ with
 select * from (
 {{ outputs | join('\n\nunion all\n\n') }}
 ) as rw_result
-{%- if spec.input_guard %}
+{%- if guarded_output %}
 where exists (select 1 from rw_input_guard)
 {%- endif %}
 {%- endmacro %}
@@ -124,8 +128,12 @@ where exists (select 1 from rw_input_guard)
     {%- if spec.needs_user_metrics -%}
         {%- do stages.extend([rankwise._stage_cutoffs(spec), rankwise._stage_user_truth_counts(spec)]) -%}
         {%- if spec.needs_max_relevance %}{% do stages.append(rankwise._stage_relevance_scale(spec)) %}{% endif -%}
-        {%- do stages.extend([rankwise._stage_judged(spec), rankwise._stage_judged_lists(spec)]) -%}
-        {%- if spec.needs_list_lengths %}{% do stages.append(rankwise._stage_list_lengths(spec)) %}{% endif -%}
+        {%- if spec.means_in_one_pass -%}
+            {%- do stages.append(rankwise._stage_user_rows(spec)) -%}
+        {%- else -%}
+            {%- do stages.extend([rankwise._stage_judged(spec), rankwise._stage_judged_lists(spec)]) -%}
+            {%- if spec.needs_list_lengths %}{% do stages.append(rankwise._stage_list_lengths(spec)) %}{% endif -%}
+        {%- endif -%}
         {%- if spec.ideal_strategy is not none %}{% do stages.append(rankwise._stage_ideal_lists(spec)) %}{% endif -%}
         {%- if spec.needs_all_running -%}
             {%- do stages.extend([rankwise._stage_all_running(spec), rankwise._stage_all_running_lists(spec)]) -%}

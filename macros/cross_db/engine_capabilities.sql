@@ -56,3 +56,22 @@
 {% macro duckdb___engine_has_top_k_lists() %}
     {{- return(true) -}}
 {% endmacro %}
+
+{#- Lambdas over arrays and the aggregate into them (collect_list, filter,
+    transform, aggregate, array_contains, array_position, element_at,
+    sort_array, array_distinct, array_min, named_struct): the user_arrays
+    strategy of the judged components and the means. Databricks dispatches to
+    spark__ after its own, and its reference (tests/unit/warehouse_catalogue.py)
+    lists each of these. -#}
+{% macro _engine_has_array_lambdas() %}
+    {{- return(adapter.dispatch('_engine_has_array_lambdas', 'rankwise')()) -}}
+{% endmacro %}
+
+{% macro default___engine_has_array_lambdas() %}
+    {{- return(false) -}}
+{% endmacro %}
+
+{#- https://spark.apache.org/docs/latest/api/sql/index.html -#}
+{% macro spark___engine_has_array_lambdas() %}
+    {{- return(true) -}}
+{% endmacro %}

@@ -14,6 +14,9 @@
       without_list  its value for a list with no judged row within the cutoff
       from_rank_bits  whether the rank_bits strategy reads it off a list's bit
                   sets of ranks (strategies/rank_bits.sql)
+      from_user_arrays  the macro writing its form over a list's judged entries
+                  for the user_arrays strategy (strategies/user_arrays.sql),
+                  where it has one
       parameters  the metric parameters its aggregate reads (the metric
                   registry's `parameters`): one instance of the component per
                   set of their values, its aggregate(spec, parameters)
@@ -26,12 +29,12 @@
                   ({} for always) -#}
 {% macro _component_registry() %}
     {{ return({
-        'hits':                         {'source': 'judged',      'aggregate': '_aggregate_hits', 'without_list': '0', 'from_rank_bits': true},
-        'weighted_hits':                {'source': 'judged',      'aggregate': '_aggregate_weighted_hits', 'without_list': '0e0', 'from_rank_bits': false},
-        'precision_sum':                {'source': 'judged',      'aggregate': '_aggregate_precision_sum', 'without_list': '0', 'from_rank_bits': true, 'row_windows': ['hits_so_far']},
-        'first_relevant_rank':          {'source': 'judged',      'aggregate': '_aggregate_first_relevant_rank', 'without_list': 'null', 'from_rank_bits': true},
-        'dcg':                          {'source': 'judged',      'aggregate': '_aggregate_dcg', 'without_list': '0', 'from_rank_bits': true},
-        'hits_within_n_relevant':       {'source': 'judged',      'aggregate': '_aggregate_hits_within_n_relevant', 'without_list': '0', 'from_rank_bits': false},
+        'hits':                         {'source': 'judged',      'aggregate': '_aggregate_hits', 'without_list': '0', 'from_rank_bits': true, 'from_user_arrays': '_array_hits'},
+        'weighted_hits':                {'source': 'judged',      'aggregate': '_aggregate_weighted_hits', 'without_list': '0e0', 'from_rank_bits': false, 'from_user_arrays': '_array_weighted_hits'},
+        'precision_sum':                {'source': 'judged',      'aggregate': '_aggregate_precision_sum', 'without_list': '0', 'from_rank_bits': true, 'from_user_arrays': '_array_precision_sum', 'row_windows': ['hits_so_far']},
+        'first_relevant_rank':          {'source': 'judged',      'aggregate': '_aggregate_first_relevant_rank', 'without_list': 'null', 'from_rank_bits': true, 'from_user_arrays': '_array_first_relevant_rank'},
+        'dcg':                          {'source': 'judged',      'aggregate': '_aggregate_dcg', 'without_list': '0', 'from_rank_bits': true, 'from_user_arrays': '_array_dcg'},
+        'hits_within_n_relevant':       {'source': 'judged',      'aggregate': '_aggregate_hits_within_n_relevant', 'without_list': '0', 'from_rank_bits': false, 'from_user_arrays': '_array_hits_within_n_relevant'},
         'precision_sum_to_full_recall': {'source': 'all_running', 'aggregate': '_aggregate_precision_sum_to_full_recall', 'without_list': '0', 'from_rank_bits': false},
         'ranks_to_full_recall':         {'source': 'all_running', 'aggregate': '_aggregate_ranks_to_full_recall', 'without_list': '0', 'from_rank_bits': false},
         'rank_biased_gain':             {'source': 'judged',      'aggregate': '_aggregate_rank_biased_gain', 'without_list': '0', 'from_rank_bits': false,

@@ -427,6 +427,12 @@
     {#- the metrics a user without a list does not score 0 on read their
         components of every user of the truth -#}
     {%- set truth_properties = user_metric_names | rejectattr('zero_without_list') | list | length > 0 -%}
+    {#- every_idcg: the one pass's rows (user_arrays) are every user's, with or
+        without a judged list -#}
+    {%- set judged_strategy = rankwise._judged_strategy(spec, components_from.judged,
+                                                        spec.groups | length == 0 and not spec.per_user and spec.list_metrics | length == 0
+                                                        and spec.group_metrics | length == 0 and not truth_properties and not exact_lengths
+                                                        and components_from.all_running | length == 0) -%}
     {{ return({
         'inputs_read': reads | select('in', ['items', 'train']) | list,
         'reads': reads,
@@ -458,12 +464,13 @@
         'needs_running_hits': 'hits_so_far' in row_windows,
         'needs_continuation': 'continuation' in row_windows,
         'needs_max_relevance': reads_max_relevance | length > 0,
-        'judged_strategy': rankwise._judged_strategy(spec, components_from.judged),
+        'judged_strategy': judged_strategy,
+        'means_in_one_pass': judged_strategy == 'user_arrays',
         'ideal_strategy': rankwise._ideal_strategy(spec, components_from.truth),
         'needs_n_relevant_on_rows': 'hits_within_n_relevant' in components_from.judged,
         'needs_all_running': components_from.all_running | length > 0,
         'needs_idcg': 'idcg' in components_from.truth,
-        'every_idcg': spec.per_user or truth_properties,
+        'every_idcg': spec.per_user or truth_properties or judged_strategy == 'user_arrays',
         'needs_present_idcg': truth_properties and not spec.per_user,
         'exact_lengths': exact_lengths,
         'needs_list_lengths': 'n_recommended' in spec.components and (exact_lengths or whole_list_cutoff),
@@ -475,16 +482,27 @@
 {% endmacro %}
 
 {#- How the judged components are computed (macros/evaluate/strategies/):
-    'rank_bits' (two bit sets of ranks per list, on an engine that has them)
+    'user_arrays' (one row per user with the arrays of its list and its truth,
+    and the means in one aggregate over those rows, on an engine with lambdas
+    over arrays) when every judged component has an array form and the plan is
+    one set of means of per-user metrics that score 0 without a list
+    (`means_of_user_rows`: no groups, partitions or per-user output, no list or
+    group metric, no list lengths within the cutoffs, no map_to_full_recall,
+    no idcg); else 'rank_bits' (two bit sets of ranks per list, on an engine that has them)
     when every cutoff is finite and within the 62 bits, ranks are positions (a
     shared rank of tied scores would set one bit for two items), and every
     judged component can be read off the bits; else 'running_hits' (a window of
     running hits and a GROUP BY per (list, cutoff)). -#}
-{% macro _judged_strategy(spec, judged_components) %}
+{% macro _judged_strategy(spec, judged_components, means_of_user_rows) %}
     {%- set registry = rankwise._component_registry() -%}
     {%- set finite_cutoffs = spec.cutoffs | reject('none') | list -%}
     {%- set off_bits = [] -%}
     {%- for instance in judged_components if not registry[spec.component_instances[instance].component].from_rank_bits %}{% do off_bits.append(instance) %}{% endfor -%}
+    {%- set off_arrays = [] -%}
+    {%- for instance in judged_components if registry[spec.component_instances[instance].component].from_user_arrays is not defined %}{% do off_arrays.append(instance) %}{% endfor -%}
+    {%- if rankwise._engine_has_array_lambdas() and off_arrays | length == 0 and means_of_user_rows -%}
+        {{ return('user_arrays') }}
+    {%- endif -%}
     {%- if rankwise._engine_has_rank_bits() and spec.propensity is none and finite_cutoffs | length == spec.cutoffs | length and finite_cutoffs | length > 0
           and finite_cutoffs | max <= 62 and not (spec.score is not none and spec.ties == 'shared') and off_bits | length == 0 -%}
         {{ return('rank_bits') }}

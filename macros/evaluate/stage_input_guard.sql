@@ -40,6 +40,14 @@
     its items (rw_check_items) or its ranks (rw_check_ranks). -#}
 {% macro _input_guard_aggregates(spec, side) %}
     {%- set aggregates = ['count(case when ' ~ rankwise._row_problem(spec, side) ~ ' then 1 end) as rw_problem_rows'] -%}
+    {%- if spec.means_in_one_pass -%}
+        {#- the user_arrays strategy's entries hold every value of the list -#}
+        {%- do aggregates.append(rankwise._repeated_in_entries(spec, side, 'rw_item') ~ ' as rw_check_items') -%}
+        {%- if side == 'lists' and spec.score is none -%}
+            {%- do aggregates.append(rankwise._repeated_in_entries(spec, side, 'rw_rank') ~ ' as rw_check_ranks') -%}
+        {%- endif -%}
+        {{ return(aggregates) }}
+    {%- endif -%}
     {%- set may_repeat_items = rankwise._may_repeat_items('rw_item') -%}
     {%- if may_repeat_items is not none -%}
         {%- do aggregates.append(may_repeat_items ~ ' as rw_check_items') -%}
@@ -49,6 +57,14 @@
         {%- do aggregates.append(may_repeat_ranks ~ ' as rw_check_ranks') -%}
     {%- endif -%}
     {{ return(aggregates) }}
+{% endmacro %}
+
+{#- The condition under which the inputs pass: both tables have rows (`lists`,
+    `truth`: their counts) and each count of `problems` is 0. -#}
+{% macro _inputs_pass(lists, truth, problems) %}
+    {%- set conditions = [lists ~ ' > 0', truth ~ ' > 0'] -%}
+    {%- for problem in problems %}{% do conditions.append(problem ~ ' = 0') %}{% endfor -%}
+    {{ return(conditions | join(' and ')) }}
 {% endmacro %}
 
 {#- rw_input_guard: one row when the inputs pass every check, none otherwise. -#}
@@ -83,7 +99,7 @@ rw_input_guard as (
         ) as {{ name }}
     ) as {{ name }}
     {%- endfor %}
-    where rw_lists.rw_n > 0 and rw_truth.rw_n > 0 and rw_lists.rw_problem_rows = 0 and rw_truth.rw_problem_rows = 0
+    where {{ rankwise._inputs_pass('rw_lists.rw_n', 'rw_truth.rw_n', ['rw_lists.rw_problem_rows', 'rw_truth.rw_problem_rows']) }}
         {%- for name, query in repeated %}
         and {{ name }}.rw_n = 0
         {%- endfor %}

@@ -43,8 +43,8 @@
 )
 {%- endmacro %}
 
-{#- rw_list_rows: one row per list, with its length (and the input guard's
-    aggregates: stage_input_guard.sql). The counts that meet a
+{#- rw_list_rows: one row per list, with its length (the input guard's
+    aggregates: stage_input_guard.sql; the user_arrays strategy's entries). The counts that meet a
     BIGINT (a cutoff, a literal) in a CASE, a COALESCE or a UNION are cast to
     BIGINT: ClickHouse counts in UInt64, which has no common type with Int64. -#}
 {% macro _stage_list_rows(spec) %}
@@ -52,6 +52,9 @@ rw_list_rows as (
     select
         {{ rankwise._group_columns(spec.groups) }}rw_user,
         cast(count(*) as bigint) as rw_list_length
+        {%- if spec.judged_strategy == 'user_arrays' %},
+        {{ rankwise._list_entries_aggregate(spec) }} as rw_list_entries
+        {%- endif %}
         {%- if spec.input_guard %}
         {%- for aggregate in rankwise._input_guard_aggregates(spec, 'lists') %},
         {{ aggregate }}

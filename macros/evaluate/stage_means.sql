@@ -11,6 +11,9 @@
     population variance of their values (combined with the unlisted zeros in the
     output, see _interval_half_width). -#}
 {% macro _stage_group_sums(spec) %}
+    {%- if spec.means_in_one_pass -%}
+        {{- return(rankwise._stage_group_sums_of_user_rows(spec)) -}}
+    {%- endif -%}
 rw_group_sums as (
     select
         {{ rankwise._group_columns(spec.groups) }}rw_limit
@@ -23,6 +26,34 @@ rw_group_sums as (
         {%- endfor %}
     from rw_user_metrics
     group by {{ rankwise._group_columns(spec.groups) }}rw_limit
+)
+{%- endmacro %}
+
+{#- rw_group_sums when the means are one pass over a row per user and cutoff
+    (the user_arrays strategy: no groups, every metric 0 without a list): the
+    sums over the truth's users, the counts of rw_group_counts and
+    rw_truth_totals, and the input guard's. -#}
+{% macro _stage_group_sums_of_user_rows(spec) %}
+rw_group_sums as (
+    select
+        rw_limit
+        {%- for metric in spec.user_metric_names %}
+        {%- set value = 'case when rw_has_truth = 1 then rw_value__' ~ metric.key ~ ' end' %},
+        sum({{ value }}) as rw_sum__{{ metric.key }}
+        {%- if spec.confidence is not none %},
+        count({{ value }}) as rw_listed__{{ metric.key }},
+        {{ rankwise._var_pop(value) }} as rw_var__{{ metric.key }}
+        {%- endif %}
+        {%- endfor %},
+        count(case when rw_has_truth = 1 then 1 end) as rw_n_interactions,
+        count(case when rw_has_truth = 1 and rw_has_list = 1 then 1 end) as rw_n_both,
+        count(case when rw_has_truth = 1 and rw_has_list = 1 and rw_n_relevant > 0 then 1 end) as rw_n_relevant
+        {%- if spec.input_guard %},
+        count(case when rw_has_list = 1 then 1 end) as rw_n_lists,
+        sum(rw_problem_rows) as rw_problem_rows
+        {%- endif %}
+    from rw_user_metrics
+    group by rw_limit
 )
 {%- endmacro %}
 
@@ -94,12 +125,16 @@ rw_truth_idcg_sums as (
 {#- rw_group_means: per (group, cutoff), each metric's mean and the number of
     users it is over; every group with a list has a row at every cutoff. -#}
 {% macro _stage_group_means(spec) %}
+    {#- in one pass, the sums' row carries the counts, the totals and its cutoff -#}
+    {%- set counts = 'sums' if spec.means_in_one_pass else 'counts' -%}
+    {%- set totals = 'sums' if spec.means_in_one_pass else 'totals' -%}
+    {%- set cutoff = 'sums' if spec.means_in_one_pass else 'cutoff' -%}
 rw_group_means as (
     select
-        {{ rankwise._selected_columns(spec.groups, 'counts') }}cutoff.rw_limit as rw_limit
+        {{ rankwise._selected_columns(spec.groups, counts) }}{{ cutoff }}.rw_limit as rw_limit
         {%- for metric in spec.user_metric_names %}
         {%- set name = metric.key %}
-        {%- set count = {'interactions': 'totals.rw_n_interactions', 'both': 'counts.rw_n_both', 'relevant': 'counts.rw_n_relevant'}[metric.users] %}
+        {%- set count = {'interactions': totals ~ '.rw_n_interactions', 'both': counts ~ '.rw_n_both', 'relevant': counts ~ '.rw_n_relevant'}[metric.users] %}
         {%- if metric.zero_without_list %}
         {%- set total = 'coalesce(sums.rw_sum__' ~ name ~ ', 0)' %}
         {%- else %}
@@ -116,7 +151,13 @@ rw_group_means as (
         {%- endif %}
         {%- endfor %},
         {#- the truth users are counted per partition, not per user group -#}
-        {{ 'cast(null as bigint)' if spec.user_group is not none else 'coalesce(totals.rw_n_interactions, 0) - counts.rw_n_both' }} as rw_n_users_without_list
+        {{ 'cast(null as bigint)' if spec.user_group is not none else 'coalesce(' ~ totals ~ '.rw_n_interactions, 0) - ' ~ counts ~ '.rw_n_both' }} as rw_n_users_without_list
+    {%- if spec.means_in_one_pass %}
+    from rw_group_sums as sums
+    {%- if spec.input_guard %}
+    where {{ rankwise._inputs_pass('sums.rw_n_lists', 'sums.rw_n_interactions', ['sums.rw_problem_rows']) }}
+    {%- endif %}
+    {%- else %}
     from rw_group_counts as counts
     cross join rw_cutoffs as cutoff
     left join rw_group_sums as sums
@@ -128,6 +169,7 @@ rw_group_means as (
         on idcg_sums.rw_limit = cutoff.rw_limit{{ rankwise._groups_match('idcg_sums', 'counts', spec.groups) }}
     left join rw_truth_idcg_sums as truth_idcg
         on truth_idcg.rw_limit = cutoff.rw_limit{{ rankwise._partitions_match('truth_idcg', 'counts', spec) }}
+    {%- endif %}
     {%- endif %}
 )
 {%- endmacro %}

@@ -26,7 +26,7 @@
 
 {#- rw_user_truth_counts: per user of the truth (per partition), R, the number of
     relevant items, and the number of its interactions (IDCG's equal_gains
-    strategy reads it), BIGINTs that meet the cutoffs (ClickHouse counts in
+    strategy reads it; the user_arrays strategy's entries), BIGINTs that meet the cutoffs (ClickHouse counts in
     UInt64: see rw_list_rows). -#}
 {% macro _stage_user_truth_counts(spec) %}
 rw_user_truth_counts as (
@@ -36,6 +36,12 @@ rw_user_truth_counts as (
         cast(count(*) as bigint) as rw_n_truth_items
         {%- if spec.propensity is not none %},
         sum(case when {{ rankwise._is_relevant('rw_relevance', spec) }} then rw_weight else 0e0 end) as rw_weighted_relevant
+        {%- endif %}
+        {%- if spec.judged_strategy == 'user_arrays' %},
+        {{ rankwise._truth_items_aggregate(spec) }} as rw_truth_items
+        {%- if rankwise._truth_entries_aggregate(spec) is not none %},
+        {{ rankwise._truth_entries_aggregate(spec) }} as rw_truth_entries
+        {%- endif %}
         {%- endif %}
         {%- if spec.input_guard %}
         {%- for aggregate in rankwise._input_guard_aggregates(spec, 'truth') %},

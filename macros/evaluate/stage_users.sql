@@ -54,6 +54,9 @@
 {#- rw_user_components: per (group, user, cutoff), every component the formulas
     read; a list with no judged row within the cutoff has no hit. -#}
 {% macro _stage_user_components(spec) %}
+    {%- if spec.means_in_one_pass -%}
+        {{- return(rankwise._stage_user_components__user_arrays(spec)) -}}
+    {%- endif -%}
     {%- set registry = rankwise._component_registry() -%}
     {%- set keys = 'judged' if not spec.per_user else 'truth' -%}
 rw_user_components as (
@@ -106,7 +109,7 @@ rw_user_metrics as (
     select
         rw_user_components.*
         {%- for metric in spec.user_metric_names %},
-        {%- set condition = rankwise._in_user_set(metric.users) if spec.per_user or metric.users == 'relevant' else none %}
+        {%- set condition = rankwise._in_user_set(metric.users) if spec.per_user or spec.means_in_one_pass or metric.users == 'relevant' else none %}
         {%- set value = 'cast(' ~ rankwise._metric_expression(metric, spec) ~ ' as ' ~ rankwise.type_float64() ~ ')' %}
         {{ value if condition is none else 'case when ' ~ condition ~ ' then ' ~ value ~ ' end' }} as rw_value__{{ metric.key }}
         {%- endfor %}

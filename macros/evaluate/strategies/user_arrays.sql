@@ -1,0 +1,202 @@
+{#- The means from one row per user: the lists' grouping (rw_list_rows)
+    collects each list's (rank, item) entries, the truth's
+    (rw_user_truth_counts) each user's (item, relevance[, weight]) entries,
+    the two meet on the user alone (rw_user_rows), every judged component is
+    read off the list's judged entries with array functions, and one
+    aggregate over the (user, cutoff) rows gives the sums, the users of each
+    set and the input guard's counts (stage_means.sql). Each input is then
+    read and exchanged once, by user, where the other strategies join every
+    recommended row to the interactions on (user, item), group the joined rows
+    by list again, and read both inputs once more for the counts and the
+    guard: on Spark each of those reads is a scan and a shuffle of its own.
+    docs/decisions/0002-per-user-arrays-on-spark.md has the measurements.
+
+    The plan picks it on an engine with lambdas over arrays
+    (_engine_has_array_lambdas) when every judged component has an array form
+    (the component registry's from_user_arrays) and the plan is one set of
+    means without groups (_judged_strategy). A list entry is judged by the
+    first interaction of its user with its item (array_position): with an
+    interaction listed twice, which the input checks refuse, the join of the
+    other strategies would judge it twice. Only the entries within the
+    largest finite cutoff are looked up. Written in Spark's SQL (lambdas
+    `x -> ...`): https://spark.apache.org/docs/latest/api/sql/index.html -#}
+
+{#- The aggregate of rw_list_rows holding each list's entries. -#}
+{% macro _list_entries_aggregate(spec) %}
+    {{ return('collect_list(struct(rw_rank, rw_item))') }}
+{% endmacro %}
+
+{#- Whether the interactions differ in more than their item: without a
+    relevance column every interaction has relevance 1 (rw_interactions), and
+    the truth's entries are its items alone. -#}
+{% macro _truth_entries_are_items(spec) %}
+    {{ return(spec.relevance is none and spec.propensity is none) }}
+{% endmacro %}
+
+{#- The aggregate of rw_user_truth_counts holding each user's interactions:
+    none when its items are all there is to hold (_truth_items_aggregate). -#}
+{% macro _truth_entries_aggregate(spec) %}
+    {%- if rankwise._truth_entries_are_items(spec) -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {{ return('collect_list(struct(rw_item, rw_relevance' ~ (', rw_weight' if spec.propensity is not none else '') ~ '))') }}
+{% endmacro %}
+
+{#- The aggregate of rw_user_truth_counts holding each user's items, in the
+    order of its entries where it has them (the same aggregate, read twice). -#}
+{% macro _truth_items_aggregate(spec) %}
+    {%- set entries = rankwise._truth_entries_aggregate(spec) -%}
+    {{ return('collect_list(rw_item)' if entries is none else 'transform(' ~ entries ~ ', rw_judgement -> rw_judgement.rw_item)') }}
+{% endmacro %}
+
+{#- The input guard's flag of a list (side 'lists') or of a user's truth
+    ('truth') holding an item (`field` rw_item) or a rank (rw_rank) twice: the
+    distinct values among the entries collected anyway, against the rows. A
+    NULL counts as a value here, and is a problem row of its own. -#}
+{% macro _repeated_in_entries(spec, side, field) %}
+    {%- set values = 'transform(' ~ rankwise._list_entries_aggregate(spec) ~ ', rw_value -> rw_value.' ~ field ~ ')' if side == 'lists' else rankwise._truth_items_aggregate(spec) -%}
+    {{ return('case when size(array_distinct(' ~ values ~ ')) < count(*) then 1 else 0 end') }}
+{% endmacro %}
+
+{#- rw_user_rows: one row per user of the lists or the truth (a full join, so
+    that the input guard sees every list), with whether each side has it, the
+    truth's counts, the list's length, the judged entries (NULL unless both
+    sides have the user) and, for the input guard, the problems of both sides. -#}
+{% macro _stage_user_rows(spec) %}
+    {%- set finite = spec.cutoffs | reject('none') | list -%}
+    {%- set within_cutoffs = 'rw_entry.rw_rank <= ' ~ (finite | max) if none not in spec.cutoffs else none -%}
+    {%- set looked_up = 'filter(list.rw_list_entries, rw_entry -> ' ~ within_cutoffs ~ ')' if within_cutoffs is not none else 'list.rw_list_entries' -%}
+    {%- set list_repeats = ' + list.rw_check_items' ~ (' + list.rw_check_ranks' if spec.score is none else '') -%}
+rw_user_rows as (
+    select
+        coalesce(list.rw_user, truth.rw_user) as rw_user,
+        case when list.rw_list_length is not null then 1 else 0 end as rw_has_list,
+        case when truth.rw_n_truth_items is not null then 1 else 0 end as rw_has_truth,
+        list.rw_list_length as rw_list_length,
+        truth.rw_n_relevant as rw_n_relevant,
+        truth.rw_n_truth_items as rw_n_truth_items,
+        {%- if spec.propensity is not none %}
+        truth.rw_weighted_relevant as rw_weighted_relevant,
+        {%- endif %}
+        {%- if spec.input_guard %}
+        coalesce(list.rw_problem_rows{{ list_repeats }}, 0) + coalesce(truth.rw_problem_rows + truth.rw_check_items, 0) as rw_problem_rows,
+        {%- endif %}
+        {#- each list entry within the largest cutoff found among the truth's
+            items, with the relevance of the interaction found #}
+        {%- if rankwise._truth_entries_are_items(spec) %}
+        {%- set relevance = 'cast(1 as ' ~ rankwise.type_float64() ~ ')' %}
+        sort_array(transform(
+            filter(list.rw_list_entries, rw_entry -> {{ within_cutoffs ~ ' and ' if within_cutoffs is not none }}array_contains(truth.rw_truth_items, rw_entry.rw_item)),
+            rw_entry -> named_struct(
+                'rw_rank', rw_entry.rw_rank,
+                'rw_relevance', {{ relevance }},
+                'rw_is_relevant', case when {{ rankwise._is_relevant(relevance, spec) }} then 1 else 0 end
+            )
+        )) as rw_judged_entries
+        {%- else %}
+        {%- set found = 'element_at(truth.rw_truth_entries, cast(rw_entry.rw_found as int))' %}
+        sort_array(transform(
+            filter(
+                transform({{ looked_up }},
+                    rw_entry -> named_struct('rw_rank', rw_entry.rw_rank, 'rw_found', array_position(truth.rw_truth_items, rw_entry.rw_item))),
+                rw_entry -> rw_entry.rw_found > 0),
+            rw_entry -> named_struct(
+                'rw_rank', rw_entry.rw_rank,
+                'rw_relevance', {{ found }}.rw_relevance,
+                'rw_is_relevant', case when {{ rankwise._is_relevant(found ~ '.rw_relevance', spec) }} then 1 else 0 end
+                {%- if spec.propensity is not none %},
+                'rw_weight', {{ found }}.rw_weight
+                {%- endif %}
+            )
+        )) as rw_judged_entries
+        {%- endif %}
+    from rw_list_rows as list
+    full join rw_user_truth_counts as truth
+        on truth.rw_user = list.rw_user
+)
+{%- endmacro %}
+
+{#- rw_user_components under user_arrays: per (user, cutoff) of every user row,
+    the components read off the judged entries within the cutoff (rw_within)
+    and the relevant ones among them (rw_relevant_within); a user without both
+    sides has the components of a list with no judged row. -#}
+{% macro _stage_user_components__user_arrays(spec) %}
+    {%- set registry = rankwise._component_registry() -%}
+rw_user_components as (
+    select
+        truth.rw_user as rw_user,
+        truth.rw_limit as rw_limit,
+        truth.rw_k as rw_k,
+        truth.rw_has_list as rw_has_list,
+        truth.rw_has_truth as rw_has_truth,
+        truth.rw_n_relevant as rw_n_relevant
+        {%- if spec.propensity is not none %},
+        truth.rw_weighted_relevant as rw_weighted_relevant
+        {%- endif %}
+        {%- if spec.input_guard %},
+        truth.rw_problem_rows as rw_problem_rows
+        {%- endif %}
+        {%- for instance in spec.components_from.judged %}
+        {%- set declared = registry[spec.component_instances[instance].component] %},
+        case when truth.rw_judged_entries is null then {{ declared.without_list }} else {{ rankwise[declared.from_user_arrays](spec) }} end as {{ rankwise._component_column(instance) }}
+        {%- endfor %}
+        {%- if 'n_recommended' in spec.components %},
+        {#- only the whole list's length is read (no exact lengths in this plan) #}
+        case when truth.rw_limit = {{ spec.whole_list }} then coalesce(truth.rw_list_length, 0) else cast(0 as bigint) end as rw_n_recommended
+        {%- endif %}
+        {%- if spec.needs_idcg %},
+        {{ rankwise._idcg_value('truth.rw_limit', spec) }} as rw_idcg
+        {%- endif %}
+    from (
+        select
+            user_row.*,
+            cutoff.rw_limit as rw_limit,
+            cutoff.rw_k as rw_k,
+            filter(user_row.rw_judged_entries, rw_entry -> rw_entry.rw_rank <= cutoff.rw_limit) as rw_within,
+            filter(user_row.rw_judged_entries, rw_entry -> rw_entry.rw_rank <= cutoff.rw_limit and rw_entry.rw_is_relevant = 1) as rw_relevant_within
+        from rw_user_rows as user_row
+        cross join rw_cutoffs as cutoff
+    ) as truth
+    {%- if spec.needs_idcg %}
+    {{ rankwise._join_idcg('truth', 'truth.rw_limit', spec) }}
+    {%- endif %}
+)
+{%- endmacro %}
+
+{#- The sum of `term` (over rw_entry) over the entries of `entries`; a NULL term
+    adds nothing, as in the aggregate sum. -#}
+{% macro _array_sum(entries, term) %}
+    {{ return('aggregate(' ~ entries ~ ', cast(0 as double), (rw_total, rw_entry) -> rw_total + coalesce(cast(' ~ term ~ ' as double), 0))') }}
+{% endmacro %}
+
+{#- The array forms of the judged components (the component registry): each
+    that of its aggregate in running_hits.sql, over rw_within and
+    rw_relevant_within. -#}
+
+{% macro _array_hits(spec) %}
+    {{ return('cast(size(rw_relevant_within) as bigint)') }}
+{% endmacro %}
+
+{% macro _array_weighted_hits(spec) %}
+    {{ return(rankwise._array_sum('rw_relevant_within', 'rw_entry.rw_weight')) }}
+{% endmacro %}
+
+{#- P@rank at each relevant rank: the relevant entries are in rank order, so
+    the hits up to one are its position among them. -#}
+{% macro _array_precision_sum(spec) %}
+    {%- set precisions = 'transform(rw_relevant_within, (rw_relevant, rw_position) -> ' ~ rankwise.safe_divide('rw_position + 1', 'rw_relevant.rw_rank') ~ ')' -%}
+    {{ return(rankwise._array_sum(precisions, 'rw_entry')) }}
+{% endmacro %}
+
+{% macro _array_first_relevant_rank(spec) %}
+    {{ return('array_min(transform(rw_relevant_within, rw_entry -> rw_entry.rw_rank))') }}
+{% endmacro %}
+
+{% macro _array_dcg(spec) %}
+    {%- set term = rankwise.dcg_term('rw_entry.rw_rank', 'rw_entry.rw_relevance', spec.gain, spec.min_gain_relevance) -%}
+    {{ return(rankwise._array_sum('rw_within', term ~ (' * rw_entry.rw_weight' if spec.propensity is not none else ''))) }}
+{% endmacro %}
+
+{% macro _array_hits_within_n_relevant(spec) %}
+    {{ return('cast(size(filter(rw_relevant_within, rw_entry -> rw_entry.rw_rank <= rw_n_relevant)) as bigint)') }}
+{% endmacro %}
