@@ -68,7 +68,9 @@ select * from (
 {%- set stages = rankwise._user_metric_stages(recommendations, interactions, spec) -%}
 {%- if spec.needs_user_metrics -%}
     {%- if spec.means_in_one_pass -%}
-        {%- do stages.extend([rankwise._stage_group_sums(spec), rankwise._stage_group_means(spec)]) -%}
+        {%- do stages.append(rankwise._stage_group_sums(spec)) -%}
+        {%- if spec.groups | length > 0 %}{% do stages.append(rankwise._stage_truth_totals(spec)) %}{% endif -%}
+        {%- do stages.append(rankwise._stage_group_means(spec)) -%}
     {%- elif not spec.per_user -%}
         {%- do stages.extend([rankwise._stage_group_sums(spec), rankwise._stage_group_counts(spec), rankwise._stage_truth_totals(spec)]) -%}
         {%- if spec.needs_present_idcg -%}

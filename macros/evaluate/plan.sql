@@ -430,7 +430,7 @@
     {#- every_idcg: the one pass's rows (user_arrays) are every user's, with or
         without a judged list -#}
     {%- set judged_strategy = rankwise._judged_strategy(spec, components_from.judged,
-                                                        spec.groups | length == 0 and not spec.per_user and spec.list_metrics | length == 0
+                                                        spec.user_group is none and not spec.per_user and spec.list_metrics | length == 0
                                                         and spec.group_metrics | length == 0 and not truth_properties and not exact_lengths
                                                         and components_from.all_running | length == 0) -%}
     {{ return({
@@ -486,9 +486,9 @@
     and the means in one aggregate over those rows, on an engine with lambdas
     over arrays) when every judged component has an array form and the plan is
     one set of means of per-user metrics that score 0 without a list
-    (`means_of_user_rows`: no groups, partitions or per-user output, no list or
-    group metric, no list lengths within the cutoffs, no map_to_full_recall,
-    no idcg); else 'rank_bits' (two bit sets of ranks per list, on an engine that has them)
+    (`means_of_user_rows`: no user groups or per-user output, no list or group
+    metric, no list lengths within the cutoffs, no map_to_full_recall, no
+    idcg); else 'rank_bits' (two bit sets of ranks per list, on an engine that has them)
     when every cutoff is finite and within the 62 bits, ranks are positions (a
     shared rank of tied scores would set one bit for two items), and every
     judged component can be read off the bits; else 'running_hits' (a window of

@@ -29,14 +29,18 @@ rw_group_sums as (
 )
 {%- endmacro %}
 
-{#- rw_group_sums when the means are one pass over a row per user and cutoff
-    (the user_arrays strategy: no groups, every metric 0 without a list): the
-    sums over the truth's users, the counts of rw_group_counts and
-    rw_truth_totals, and the input guard's. -#}
+{#- rw_group_sums when the means are one pass over a row per list (or truth
+    user without one) and cutoff (the user_arrays strategy: every metric 0
+    without a list): per (group, cutoff) the sums over the truth's users, the
+    counts of rw_group_counts, the truth's users (rw_truth_totals' count when
+    there are no groups: each is a row once) and the input guard's counts. In
+    groups, the truth's users without a list are a row apart (rw_has_list 0),
+    which only the guard reads. -#}
 {% macro _stage_group_sums_of_user_rows(spec) %}
+    {%- set keys = rankwise._group_columns(spec.groups) ~ 'rw_limit' ~ (', rw_has_list' if spec.groups | length > 0 else '') -%}
 rw_group_sums as (
     select
-        rw_limit
+        {{ keys }}
         {%- for metric in spec.user_metric_names %}
         {%- set value = 'case when rw_has_truth = 1 then rw_value__' ~ metric.key ~ ' end' %},
         sum({{ value }}) as rw_sum__{{ metric.key }}
@@ -45,7 +49,7 @@ rw_group_sums as (
         {{ rankwise._var_pop(value) }} as rw_var__{{ metric.key }}
         {%- endif %}
         {%- endfor %},
-        count(case when rw_has_truth = 1 then 1 end) as rw_n_interactions,
+        count(case when rw_has_truth = 1 then 1 end) as rw_n_truth_users,
         count(case when rw_has_truth = 1 and rw_has_list = 1 then 1 end) as rw_n_both,
         count(case when rw_has_truth = 1 and rw_has_list = 1 and rw_n_relevant > 0 then 1 end) as rw_n_relevant
         {%- if spec.input_guard %},
@@ -53,7 +57,7 @@ rw_group_sums as (
         sum(rw_problem_rows) as rw_problem_rows
         {%- endif %}
     from rw_user_metrics
-    group by rw_limit
+    group by {{ keys }}
 )
 {%- endmacro %}
 
@@ -125,16 +129,17 @@ rw_truth_idcg_sums as (
 {#- rw_group_means: per (group, cutoff), each metric's mean and the number of
     users it is over; every group with a list has a row at every cutoff. -#}
 {% macro _stage_group_means(spec) %}
-    {#- in one pass, the sums' row carries the counts, the totals and its cutoff -#}
+    {#- in one pass, the sums' row carries the counts, its cutoff and without
+        groups the truth's users -#}
     {%- set counts = 'sums' if spec.means_in_one_pass else 'counts' -%}
-    {%- set totals = 'sums' if spec.means_in_one_pass else 'totals' -%}
     {%- set cutoff = 'sums' if spec.means_in_one_pass else 'cutoff' -%}
+    {%- set truth_users = 'sums.rw_n_truth_users' if spec.means_in_one_pass and spec.groups | length == 0 else 'totals.rw_n_interactions' -%}
 rw_group_means as (
     select
         {{ rankwise._selected_columns(spec.groups, counts) }}{{ cutoff }}.rw_limit as rw_limit
         {%- for metric in spec.user_metric_names %}
         {%- set name = metric.key %}
-        {%- set count = {'interactions': totals ~ '.rw_n_interactions', 'both': counts ~ '.rw_n_both', 'relevant': counts ~ '.rw_n_relevant'}[metric.users] %}
+        {%- set count = {'interactions': truth_users, 'both': counts ~ '.rw_n_both', 'relevant': counts ~ '.rw_n_relevant'}[metric.users] %}
         {%- if metric.zero_without_list %}
         {%- set total = 'coalesce(sums.rw_sum__' ~ name ~ ', 0)' %}
         {%- else %}
@@ -151,11 +156,27 @@ rw_group_means as (
         {%- endif %}
         {%- endfor %},
         {#- the truth users are counted per partition, not per user group -#}
-        {{ 'cast(null as bigint)' if spec.user_group is not none else 'coalesce(' ~ totals ~ '.rw_n_interactions, 0) - ' ~ counts ~ '.rw_n_both' }} as rw_n_users_without_list
+        {{ 'cast(null as bigint)' if spec.user_group is not none else 'coalesce(' ~ truth_users ~ ', 0) - ' ~ counts ~ '.rw_n_both' }} as rw_n_users_without_list
     {%- if spec.means_in_one_pass %}
-    from rw_group_sums as sums
-    {%- if spec.input_guard %}
-    where {{ rankwise._inputs_pass('sums.rw_n_lists', 'sums.rw_n_interactions', ['sums.rw_problem_rows']) }}
+    {#- the guard's totals over every group and the truth's users without a
+        list: each list and truth user has a row at every cutoff #}
+    from (
+        select
+            rw_group_sums.*{% if spec.input_guard %},
+            sum(rw_n_lists) over (partition by rw_limit) as rw_all_lists,
+            sum(rw_n_truth_users) over (partition by rw_limit) as rw_all_truth_users,
+            sum(rw_problem_rows) over (partition by rw_limit) as rw_all_problem_rows
+            {%- endif %}
+        from rw_group_sums
+    ) as sums
+    {%- if spec.groups | length > 0 %}
+    left join rw_truth_totals as totals
+        on 1 = 1{{ rankwise._partitions_match('totals', 'sums', spec) }}
+    {%- endif %}
+    {%- set conditions = (['sums.rw_has_list = 1'] if spec.groups | length > 0 else [])
+                         + ([rankwise._inputs_pass('sums.rw_all_lists', 'sums.rw_all_truth_users', ['sums.rw_all_problem_rows'])] if spec.input_guard else []) %}
+    {%- if conditions | length > 0 %}
+    where {{ conditions | join(' and ') }}
     {%- endif %}
     {%- else %}
     from rw_group_counts as counts

@@ -1,10 +1,9 @@
-"""On Spark, the means of per-user metrics without groups take the user_arrays
-strategy (macros/evaluate/strategies/user_arrays.sql): one row per user with
-its list's and its truth's entries as arrays, every judged component read off
-them, the means, the users of each set and the input checks in one aggregate.
-It must give the numbers of the strategies every engine runs, which the same
-evaluation takes when it is grouped (by a column of one value), and read each
-input once."""
+"""On Spark, the means of per-user metrics take the user_arrays strategy
+(macros/evaluate/strategies/user_arrays.sql): one row per list with its entries
+and its user's truth as arrays, every judged component read off them, the
+means, the users of each set and the input checks in one aggregate. It must
+give the numbers the other strategies give on DuckDB, in groups and
+partitions or not, and read each input once."""
 
 from __future__ import annotations
 
@@ -19,30 +18,32 @@ import pytest
 import rankwise
 from rankwise._plan import render_evaluate
 
+from . import wrapper_parity
 from .test_spark_wrapper import spark, to_spark  # noqa: F401  (the session fixture)
 
 CUTOFFS = [1, 3, 10, None]
 METRICS = ["precision", "recall", "f1", "hit_rate", "map", "mrr", "dcg", "ndcg", "r_precision"]
-VALUES = ["value", "n_users", "n_users_without_list", "ci_low", "ci_high"]
 
 
 def _data(seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Lists of 0 to 25 items over 40 items, graded truth with zeros, users with a
-    list and no truth and with truth and no list, scores with ties, and
-    propensities."""
+    """Two folds and two models: lists of 0 to 25 items over 40 items, graded
+    truth with zeros, users with a list and no truth and with truth and no list
+    (in one model or both), scores with ties, and propensities."""
     rng = np.random.default_rng(seed)
     recommendations, interactions = [], []
-    for user in range(60):
-        truth = rng.choice(40, size=rng.integers(0, 12), replace=False) if user % 7 else []
-        for item in truth:
-            interactions.append((f"u{user}", int(item), float(rng.integers(0, 4)), float(rng.uniform(0.05, 1))))
-        length = int(rng.integers(0, 26)) if user % 11 else 0
-        weights = np.where(np.isin(np.arange(40), truth), 5.0, 1.0)
-        items = rng.choice(40, size=length, replace=False, p=weights / weights.sum())
-        for rank, item in enumerate(items, start=1):
-            recommendations.append((f"u{user}", int(item), rank, round(1.0 / rank, 1), "all"))
-    return (pd.DataFrame(recommendations, columns=["user_id", "item_id", "rank", "score", "one_group"]),
-            pd.DataFrame(interactions, columns=["user_id", "item_id", "relevance", "propensity"]))
+    for fold in ("f1", "f2"):
+        for user in range(40):
+            truth = rng.choice(40, size=rng.integers(0, 12), replace=False) if user % 7 else []
+            for item in truth:
+                interactions.append((fold, f"u{user}", int(item), float(rng.integers(0, 4)), float(rng.uniform(0.05, 1))))
+            for model in ("a", "b"):
+                length = int(rng.integers(0, 26)) if (user + len(model)) % 11 else 0
+                weights = np.where(np.isin(np.arange(40), truth), 5.0, 1.0)
+                items = rng.choice(40, size=length, replace=False, p=weights / weights.sum())
+                for rank, item in enumerate(items, start=1):
+                    recommendations.append((fold, model, f"u{user}", int(item), rank, round(1.0 / rank, 1)))
+    return (pd.DataFrame(recommendations, columns=["fold", "model", "user_id", "item_id", "rank", "score"]),
+            pd.DataFrame(interactions, columns=["fold", "user_id", "item_id", "relevance", "propensity"]))
 
 
 OPTIONS = {
@@ -57,47 +58,64 @@ OPTIONS = {
 }
 
 
-@pytest.mark.filterwarnings("ignore:.*looks like a relevance")
+GROUPINGS = {"whole": {}, "models_in_folds": {"group_by": "model", "partition_by": "fold"}}
+
+
+@pytest.mark.filterwarnings("ignore:.*looks like a relevance", "ignore:.*scored on different users")
+@pytest.mark.parametrize("grouping", list(GROUPINGS))
 @pytest.mark.parametrize("name", list(OPTIONS))
-def test_the_one_pass_over_user_arrays_gives_the_grouped_strategies_numbers(spark, name: str) -> None:  # noqa: F811
+def test_the_one_pass_over_user_arrays_gives_duckdbs_numbers(spark, name: str, grouping: str) -> None:  # noqa: F811
     recommendations, interactions = _data(list(OPTIONS).index(name))
-    options = dict(OPTIONS[name])
+    if not GROUPINGS[grouping]:
+        # one list per user: the first model's, the folds' users apart
+        recommendations = recommendations[recommendations["model"] == "a"].assign(user_id=lambda f: f["fold"] + f["user_id"])
+        interactions = interactions.assign(user_id=lambda f: f["fold"] + f["user_id"])
+    options = {**OPTIONS[name], **GROUPINGS[grouping]}
     metrics = options.pop("metrics", METRICS)
     if "rank_col" in options and options["rank_col"] is None:
         options.pop("rank_col")
         recommendations = recommendations.drop(columns="rank")
     arguments = {"metrics": metrics, "k": CUTOFFS, **options}
     assert "rw_user_rows" in rankwise.sql("recs", "inter", dialect="spark", **arguments)
-    assert "rw_user_rows" not in rankwise.sql("recs", "inter", dialect="spark", group_by="one_group", **arguments)
-    lists, truth = to_spark(spark, recommendations), to_spark(spark, interactions)
-    one_pass = rankwise.evaluate(lists, truth, output="pandas", **arguments)
-    grouped = rankwise.evaluate(lists, truth, output="pandas", group_by="one_group", **arguments)
-    assert (grouped["one_group"] == "all").all()
-    keys = ["metric", "k"]
-    one_pass = one_pass.sort_values(keys, na_position="last").reset_index(drop=True)
-    grouped = grouped.drop(columns="one_group").sort_values(keys, na_position="last").reset_index(drop=True)
-    assert len(one_pass) == len(metrics) * len(CUTOFFS) - (len(CUTOFFS) - 1) * ("r_precision" in metrics)
-    assert one_pass[VALUES[0]].gt(0).any()
-    pd.testing.assert_frame_equal(one_pass[keys + VALUES], grouped[keys + VALUES], check_exact=False, rtol=1e-9,
-                                  atol=1e-12)
+    assert "rw_user_rows" not in rankwise.sql("recs", "inter", **arguments)
+    on_spark = rankwise.evaluate(to_spark(spark, recommendations), to_spark(spark, interactions), output="pandas",
+                                 **arguments)
+    on_duckdb = rankwise.evaluate(recommendations, interactions, **arguments)
+    keys = [column for column in ("fold", "model") if column in on_duckdb.columns] + ["metric", "k"]
+    assert on_duckdb["value"].gt(0).any()
+    wrapper_parity.assert_same_table(on_spark, on_duckdb, keys, "Spark")
+
+
+def test_the_plans_it_does_not_cover_keep_the_other_strategies() -> None:
+    def spark_sql(metrics, **options):
+        return rankwise.sql("recs", "inter", metrics, k=[5, 10], dialect="spark", **options)
+
+    assert "rw_user_rows" in spark_sql(["precision", "ndcg"], group_by="model")
+    assert "rw_user_rows" not in spark_sql(["precision", "ndcg"], per_user=True)
+    assert "rw_user_rows" not in spark_sql(["precision", "idcg"])
+    assert "rw_user_rows" not in spark_sql(["precision", "map_to_full_recall"])
+    assert "rw_user_rows" not in spark_sql(["precision"], precision_denominator="list_length")
+    assert "rw_user_rows" not in spark_sql(["precision", "rbp"])
+    assert "rw_user_rows" not in spark_sql(["precision"], user_group_col="segment", users="both")
 
 
 def test_the_one_pass_reads_each_input_once(spark, tmp_path: Path) -> None:  # noqa: F811
     """With and without the input checks fused into it (what evaluate runs with
-    validate=True and validate=False), Spark's plan scans each input once."""
+    validate=True and validate=False), Spark's plan scans each input once; in
+    groups, the interactions once more for the number of their users."""
     recommendations, interactions = _data(2)
     views = {"recs": "rw_test_one_pass_recs", "inter": "rw_test_one_pass_inter"}
     for name, frame in (("recs", recommendations), ("inter", interactions)):
         frame.to_parquet(tmp_path / f"{name}.parquet")
         spark.read.parquet(str(tmp_path / f"{name}.parquet")).createOrReplaceTempView(views[name])
     try:
-        for guarded in (True, False):
-            query = render_evaluate("spark", {"metrics": ["precision", "recall", "map", "ndcg"], "k": [5, 10]},
+        for guarded, grouping in ((True, {}), (False, {}), (True, GROUPINGS["models_in_folds"])):
+            query = render_evaluate("spark", {"metrics": ["precision", "recall", "map", "ndcg"], "k": [5, 10], **grouping},
                                     views["recs"], views["inter"], guarded=guarded)
             assert "rw_user_rows" in query
             # the plan cuts a file's path short: the scans are told apart by their columns
             scans = re.findall(r"FileScan parquet \[([^\]]*)\]", _plan(spark, query))
-            assert sorted("rank#" in columns for columns in scans) == [False, True], scans
+            assert sorted("rank#" in columns for columns in scans) == [False] * (1 + bool(grouping)) + [True], scans
     finally:
         for view in views.values():
             spark.catalog.dropTempView(view)

@@ -1,11 +1,12 @@
-{#- The means from one row per user: the lists' grouping (rw_list_rows)
+{#- The means from one row per list: the lists' grouping (rw_list_rows)
     collects each list's (rank, item) entries, the truth's
     (rw_user_truth_counts) each user's (item, relevance[, weight]) entries,
-    the two meet on the user alone (rw_user_rows), every judged component is
-    read off the list's judged entries with array functions, and one
-    aggregate over the (user, cutoff) rows gives the sums, the users of each
-    set and the input guard's counts (stage_means.sql). Each input is then
-    read and exchanged once, by user, where the other strategies join every
+    the two meet on the user (rw_user_rows), every judged component is read
+    off the list's judged entries with array functions, and one aggregate over
+    the (list, cutoff) rows gives the sums, the users of each set and the
+    input guard's counts (stage_means.sql). Each input is then read and
+    exchanged once, by user (in groups, the interactions once more for their
+    users' number), where the other strategies join every
     recommended row to the interactions on (user, item), group the joined rows
     by list again, and read both inputs once more for the counts and the
     guard: on Spark each of those reads is a scan and a shuffle of its own.
@@ -14,8 +15,9 @@
     The plan picks it on an engine with lambdas over arrays
     (_engine_has_array_lambdas) when every judged component has an array form
     (the component registry's from_user_arrays) and the plan is one set of
-    means without groups (_judged_strategy). A list entry is judged by the
-    first interaction of its user with its item (array_position): with an
+    means of the lists, in groups or not (_judged_strategy). A list entry is
+    judged by the first interaction of its user with its item (array_position,
+    or array_contains when the items are all the truth holds): with an
     interaction listed twice, which the input checks refuse, the join of the
     other strategies would judge it twice. Only the entries within the
     largest finite cutoff are looked up. Written in Spark's SQL (lambdas
@@ -58,8 +60,8 @@
     {{ return('case when size(array_distinct(' ~ values ~ ')) < count(*) then 1 else 0 end') }}
 {% endmacro %}
 
-{#- rw_user_rows: one row per user of the lists or the truth (a full join, so
-    that the input guard sees every list), with whether each side has it, the
+{#- rw_user_rows: one row per list and per user of the truth without one (a
+    full join, so that the input guard sees every list and every truth), with whether each side has it, the
     truth's counts, the list's length, the judged entries (NULL unless both
     sides have the user) and, for the input guard, the problems of both sides. -#}
 {% macro _stage_user_rows(spec) %}
@@ -69,7 +71,8 @@
     {%- set list_repeats = ' + list.rw_check_items' ~ (' + list.rw_check_ranks' if spec.score is none else '') -%}
 rw_user_rows as (
     select
-        coalesce(list.rw_user, truth.rw_user) as rw_user,
+        {#- a user of the truth alone is in no group #}
+        {{ rankwise._selected_columns(spec.groups, 'list') }}coalesce(list.rw_user, truth.rw_user) as rw_user,
         case when list.rw_list_length is not null then 1 else 0 end as rw_has_list,
         case when truth.rw_n_truth_items is not null then 1 else 0 end as rw_has_truth,
         list.rw_list_length as rw_list_length,
@@ -112,7 +115,7 @@ rw_user_rows as (
         {%- endif %}
     from rw_list_rows as list
     full join rw_user_truth_counts as truth
-        on truth.rw_user = list.rw_user
+        on truth.rw_user = list.rw_user{{ rankwise._partitions_match('list', 'truth', spec) }}
 )
 {%- endmacro %}
 
@@ -124,7 +127,7 @@ rw_user_rows as (
     {%- set registry = rankwise._component_registry() -%}
 rw_user_components as (
     select
-        truth.rw_user as rw_user,
+        {{ rankwise._selected_columns(spec.groups, 'truth') }}truth.rw_user as rw_user,
         truth.rw_limit as rw_limit,
         truth.rw_k as rw_k,
         truth.rw_has_list as rw_has_list,
