@@ -61,9 +61,10 @@
 {% endmacro %}
 
 {#- rw_user_rows: one row per list and per user of the truth without one (a
-    full join, so that the input guard sees every list and every truth), with whether each side has it, the
-    truth's counts, the list's length, the judged entries (NULL unless both
-    sides have the user) and, for the input guard, the problems of both sides. -#}
+    full join, so that the input guard sees every list and every truth), with
+    whether each side has it, the truth's counts, the list's length, the
+    judged entries (NULL without a list, none without truth) and, for the input
+    guard, the problems of both sides. -#}
 {% macro _stage_user_rows(spec) %}
     {%- set finite = spec.cutoffs | reject('none') | list -%}
     {%- set within_cutoffs = 'rw_entry.rw_rank <= ' ~ (finite | max) if none not in spec.cutoffs else none -%}
