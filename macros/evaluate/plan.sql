@@ -427,8 +427,8 @@
     {#- the metrics a user without a list does not score 0 on read their
         components of every user of the truth -#}
     {%- set truth_properties = user_metric_names | rejectattr('zero_without_list') | list | length > 0 -%}
-    {#- every_idcg: the one pass's rows (user_arrays) are every user's, with or
-        without a judged list -#}
+    {#- under user_arrays every list is a row, judged or not, and reads its
+        user's IDCG (every_idcg) -#}
     {%- set judged_strategy = rankwise._judged_strategy(spec, components_from.judged,
                                                         spec.user_group is none and not spec.per_user and spec.list_metrics | length == 0
                                                         and spec.group_metrics | length == 0 and not truth_properties and not exact_lengths
@@ -482,9 +482,9 @@
 {% endmacro %}
 
 {#- How the judged components are computed (macros/evaluate/strategies/):
-    'user_arrays' (one row per user with the arrays of its list and its truth,
-    and the means in one aggregate over those rows, on an engine with lambdas
-    over arrays) when every judged component has an array form and the plan is
+    'user_arrays' (one row per list with the arrays of its entries and of its
+    user's truth, and the means in one aggregate over those rows, on an engine
+    with lambdas over arrays) when every judged component has an array form and the plan is
     one set of means of per-user metrics that score 0 without a list
     (`means_of_user_rows`: no user groups or per-user output, no list or group
     metric, no list lengths within the cutoffs, no map_to_full_recall, no
