@@ -433,6 +433,7 @@
                                                         spec.user_group is none and not spec.per_user and spec.list_metrics | length == 0
                                                         and spec.group_metrics | length == 0 and not truth_properties and not exact_lengths
                                                         and components_from.all_running | length == 0) -%}
+    {%- set means_in_one_pass = judged_strategy == 'user_arrays' -%}
     {{ return({
         'inputs_read': reads | select('in', ['items', 'train']) | list,
         'reads': reads,
@@ -465,12 +466,12 @@
         'needs_continuation': 'continuation' in row_windows,
         'needs_max_relevance': reads_max_relevance | length > 0,
         'judged_strategy': judged_strategy,
-        'means_in_one_pass': judged_strategy == 'user_arrays',
+        'means_in_one_pass': means_in_one_pass,
         'ideal_strategy': rankwise._ideal_strategy(spec, components_from.truth),
         'needs_n_relevant_on_rows': 'hits_within_n_relevant' in components_from.judged,
         'needs_all_running': components_from.all_running | length > 0,
         'needs_idcg': 'idcg' in components_from.truth,
-        'every_idcg': spec.per_user or truth_properties or judged_strategy == 'user_arrays',
+        'every_idcg': spec.per_user or truth_properties or means_in_one_pass,
         'needs_present_idcg': truth_properties and not spec.per_user,
         'exact_lengths': exact_lengths,
         'needs_list_lengths': 'n_recommended' in spec.components and (exact_lengths or whole_list_cutoff),

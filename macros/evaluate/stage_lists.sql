@@ -52,7 +52,7 @@ rw_list_rows as (
     select
         {{ rankwise._group_columns(spec.groups) }}rw_user,
         cast(count(*) as bigint) as rw_list_length
-        {%- if spec.judged_strategy == 'user_arrays' %},
+        {%- if spec.means_in_one_pass %},
         {{ rankwise._list_entries_aggregate(spec) }} as rw_list_entries
         {%- endif %}
         {%- if spec.input_guard %}

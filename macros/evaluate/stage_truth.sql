@@ -37,7 +37,7 @@ rw_user_truth_counts as (
         {%- if spec.propensity is not none %},
         sum(case when {{ rankwise._is_relevant('rw_relevance', spec) }} then rw_weight else 0e0 end) as rw_weighted_relevant
         {%- endif %}
-        {%- if spec.judged_strategy == 'user_arrays' %},
+        {%- if spec.means_in_one_pass %},
         {{ rankwise._truth_items_aggregate(spec) }} as rw_truth_items
         {%- if rankwise._truth_entries_aggregate(spec) is not none %},
         {{ rankwise._truth_entries_aggregate(spec) }} as rw_truth_entries
