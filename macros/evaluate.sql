@@ -90,12 +90,7 @@ select * from (
     {%- if spec.confidence is not none and spec.group_bootstrap is not none %}{% do stages.append(rankwise._stage_group_bootstrap(spec)) %}{% endif -%}
 {%- endif -%}
 {%- if spec.needs_list_metrics -%}
-    {%- if spec.needs_train_popularity %}{% do stages.append(rankwise._stage_train_popularity(spec)) %}{% endif -%}
-    {%- if spec.needs_train_profiles %}{% do stages.append(rankwise._stage_train_profiles(spec)) %}{% endif -%}
-    {%- if spec.calibration_metrics | length > 0 %}{% do stages.extend(rankwise._stages_calibration(spec)) %}{% endif -%}
-    {%- if spec.pair_metrics | length > 0 %}{% do stages.extend(rankwise._stages_list_diversity(spec)) %}{% endif -%}
-    {%- if spec.reference_metrics | length > 0 %}{% do stages.extend(rankwise._stages_reference_overlap(spec)) %}{% endif -%}
-    {%- do stages.append(rankwise._stage_list_values(spec)) -%}
+    {%- do stages.extend(rankwise._list_metric_stages(spec)) -%}
     {%- if not spec.per_user %}{% do stages.append(rankwise._stage_list_means(spec)) %}{% endif -%}
 {%- endif -%}
 {%- set outputs = [] -%}
@@ -142,5 +137,19 @@ where exists (select 1 from rw_input_guard)
         {%- endif -%}
         {%- do stages.extend([rankwise._stage_user_components(spec), rankwise._stage_user_metrics(spec)]) -%}
     {%- endif -%}
+    {{ return(stages) }}
+{% endmacro %}
+
+{#- The stages up to rw_list_values, each list-level metric's value per (list,
+    cutoff), which evaluate's means and compare's paired differences both
+    read. -#}
+{% macro _list_metric_stages(spec) %}
+    {%- set stages = [] -%}
+    {%- if spec.needs_train_popularity %}{% do stages.append(rankwise._stage_train_popularity(spec)) %}{% endif -%}
+    {%- if spec.needs_train_profiles %}{% do stages.append(rankwise._stage_train_profiles(spec)) %}{% endif -%}
+    {%- if spec.calibration_metrics | length > 0 %}{% do stages.extend(rankwise._stages_calibration(spec)) %}{% endif -%}
+    {%- if spec.pair_metrics | length > 0 %}{% do stages.extend(rankwise._stages_list_diversity(spec)) %}{% endif -%}
+    {%- if spec.reference_metrics | length > 0 %}{% do stages.extend(rankwise._stages_reference_overlap(spec)) %}{% endif -%}
+    {%- do stages.append(rankwise._stage_list_values(spec)) -%}
     {{ return(stages) }}
 {% endmacro %}

@@ -575,9 +575,7 @@
             {{ exceptions.raise_compiler_error("rankwise.evaluate: `bootstrap_resamples` gives " ~ with_interval | join(', ') ~ " a bootstrap interval; " ~ entry.name ~ " has none yet. Evaluate it in a call without bootstrap_resamples.") }}
         {%- endfor -%}
     {%- endif -%}
-    {%- do spec.update(rankwise._optional_inputs(spec, items, train)) -%}
-    {%- do spec.update(rankwise._item_feature_columns(spec, options.item_col, options.item_vector_col, options.item_feature_cols)) -%}
-    {%- do spec.update(rankwise._item_group_column(spec, options.item_col, options.item_group_col)) -%}
+    {%- do rankwise._plan_inputs(spec, options, group_by, partition_by, items, train) -%}
     {#- per-user rows have no interval -#}
     {%- do spec.update({'confidence': none if per_user else confidence, 'group_bootstrap': bootstrap_resamples, 'seed': seed}) -%}
     {#- the plan of each evaluation of its own, under the options a metric's
@@ -597,13 +595,22 @@
         reads the truth's pairs already grouped -#}
     {%- do spec.update({'checks_fuse': parts | length == 0 and not per_user and spec.needs_user_metrics
                                        and spec.duplicate_interactions != 'max' and spec.propensity is none}) -%}
+    {{ return(spec) }}
+{% endmacro %}
+
+{#- The optional inputs (items, train) and the catalog's columns the metrics
+    read, checked, and the columns each input is read for: evaluate's plan and
+    compare's (whose group_by has the model column) both take them. -#}
+{% macro _plan_inputs(spec, options, group_by, partition_by, items, train) %}
+    {%- do spec.update(rankwise._optional_inputs(spec, items, train)) -%}
+    {%- do spec.update(rankwise._item_feature_columns(spec, options.item_col, options.item_vector_col, options.item_feature_cols)) -%}
+    {%- do spec.update(rankwise._item_group_column(spec, options.item_col, options.item_group_col)) -%}
     {%- set columns_read = rankwise._columns_read(options, group_by, partition_by) -%}
     {%- set partition_columns = [] -%}
     {%- for column, purpose in columns_read.interactions if purpose == 'partition_by column' %}{% do partition_columns.append((column, purpose)) %}{% endfor -%}
     {%- do columns_read.update({'items': [(options.item_col, 'item id')] + spec.item_columns_read + spec.item_group_columns_read,
                                 'train': [(options.user_col, 'user id'), (options.item_col, 'item id')] + partition_columns}) -%}
     {%- do spec.update({'columns_read': columns_read}) -%}
-    {{ return(spec) }}
 {% endmacro %}
 
 {#- The arguments evaluate takes besides the two inputs and the options. -#}
@@ -613,23 +620,24 @@
 
 {#- What the Python wrapper needs to know of an evaluation, from the planner
     alone (it re-derives none of it): the options resolved, the metrics asked
-    by level (and whether compare tests each), the optional inputs read, the warning for each optional input
+    by level (and whether the report's verdict compares each), the optional inputs read, the warning for each optional input
     given that no metric reads, and the group columns (group_by with model_col). The
-    arguments are evaluate's; `items` and `train` are true when given. -#}
+    arguments are evaluate's; `items` and `train` are true when given; `caller` names
+    the function (evaluate, compare) in the warnings. -#}
 {% macro _evaluation_plan(metrics=none, k=none, group_by=none, per_user=false, partition_by=none, confidence=0.95,
-                          bootstrap_resamples=none, seed=0, items=false, train=false) %}
+                          bootstrap_resamples=none, seed=0, items=false, train=false, caller='evaluate') %}
     {%- set spec = rankwise._evaluation_spec(metrics, k, group_by, per_user, partition_by, confidence, bootstrap_resamples,
                                              seed, 'items' if items else none, 'train' if train else none, kwargs) -%}
     {%- set options = rankwise._updated(spec.options, {}) -%}
     {%- set unread = [] -%}
     {%- for input, given in [('items', items), ('train', train)] if given and input not in spec.inputs_read -%}
-        {%- do unread.append({'input': input, 'message': "rankwise.evaluate: `" ~ input ~ "` is given but none of the metrics asked reads it ("
+        {%- do unread.append({'input': input, 'message': "rankwise." ~ caller ~ ": `" ~ input ~ "` is given but none of the metrics asked reads it ("
                               ~ rankwise._readers_of(input) | join(', ') ~ " do); it is not read or checked."}) -%}
     {%- endfor -%}
     {%- set metrics_asked = [] -%}
     {%- for part in [spec] + spec.parts -%}
         {%- for entry in part.requested -%}
-            {#- compared: compare tests it (a per-user value that depends on the model) -#}
+            {#- compared: the report's verdict tests it with compare (a per-user value that depends on the model) -#}
             {%- do metrics_asked.append({'name': entry.name, 'k': entry.k, 'level': entry.level, 'reads': entry.reads,
                                          'compared': entry.level == 'user' and rankwise._metric_registry()[entry.name].get('zero_without_list', false)}) -%}
         {%- endfor -%}
