@@ -16,25 +16,32 @@
     keyword arguments) mean what they mean in evaluate. -#}
 {% macro compare(recommendations, interactions, metrics=none, k=none, model_col='model', baseline=none, group_by=none,
                  partition_by=none, confidence=0.95, tests=['t'], n_resamples=1000, seed=0, correction='holm', alpha=0.05,
-                 margin=none, equivalence=false) %}
+                 margin=none, equivalence=false, items=none, train=none) %}
     {%- set options = rankwise._given_options('compare', kwargs, rankwise._compare_arguments()) -%}
     {%- set groups = rankwise._compared_groups(model_col, group_by, partition_by) -%}
     {%- set spec = rankwise._evaluate_spec(metrics, k, groups + [model_col], false, options, partition_by) -%}
     {%- do spec.update(rankwise._comparison_plan(spec, model_col, baseline, confidence, tests, n_resamples, seed, correction, alpha,
                                                  margin, equivalence)) -%}
-    {#- compare takes per-user metrics only; none of them reads item features -#}
-    {%- do rankwise._item_feature_columns(spec, options.item_col, options.item_vector_col, options.item_feature_cols) -%}
-    {%- do rankwise._check_relation_columns(recommendations, interactions, rankwise._columns_read(options, groups + [model_col], partition_by)) -%}
+    {%- do rankwise._plan_inputs(spec, options, groups + [model_col], partition_by, items, train) -%}
+    {%- do rankwise._check_relation_columns(recommendations, interactions, spec.columns_read,
+                                            {'items': spec.items_relation, 'train': spec.train_relation}) -%}
     {{- return(adapter.dispatch('compare', 'rankwise')(recommendations, interactions, spec)) -}}
 {% endmacro %}
 
-{#- The stages of evaluate up to each user's values, with the model as the last
+{#- The stages of evaluate up to each user's values (the per-user metrics') and
+    each list's values (the list-level metrics'), with the model as the last
     group column, then the comparison's own (macros/compare/). -#}
 {% macro default__compare(recommendations, interactions, spec) -%}
 {%- set stages = rankwise._user_metric_stages(recommendations, interactions, spec) -%}
-{%- do stages.extend([rankwise._stage_truth_totals(spec), rankwise._stage_compared_models(spec), rankwise._stage_pairs(spec),
-                      rankwise._stage_pair_values(spec), rankwise._stage_pair_differences(spec), rankwise._stage_pair_sums(spec)]) -%}
-{%- if spec.needs_pair_lists %}{% do stages.append(rankwise._stage_pair_populations(spec)) %}{% endif -%}
+{%- if spec.needs_catalog_size %}{% do stages.append(rankwise._stage_catalog(spec)) %}{% endif -%}
+{%- if spec.needs_list_metrics %}{% do stages.extend(rankwise._list_metric_stages(spec)) %}{% endif -%}
+{%- do stages.extend([rankwise._stage_compared_models(spec), rankwise._stage_pairs(spec)]) -%}
+{%- if spec.needs_user_metrics -%}
+    {%- do stages.extend([rankwise._stage_truth_totals(spec), rankwise._stage_pair_values(spec), rankwise._stage_pair_differences(spec),
+                          rankwise._stage_pair_sums(spec)]) -%}
+    {%- if spec.needs_pair_lists %}{% do stages.append(rankwise._stage_pair_populations(spec)) %}{% endif -%}
+{%- endif -%}
+{%- if spec.needs_list_metrics %}{% do stages.append(rankwise._stage_list_pair_sums(spec)) %}{% endif -%}
 {%- if spec.resampling -%}
     {%- do stages.extend([rankwise._stage_user_keys(spec), rankwise._stage_resamples(spec)]) -%}
 {%- endif -%}
@@ -57,7 +64,7 @@ with
 {#- The arguments compare takes besides the two inputs and the options. -#}
 {% macro _compare_arguments() %}
     {{ return(['metrics', 'k', 'model_col', 'baseline', 'group_by', 'partition_by', 'confidence', 'tests', 'n_resamples',
-               'seed', 'correction', 'alpha', 'margin', 'equivalence']) }}
+               'seed', 'correction', 'alpha', 'margin', 'equivalence', 'items', 'train']) }}
 {% endmacro %}
 
 {#- The output columns of compare besides the group columns, which no group
@@ -114,9 +121,6 @@ with
     {%- if spec.group_metrics | length > 0 -%}
         {{ exceptions.raise_compiler_error("rankwise.compare: " ~ (spec.group_metrics | map(attribute='name') | join(', ')) ~ " has one value per group, not per user, so it has no paired differences to test; compare it with evaluate.") }}
     {%- endif -%}
-    {%- if spec.list_metrics | length > 0 -%}
-        {{ exceptions.raise_compiler_error("rankwise.compare: " ~ (spec.list_metrics | map(attribute='name') | unique | join(', ')) ~ " is averaged over each model's lists, not paired per user of the interactions; compare models on it with rankwise.evaluate grouped by the model column, whose means have intervals.") }}
-    {%- endif -%}
     {%- for metric in spec.user_metric_names if not metric.zero_without_list -%}
         {{ exceptions.raise_compiler_error("rankwise.compare: " ~ metric.name ~ " is a property of the interactions, the same for every model; leave it out of `metrics`.") }}
     {%- endfor -%}
@@ -136,6 +140,12 @@ with
     {%- for test in tests -%}
         {%- do rankwise._check_choice('compare', 'tests', test, ['t', 'randomization', 'bootstrap']) -%}
     {%- endfor -%}
+    {#- a list-level metric's users are those with a value under both models,
+        whom the resampling stages, which draw the truth's users, do not draw -#}
+    {%- set resampled = tests | reject('equalto', 't') | list -%}
+    {%- if spec.list_metrics | length > 0 and resampled | length > 0 -%}
+        {{ exceptions.raise_compiler_error("rankwise.compare: " ~ (spec.list_metrics | map(attribute='name') | unique | join(', ')) ~ " is scored on each model's lists (the users with a value under both models), which the " ~ resampled | join(' and ') ~ " test does not resample yet; compare it with tests=['t'], in a call of its own.") }}
+    {%- endif -%}
     {%- if not (n_resamples is integer and n_resamples is not boolean and n_resamples >= 1 and n_resamples <= 1000000) -%}
         {{ exceptions.raise_compiler_error("rankwise.compare: argument `n_resamples` must be an integer from 1 to 1000000; got " ~ rankwise._describe(n_resamples) ~ ".") }}
     {%- endif -%}

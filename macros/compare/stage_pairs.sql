@@ -181,3 +181,52 @@ rw_pair_populations as (
     {%- endset -%}
     {{ return(joins) }}
 {% endmacro %}
+
+{#- rw_list_pair_sums: per pair, for each list-level metric and cutoff (its
+    position), over the users with a value under both models (a list with an
+    item within the cutoff under each, and what else the metric needs, such as
+    train items for popularity_lift): their number, the sum and population
+    variance of the differences, the sums of the two values, and the users
+    where the model is above or below the baseline. A user with a value under
+    one model only is in no difference: a list-level metric has no value to
+    count as 0 where a list is missing. -#}
+{% macro _stage_list_pair_sums(spec) %}
+    {%- set both = [] -%}
+    {%- for entry in spec.list_metrics -%}
+        {%- set model_value = 'model_list.rw_value__' ~ entry.position -%}
+        {%- set baseline_value = 'baseline_list.rw_value__' ~ entry.position -%}
+        {%- do both.append({'position': entry.position,
+                            'when': 'case when ' ~ model_value ~ ' is not null and ' ~ baseline_value ~ ' is not null then ',
+                            'model': model_value, 'baseline': baseline_value}) -%}
+    {%- endfor -%}
+rw_list_pair_sums as (
+    select
+        {{ rankwise._pair_columns(spec, 'differences', selected=true) }}
+        {%- for value in both %}
+        {%- set diff = 'differences.rw_diff__' ~ value.position %},
+        count({{ diff }}) as rw_listed__{{ value.position }},
+        sum({{ diff }}) as rw_sum_diff__{{ value.position }},
+        {{ rankwise._var_pop(diff) }} as rw_var_listed__{{ value.position }},
+        sum(differences.rw_model__{{ value.position }}) as rw_sum_model__{{ value.position }},
+        sum(differences.rw_baseline__{{ value.position }}) as rw_sum_baseline__{{ value.position }},
+        count(case when {{ diff }} > 0 then 1 end) as rw_wins__{{ value.position }},
+        count(case when {{ diff }} < 0 then 1 end) as rw_losses__{{ value.position }}
+        {%- endfor %}
+    from (
+        select
+            {{ rankwise._pair_columns(spec, 'pair', selected=true) }}
+            {%- for value in both %},
+            {{ value.when }}{{ rankwise._paired_difference(value.model, value.baseline) }} end as rw_diff__{{ value.position }},
+            {{ value.when }}{{ value.model }} end as rw_model__{{ value.position }},
+            {{ value.when }}{{ value.baseline }} end as rw_baseline__{{ value.position }}
+            {%- endfor %}
+        from rw_pairs as pair
+        inner join rw_list_values as model_list
+            on model_list.{{ spec.model }} = pair.rw_model{{ rankwise._groups_match('model_list', 'pair', spec.shared_groups) }}
+        inner join rw_list_values as baseline_list
+            on baseline_list.rw_user = model_list.rw_user
+            and baseline_list.{{ spec.model }} = pair.rw_baseline{{ rankwise._groups_match('baseline_list', 'pair', spec.shared_groups) }}
+    ) as differences
+    group by {{ rankwise._pair_columns(spec, 'differences') }}
+)
+{%- endmacro %}

@@ -22,15 +22,26 @@
 {% endmacro %}
 
 {#- rw_comparison_moments: per (pair, metric, cutoff) asked, the users of the
-    metric's set (n), the listed ones, and the sums, as 64-bit floats. -#}
+    metric's set (n), the listed ones, and the sums, as 64-bit floats: the
+    per-user metrics' and the list-level metrics'. -#}
 {% macro _stage_comparison_moments(spec) %}
+    {%- set parts = [] -%}
+    {%- if spec.needs_user_metrics %}{% do parts.append(rankwise._user_metric_moments(spec)) %}{% endif -%}
+    {%- if spec.needs_list_metrics %}{% do parts.append(rankwise._list_metric_moments(spec)) %}{% endif -%}
+rw_comparison_moments as (
+    {{ parts | join('\n    union all\n    ') }}
+)
+{%- endmacro %}
+
+{#- The moments of the per-user metrics: n is the metric's user set, of whom
+    the users without a row under either model differ by 0. -#}
+{% macro _user_metric_moments(spec) %}
     {%- set float = rankwise.type_float64() -%}
     {%- set population = {} -%}
     {%- for metric in spec.user_metric_names -%}
         {%- do population.update({metric.key: {'interactions': 'totals.rw_n_interactions', 'both': 'populations.rw_n_both',
                                                 'relevant': 'populations.rw_n_relevant'}[metric.users]}) -%}
     {%- endfor -%}
-rw_comparison_moments as (
     select
         {{ rankwise._pair_columns(spec, 'pair', selected=true) }}, grid.rw_key as rw_key, grid.metric as metric, grid.rw_label as rw_label, grid.k as k,
         cast(coalesce({{ rankwise._pick_by_metric(spec, population) }}, 0) as {{ float }}) as rw_n,
@@ -71,7 +82,26 @@ rw_comparison_moments as (
     left join rw_bootstrap as bootstrap
         on {{ rankwise._pairs_match('bootstrap', 'pair', spec) }} and bootstrap.rw_limit = grid.rw_limit
     {%- endif %}
-)
+{%- endmacro %}
+
+{#- The moments of the list-level metrics (compare refuses the resampling
+    tests with them): n is the users with a value under both models, every one
+    listed. -#}
+{% macro _list_metric_moments(spec) %}
+    {%- set float = rankwise.type_float64() -%}
+    {%- set metrics = spec.list_metrics -%}
+    select
+        {{ rankwise._pair_columns(spec, 'pair', selected=true) }}, {{ rankwise._pick_by_position(metrics, "'{position}'") }} as rw_key, grid.metric as metric, grid.rw_label as rw_label, grid.k as k,
+        cast(coalesce({{ rankwise._pick_by_position(metrics, 'sums.rw_listed__{position}') }}, 0) as {{ float }}) as rw_n,
+        {%- for column in ['listed', 'sum_diff', 'var_listed', 'sum_model', 'sum_baseline'] %}
+        cast(coalesce({{ rankwise._pick_by_position(metrics, 'sums.rw_' ~ column ~ '__{position}') }}, 0) as {{ float }}) as rw_{{ column }},
+        {%- endfor %}
+        cast(coalesce({{ rankwise._pick_by_position(metrics, 'sums.rw_wins__{position}') }}, 0) as bigint) as rw_wins,
+        cast(coalesce({{ rankwise._pick_by_position(metrics, 'sums.rw_losses__{position}') }}, 0) as bigint) as rw_losses
+    from rw_pairs as pair
+    cross join ({{ rankwise._metric_grid(metrics) }}) as grid
+    left join rw_list_pair_sums as sums
+        on {{ rankwise._pairs_match('sums', 'pair', spec) }}
 {%- endmacro %}
 
 {#- rw_comparison_tests: the means, the mean difference and the standard deviation

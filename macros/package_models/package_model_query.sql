@@ -128,8 +128,9 @@
     rankwise_recommendations and rankwise_interactions), over the per-user
     metrics of rankwise_metrics (entropy and idcg are left out: they have no
     paired difference), rankwise_k, rankwise_group_by, rankwise_partition_by and
-    rankwise_options (the list-level ones, novelty and the like, have no paired
-    difference either). -#}
+    rankwise_options. The list-level ones (novelty, popularity_lift and the
+    like) are left out too: rankwise.compare pairs them with the t test only,
+    and this model's tests are the project's choice. -#}
 {% macro _package_comparison_query() %}
     {%- set comparison = var('rankwise_comparison') -%}
     {%- if comparison is not mapping -%}

@@ -6,6 +6,7 @@ comparisons."""
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Sequence
 from typing import Any, Literal, Unpack
 
@@ -14,7 +15,7 @@ from ._options import EvaluateOptions, documented, plain
 from ._plan import evaluation_plan, macro_arguments
 from ._render import renderer
 from .engines import Engine, Output, engine_for
-from .errors import InvalidArgumentError
+from .errors import InvalidArgumentError, RankwiseWarning
 
 Test = Literal["t", "randomization", "bootstrap"]
 Correction = Literal["holm", "bh", "none"]
@@ -39,8 +40,9 @@ def _compare_arguments(metrics: Any, k: Any, model_col: Any, baseline: Any, grou
 
 
 def _render_compare(recommendations_sql: str, interactions_sql: str, arguments: dict[str, Any],
-                    adapter_type: str = "duckdb") -> str:
-    return str(renderer(adapter_type).call("compare", recommendations_sql, interactions_sql, **arguments)).strip()
+                    adapter_type: str = "duckdb", items_sql: str | None = None, train_sql: str | None = None) -> str:
+    return str(renderer(adapter_type).call("compare", recommendations_sql, interactions_sql, **arguments,
+                                           items=items_sql, train=train_sql)).strip()
 
 
 @documented
@@ -62,6 +64,8 @@ def compare(
     alpha: float = 0.05,
     margin: float | None = None,
     equivalence: bool = False,
+    items: Any = None,
+    train: Any = None,
     con: Any = None,
     validate: bool = True,
     memory_limit: str | None = None,
@@ -85,9 +89,12 @@ def compare(
         recommendations: The ranked lists of every model, as for :func:`evaluate`,
             with a column naming the model (``model_col``).
         interactions: The truth, as for :func:`evaluate`.
-        metrics: Per-user metric names, each optionally @k, as for
-            :func:`evaluate` (not entropy, which has one value per group, nor
-            idcg, which does not depend on the model).
+        metrics: Metric names, each optionally @k, as for :func:`evaluate`:
+            the per-user metrics (not idcg, which does not depend on the
+            model) and the list-level ones (novelty, arp, popularity_lift,
+            miscalibration...), whose users in a pair are those with a value
+            under both models; not entropy and the other metrics with one
+            value per group.
         k: Cutoffs for the metrics given without ``@k``.
         model_col: The column of the recommendations that tells the models apart.
         baseline: The model every other is compared with (a value of
@@ -117,6 +124,8 @@ def compare(
         equivalence: With ``margin``, adds ``p_equivalence``: the larger p of
             the two one-sided tests against -margin and +margin (TOST), and
             ``p_equivalence_adjusted``.
+        items, train: The catalog and the train interactions, as for
+            :func:`evaluate`, for the list-level metrics that read them.
         con, validate, memory_limit, temp_directory, output: As for
             :func:`evaluate`.
         **options: The columns and conventions (:class:`rankwise.EvaluateOptions`):
@@ -138,19 +147,23 @@ def compare(
             baseline is not a model of the recommendations.
         rankwise.errors.InputError: as for :func:`evaluate`.
     """
-    given = {"recommendations": recommendations, "interactions": interactions}
+    optional = {role: value for role, value in (("items", items), ("train", train)) if value is not None}
+    given = {"recommendations": recommendations, "interactions": interactions, **optional}
     engine = engine_for("compare", con, given)
     output = engine.check_output("compare", output)
     statistics = {"confidence": confidence, "tests": tests, "n_resamples": n_resamples, "seed": seed,
                   "correction": correction, "alpha": alpha, "margin": margin, "equivalence": equivalence}
     arguments = _compare_arguments(metrics, k, model_col, baseline, group_by, partition_by, statistics, options)
     # Render first: an invalid argument fails before anything touches a connection.
-    _render_compare("recommendations", "interactions", arguments)
+    _render_compare("recommendations", "interactions", arguments, "duckdb",
+                    *(role if role in optional else None for role in ("items", "train")))
     # The checks see the model column as one more group column.
     as_evaluated = macro_arguments("compare", arguments["metrics"], arguments["k"],
                                    [*(arguments["group_by"] or []), arguments["model_col"]], False, options,
                                    arguments["partition_by"])
-    plan = evaluation_plan(as_evaluated)
+    plan = evaluation_plan(as_evaluated, items="items" in optional, train="train" in optional, caller="compare")
+    for unread in plan.unread_inputs:
+        warnings.warn(unread["message"], RankwiseWarning, stacklevel=2)
     with engine.opened("compare", con, given, output=output,
                        settings={"memory_limit": memory_limit, "temp_directory": temp_directory},
                        text_keys=_checks.text_keys(plan)) as (running, inputs):
@@ -161,9 +174,10 @@ def compare(
                                        "compare", "baseline")
         if validate:
             _checks.refuse_bad_input(running, inputs, plan)
-        computed = running.computed(running.run(_render_compare(inputs["recommendations"].sql,
-                                                                inputs["interactions"].sql, arguments,
-                                                                running.adapter_type)))
+            _checks.refuse_bad_optional_inputs(running, inputs, plan, list(optional))
+        computed = running.computed(running.run(_render_compare(
+            inputs["recommendations"].sql, inputs["interactions"].sql, arguments, running.adapter_type,
+            *(inputs[role].sql if role in optional else None for role in ("items", "train")))))
         if _checks.is_empty(running, computed):
             _refuse_an_empty_comparison(running, inputs["recommendations"].sql, arguments)
         return running.returned(computed, output)

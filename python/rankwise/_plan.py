@@ -118,8 +118,10 @@ class Plan:
         return {metric["name"] for metric in self.metrics if metric["level"] in levels}
 
     def compared_names(self) -> set[str]:
-        """The names of the metrics asked that rankwise.compare tests: per-user
-        values that depend on the model (not idcg, a property of the truth)."""
+        """The names of the metrics asked that the report's verdict tests with
+        rankwise.compare: per-user values that depend on the model (not idcg, a
+        property of the truth; not the list-level ones, which compare tests
+        with the t test alone)."""
         return {metric["name"] for metric in self.metrics if metric["compared"]}
 
     def inputs_read_by(self, names: set[str]) -> set[str]:
@@ -134,11 +136,13 @@ class Plan:
         return [*(self.arguments["partition_by"] or []), *self.group_by]
 
 
-def evaluation_plan(arguments: dict[str, Any], *, items: bool = False, train: bool = False) -> Plan:
+def evaluation_plan(arguments: dict[str, Any], *, items: bool = False, train: bool = False,
+                    caller: str = "evaluate") -> Plan:
     """The planner's plan for the macro arguments of :func:`macro_arguments`:
     raises InvalidArgumentError on any invalid argument, before anything touches
-    a connection. `items` and `train` say whether those inputs are given."""
-    planned = renderer().call("_evaluation_plan", **arguments, items=items, train=train)
+    a connection. `items` and `train` say whether those inputs are given;
+    `caller` names the function in the plan's warnings."""
+    planned = renderer().call("_evaluation_plan", **arguments, items=items, train=train, caller=caller)
     return Plan(
         arguments=arguments,
         options=_plain_mapping(planned["options"]),

@@ -490,7 +490,8 @@ def sql_command(dialect: str, **options: Any) -> None:
 @click.argument("recommendations")
 @click.argument("interactions")
 @click.option("-m", "--metric", "metrics", multiple=True, required=True,
-              help="A per-user metric, optionally @k (repeatable): -m ndcg@10 -m map@10.")
+              help="A per-user or list-level metric, optionally @k (repeatable): -m ndcg@10 -m map@10 "
+                   "-m popularity_lift@10.")
 @click.option("-k", "cutoffs", multiple=True, type=int,
               help="A cutoff for the metrics given without @k (repeatable). Default: the whole list.")
 @click.option("--model-col", default="model", show_default=True,
@@ -505,6 +506,8 @@ def sql_command(dialect: str, **options: Any) -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of the resamples.")
 @_comparison_options("The model every other is compared with; by default every pair once.")
 @click.option("--equivalence", is_flag=True, help="With --margin, add the equivalence test (TOST: p_equivalence).")
+@click.option("--items", default=None, help=f"The catalog, read by {_readers('items')}.")
+@click.option("--train", default=None, help=f"The interactions the model was trained on, read by {_readers('train')}.")
 @_options_except("model_col")
 @click.option("--details", is_flag=True,
               help="Print every row of the comparison (each pair's difference, interval and tests) instead of "
