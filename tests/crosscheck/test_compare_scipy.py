@@ -46,12 +46,14 @@ def _case(n_models: int, n_users: int, seed: int, coverage: float) -> tuple[pd.D
 
 
 def _expected(recommendations: pd.DataFrame, interactions: pd.DataFrame, baseline: str | None, users: str,
-              correction: str, confidence: float) -> pd.DataFrame:
+              correction: str, confidence: float, metrics: list[str] = METRICS, **inputs) -> pd.DataFrame:
     """The comparison recomputed from evaluate's per-user values: each pair's
     users are those with a value under both models (evaluate lists every truth
-    user under users='interactions', and only the set's users otherwise)."""
-    per_user = rankwise.evaluate(recommendations, interactions, METRICS, group_by="model", per_user=True,
-                                 relevance_col="relevance", users=users)
+    user under users='interactions', and only the set's users otherwise; a
+    list-level metric's values are the lists'). `inputs`: the catalog, the
+    train interactions and their options."""
+    per_user = rankwise.evaluate(recommendations, interactions, metrics, group_by="model", per_user=True,
+                                 relevance_col="relevance", users=users, **inputs)
     models = sorted(recommendations["model"].unique())
     pairs = ([(model, baseline) for model in models if model != baseline] if baseline is not None
              else list(itertools.combinations(models, 2)))
@@ -113,16 +115,16 @@ def _assert_close(actual: float, expected: float, tolerance: float, what: str) -
 
 
 def _check(recommendations: pd.DataFrame, interactions: pd.DataFrame, baseline: str | None, users: str,
-           correction: str, confidence: float) -> None:
-    expected = _expected(recommendations, interactions, baseline, users, correction, confidence)
+           correction: str, confidence: float, metrics: list[str] = METRICS, **inputs) -> None:
+    expected = _expected(recommendations, interactions, baseline, users, correction, confidence, metrics, **inputs)
     if expected.empty:
         # no pair to compare: refused, not an empty table
         with pytest.raises(InvalidArgumentError, match=_refusal(recommendations, baseline)):
-            rankwise.compare(recommendations, interactions, METRICS, baseline=baseline, users=users,
-                             relevance_col="relevance", correction=correction, confidence=confidence)
+            rankwise.compare(recommendations, interactions, metrics, baseline=baseline, users=users,
+                             relevance_col="relevance", correction=correction, confidence=confidence, **inputs)
         return
-    actual = rankwise.compare(recommendations, interactions, METRICS, baseline=baseline, users=users,
-                              relevance_col="relevance", correction=correction, confidence=confidence)
+    actual = rankwise.compare(recommendations, interactions, metrics, baseline=baseline, users=users,
+                              relevance_col="relevance", correction=correction, confidence=confidence, **inputs)
     key = ["metric", "k", "model", "baseline"]
     actual_rows = {tuple(None if pd.isna(value) else value for value in row[key]): row for _, row in actual.iterrows()}
     expected_rows = {tuple(None if pd.isna(value) else value for value in row[key]): row for _, row in expected.iterrows()}
@@ -150,6 +152,32 @@ def test_every_row_matches_scipy_and_statsmodels(n_models, n_users, seed, covera
                                                  confidence) -> None:
     recommendations, interactions = _case(n_models, n_users, seed, coverage)
     _check(recommendations, interactions, "m0" if with_baseline else None, users, correction, confidence)
+
+
+# The list-level metrics, each user's value that of a list (and of the user's
+# train items for popularity_lift and miscalibration), beside a per-user one.
+LIST_METRICS = ["popularity_lift@3", "miscalibration@5", "arp@2", "novelty@5", "serendipity@3", "ndcg@5"]
+
+
+def _list_inputs(n_users: int, seed: int) -> dict:
+    """The catalog of the 15 items of _case with a genre each (one of 3), and
+    train interactions of 0 to 4 items for most users of _case and for users
+    with no list."""
+    rng = np.random.default_rng(seed + 1)
+    items = pd.DataFrame({"item_id": [f"i{item}" for item in range(15)], "genre": [f"g{item % 3}" for item in range(15)]})
+    train = [(f"u{user}", f"i{item}") for user in range(n_users + 6) if rng.random() < 0.85
+             for item in rng.choice(15, size=rng.integers(0, 5), replace=False)]
+    return {"items": items, "train": pd.DataFrame(train, columns=["user_id", "item_id"]), "item_group_col": "genre"}
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n_models=st.integers(2, 4), n_users=st.integers(5, 60), seed=st.integers(0, 2**32 - 1),
+       coverage=st.sampled_from([0.5, 0.8, 1.0]), with_baseline=st.booleans(), correction=st.sampled_from(["holm", "bh"]))
+def test_list_level_metrics_pair_the_users_with_a_value_under_both_models(n_models, n_users, seed, coverage,
+                                                                          with_baseline, correction) -> None:
+    recommendations, interactions = _case(n_models, n_users, seed, coverage)
+    _check(recommendations, interactions, "m0" if with_baseline else None, "interactions", correction, 0.95,
+           LIST_METRICS, **_list_inputs(n_users, seed))
 
 
 @pytest.mark.parametrize("correction", ["holm", "bh"])

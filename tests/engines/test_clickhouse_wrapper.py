@@ -38,7 +38,7 @@ import rankwise
 from rankwise.engines.clickhouse import ClickHouseEngine
 from rankwise.errors import ColumnTypeError, InputError, InvalidArgumentError, InvalidValueError, NoOverlapError
 from tests.engines import wrapper_parity
-from tests.reference import comparison_seeds, make_expected
+from tests.reference import comparison_seeds, make_expected, popularity_seeds
 from tests.unit import test_validation
 
 pytestmark = pytest.mark.needs_engines("clickhouse")
@@ -137,6 +137,24 @@ def test_the_comparison_of_the_integration_project_is_the_same_on_clickhouse(ses
     expected = rankwise.compare(recommendations, interactions, **arguments)
     _assert_same_table(on_clickhouse, expected, ["example_id", "metric", "k", "model", "baseline"])
     assert rankwise.comparison_table(on_clickhouse).equals(rankwise.comparison_table(expected))
+
+
+def test_list_level_metrics_compare_the_same_on_clickhouse(session) -> None:
+    """compare of popularity_lift and miscalibration beside hit_rate (the two
+    kinds of pairs in one query), the catalog and the train interactions tables
+    of the session too."""
+    frames = {"recommendations": popularity_seeds._read(popularity_seeds.RECOMMENDATIONS),
+              "interactions": popularity_seeds._read(popularity_seeds.INTERACTIONS),
+              "items": popularity_seeds._read(popularity_seeds.ITEMS), "train": popularity_seeds.inputs()}
+    arguments = {"metrics": ["popularity_lift", "miscalibration", "hit_rate"], "k": [1, 3], "baseline": "model_a",
+                 "partition_by": "example_id", "item_group_col": popularity_seeds.GROUP_COL}
+    with _tables(session, **frames) as (names, _):
+        on_clickhouse = rankwise.compare(names["recommendations"], names["interactions"], items=names["items"],
+                                         train=names["train"], con=session, **arguments)
+    expected = rankwise.compare(frames["recommendations"], frames["interactions"], items=frames["items"],
+                                train=frames["train"], **arguments)
+    assert set(expected["metric"]) == {"popularity_lift", "miscalibration", "hit_rate"}
+    _assert_same_table(on_clickhouse, expected, ["example_id", "metric", "k", "model", "baseline"])
 
 
 def test_the_bootstrap_interval_of_entropy_is_the_same_on_clickhouse(session) -> None:

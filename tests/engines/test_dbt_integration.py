@@ -35,6 +35,7 @@ def test_dbt_build_succeeds(dbt_build: DbtRun) -> None:
         "equal_within_tolerance_propensity__actual",
         "equal_within_tolerance_popularity_bias__actual",
         "equal_within_tolerance_popularity_by_user_group__actual",
+        "equal_within_tolerance_popularity_comparison__actual",
         "equal_within_tolerance_exposure__actual",
         "equal_within_tolerance_exposure_by_item_group__actual",
         # some cases under the engine's non-default session settings (empty on DuckDB)

@@ -34,7 +34,7 @@ import rankwise
 from rankwise.errors import InputError, InvalidArgumentError, InvalidValueError, NoOverlapError
 from tests.engines import wrapper_parity
 from tests.engines.engines import spark_test_settings
-from tests.reference import comparison_seeds, make_expected
+from tests.reference import comparison_seeds, make_expected, popularity_seeds
 from tests.unit import test_validation
 
 pyspark = pytest.importorskip("pyspark")
@@ -178,6 +178,22 @@ def test_the_comparison_of_the_integration_project_is_the_same_on_spark(spark) -
     _assert_same_table(on_spark.toPandas(), expected, ["example_id", "metric", "k", "model", "baseline"])
     table = rankwise.comparison_table(on_spark)
     assert table.equals(rankwise.comparison_table(expected))
+
+
+def test_list_level_metrics_compare_the_same_on_spark(spark) -> None:
+    """compare of popularity_lift and miscalibration beside hit_rate (the two
+    kinds of pairs in one query), the catalog and the train interactions given
+    as Spark DataFrames too."""
+    recommendations = popularity_seeds._read(popularity_seeds.RECOMMENDATIONS)
+    items = popularity_seeds._read(popularity_seeds.ITEMS)
+    interactions, train = popularity_seeds._read(popularity_seeds.INTERACTIONS), popularity_seeds.inputs()
+    arguments = {"metrics": ["popularity_lift", "miscalibration", "hit_rate"], "k": [1, 3], "baseline": "model_a",
+                 "partition_by": "example_id", "item_group_col": popularity_seeds.GROUP_COL}
+    on_spark = rankwise.compare(to_spark(spark, recommendations), to_spark(spark, interactions), items=to_spark(spark, items),
+                                train=to_spark(spark, train), output="pandas", **arguments)
+    expected = rankwise.compare(recommendations, interactions, items=items, train=train, **arguments)
+    assert set(expected["metric"]) == {"popularity_lift", "miscalibration", "hit_rate"}
+    _assert_same_table(on_spark, expected, ["example_id", "metric", "k", "model", "baseline"])
 
 
 def test_the_bootstrap_interval_of_entropy_is_the_same_on_spark(spark) -> None:

@@ -1,12 +1,14 @@
 """The integration project's seeds of popularity_lift and miscalibration: a
 train table of the beyond-accuracy lists' own users (drawn from a seed, per
 fold, with users who have no list and lists whose user has no train item), and
-the values tests/reference/popularity_bias.py computes on them.
-integration_tests/models/popularity_bias__actual.sql asks for the same;
+the values tests/reference/popularity_bias.py computes on them, and the
+comparison of the two models on them (scipy's paired t test).
+integration_tests/models/popularity_bias__actual.sql and
+popularity_comparison__actual.sql ask for the same;
 tests/unit/test_popularity_seeds.py keeps the seeds equal to what this module
 writes:
 
-    python -m tests.reference.popularity_seeds   # rewrites the four seeds
+    python -m tests.reference.popularity_seeds   # rewrites the five seeds
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ INTERACTIONS = SEEDS / "input__beyond__interactions.csv"
 # the interactions with each user's group (user_group_col), and the means per group
 GROUPED_INTERACTIONS = SEEDS / "input__popularity__interactions.csv"
 EXPECTED_BY_USER_GROUP = SEEDS / "expected__popularity_by_user_group.csv"
+# rankwise.compare of the two models on the same metrics
+EXPECTED_COMPARISON = SEEDS / "expected__popularity_comparison.csv"
 
 K = [1, 3, 5]
 # variant: (arp_popularity, {metric label: alpha or None for popularity_lift})
@@ -82,6 +86,62 @@ def expected(recommendations: pd.DataFrame, train: pd.DataFrame, items: pd.DataF
     return pd.DataFrame(rows, columns=["variant", "example_id", "model", "metric_label", "value", "n_users"])
 
 
+def expected_comparison(recommendations: pd.DataFrame, train: pd.DataFrame, items: pd.DataFrame,
+                        interactions: pd.DataFrame) -> pd.DataFrame:
+    """rankwise.compare of 'popular' against the baseline model_a, per fold, on
+    popularity_lift and miscalibration (the default variant) and on hit_rate (a
+    per-user metric, every user of the fold's truth paired, in the same query):
+    each user's values from the reference implementations (hit_rate: 1 when an
+    item of the top k is in the user's interactions), the users with a value
+    under both models paired, the paired t test, its 95% interval and Cohen's
+    d_z from scipy (a difference within 1e-12 of the larger value is a tie, as
+    docs/statistics.md says)."""
+    import scipy.stats
+
+    group_of = dict(zip(items["item_id"], items[GROUP_COL]))
+    measure, metrics = VARIANTS["default"]
+    rows = []
+    for fold, lists in recommendations.groupby("example_id", sort=True):
+        fold_train = list(train.loc[train["example_id"] == fold, ["user_id", "item_id"]].itertuples(index=False, name=None))
+        phi, profiles = popularity_bias.popularity(fold_train, measure), popularity_bias.profiles(fold_train)
+        truth = interactions.loc[interactions["example_id"] == fold].groupby("user_id")["item_id"].apply(set).to_dict()
+        for label, alpha in [*metrics.items(), ("hit_rate", None)]:
+            for k in K:
+                values: dict[str, dict[str, float]] = {model: {} for model in ("popular", "model_a")}
+                for (model, user), rows_of in lists.groupby(["model", "user_id"]):
+                    top_k = list(rows_of.loc[rows_of["rank"] <= k].sort_values("rank")["item_id"])
+                    profile = profiles.get(user, set())
+                    if label == "hit_rate":
+                        value = None if user not in truth else float(bool(set(top_k) & truth[user]))
+                    else:
+                        value = (popularity_bias.popularity_lift(top_k, profile, phi) if alpha is None
+                                 else popularity_bias.miscalibration(top_k, profile, group_of, alpha))
+                    if value is not None:
+                        values[model][user] = value
+                if label == "hit_rate":
+                    # every truth user counts; a missing list scores 0
+                    for model in values:
+                        values[model] = {user: values[model].get(user, 0.0) for user in truth}
+                paired = sorted(set(values["popular"]) & set(values["model_a"]))
+                model = np.array([values["popular"][user] for user in paired])
+                baseline = np.array([values["model_a"][user] for user in paired])
+                raw = model - baseline
+                difference = np.where(np.abs(raw) <= 1e-12 * np.maximum(np.abs(model), np.abs(baseline)), 0.0, raw)
+                n, mean, sd = len(paired), difference.mean(), difference.std(ddof=1)
+                if sd > 0:
+                    test = scipy.stats.ttest_1samp(difference, 0.0)
+                    low, high = scipy.stats.t.interval(0.95, n - 1, loc=mean, scale=sd / np.sqrt(n))
+                    tested = (low, high, mean / sd, test.statistic, test.pvalue)
+                else:
+                    # every difference the same: no t; p 0 unless they are all 0 (docs/statistics.md)
+                    tested = (mean, mean, np.nan, np.nan, 0.0 if mean != 0 else np.nan)
+                rows.append((fold, f"{label}@{k}", "popular", "model_a", n, model.mean(), baseline.mean(), mean, *tested,
+                             int((difference > 0).sum()), int((difference == 0).sum()), int((difference < 0).sum())))
+    return pd.DataFrame(rows, columns=["example_id", "metric_label", "model", "baseline", "n_users", "mean",
+                                       "baseline_mean", "diff", "ci_low", "ci_high", "effect_size", "t_statistic",
+                                       "p_value", "wins", "ties", "losses"])
+
+
 def grouped_interactions() -> pd.DataFrame:
     """The beyond-accuracy interactions with a `segment` per (fold, user),
     drawn from a seed: 'niche' or 'blockbuster'."""
@@ -123,3 +183,5 @@ if __name__ == "__main__":
     grouped.to_csv(GROUPED_INTERACTIONS, index=False)
     expected_by_user_group(_read(RECOMMENDATIONS), train, grouped).to_csv(EXPECTED_BY_USER_GROUP, index=False,
                                                                          float_format="%.17g")
+    expected_comparison(_read(RECOMMENDATIONS), train, _read(ITEMS), _read(INTERACTIONS)).to_csv(EXPECTED_COMPARISON, index=False,
+                                                                           float_format="%.17g")

@@ -25,6 +25,7 @@ import math
 
 import pandas as pd
 import pytest
+import scipy.stats
 
 import rankwise
 from rankwise._plan import evaluation_plan, macro_arguments
@@ -319,10 +320,37 @@ def test_invalid_beyond_accuracy_arguments_are_refused(arguments: dict, message:
         rankwise.evaluate(RECOMMENDATIONS, INTERACTIONS, **arguments)
 
 
-def test_compare_refuses_the_list_level_metrics() -> None:
+def test_compare_pairs_the_lists_with_a_value_under_both_models() -> None:
+    """arp@2 by hand: of 4 train users, a had 2, b and d 1, c none. m1 gives u1
+    (a, b) 0.375, u2 (a, c) 0.25, u3 (c, d) 0.125; m2 gives u1 (b, c) 0.125,
+    u2 (a, d) 0.375, and u3 one item at rank 3, so no value at 2: u3 is in no
+    difference, nor u4, whose list under m1 is one item at rank 3. m2 - m1: -0.25 and 0.125, mean -0.0625, sd 0.2652 (sqrt of
+    0.0703125), t = -0.0625 / (sd / sqrt(2)) = -1/3."""
+    recommendations = pd.DataFrame(
+        [("m1", "u1", "a", 1), ("m1", "u1", "b", 2), ("m1", "u2", "a", 1), ("m1", "u2", "c", 2), ("m1", "u3", "c", 1),
+         ("m1", "u3", "d", 2), ("m2", "u1", "b", 1), ("m2", "u1", "c", 2), ("m2", "u2", "a", 1), ("m2", "u2", "d", 2),
+         ("m2", "u3", "a", 3), ("m1", "u4", "a", 3), ("m2", "u4", "b", 1), ("m2", "u4", "a", 2)],
+        columns=["model", "user_id", "item_id", "rank"])
+    interactions = pd.DataFrame({"user_id": ["u1", "u2", "u3", "u4"], "item_id": ["a", "c", "d", "a"]})
+    train = pd.DataFrame({"user_id": ["t1", "t2", "t3", "t4"], "item_id": ["a", "a", "b", "d"]})
+    # at 5 every list has a value, and the lists of u3 and u4 have rows at 2, without a value there
+    result = rankwise.compare(recommendations, interactions, ["arp@2", "arp@5"], baseline="m1", train=train)
+    assert list(result["n_users"]) == [2, 4]
+    row = result.iloc[0]
+    assert (row["metric_label"], row["model"], row["baseline"], row["n_users"]) == ("arp@2", "m2", "m1", 2)
+    assert (row["wins"], row["ties"], row["losses"]) == (1, 0, 1)
+    assert row["mean"] == pytest.approx(0.25, abs=1e-15) and row["baseline_mean"] == pytest.approx(0.3125, abs=1e-15)
+    assert row["diff"] == pytest.approx(-0.0625, abs=1e-15)
+    assert row["t_statistic"] == pytest.approx(-1 / 3, abs=1e-12)
+    assert row["p_value"] == pytest.approx(scipy.stats.ttest_rel([0.125, 0.375], [0.375, 0.25]).pvalue, abs=1e-9)
+
+
+def test_compare_refuses_to_resample_the_list_level_metrics() -> None:
     recommendations = pd.concat([RECOMMENDATIONS.assign(model="m1"), RECOMMENDATIONS.assign(model="m2")])
-    with pytest.raises(InvalidArgumentError, match=r"novelty is averaged over each model's lists"):
-        rankwise.compare(recommendations, INTERACTIONS, ["novelty@3"], model_col="model")
+    with pytest.raises(InvalidArgumentError, match=r"novelty is scored on each model's lists \(the users with a value under "
+                                                   r"both models\), which the randomization test does not resample yet"):
+        rankwise.compare(recommendations, INTERACTIONS, ["novelty@3", "ndcg@3"], model_col="model", train=TRAIN,
+                         tests=["t", "randomization"])
 
 
 def test_recommended_items_missing_from_the_catalog_are_refused() -> None:

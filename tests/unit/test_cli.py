@@ -202,3 +202,18 @@ def test_a_metric_without_its_input_names_the_flag(files) -> None:
     assert result.exit_code != 0
     assert result.output == ("Error: rankwise.evaluate: arp needs the `--train` input (the interactions the model was "
                              "trained on, for the items' popularity).\n")
+
+
+def test_compare_takes_the_train_interactions_of_a_list_level_metric(files, tmp_path: Path) -> None:
+    pd.DataFrame({"user_id": ["t1", "t2", "t3"], "item_id": ["x", "x", "y"]}).to_csv(tmp_path / "train.csv", index=False)
+    arguments = ["-m", "arp@2", "-m", "ndcg@2", "--score-col", "score", "--relevance-col", "relevance", "--baseline", "a"]
+    target = tmp_path / "comparison.csv"
+    result = CliRunner().invoke(main, ["compare", *files, *arguments, "--train", str(tmp_path / "train.csv"), "--details",
+                                       "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    expected = rankwise.compare(*files, ["arp@2", "ndcg@2"], baseline="a", score_col="score", relevance_col="relevance",
+                                train=str(tmp_path / "train.csv"))
+    written = pd.read_csv(target)
+    assert list(written["metric_label"]) == ["arp@2", "ndcg@2"]
+    assert list(written["n_users"]) == list(expected["n_users"]) == [2, 2]
+    assert (written["diff"] - expected["diff"]).abs().max() < 1e-12

@@ -50,3 +50,33 @@ def test_the_means_per_user_group_are_the_references_and_the_wrappers() -> None:
     assert len(merged) == len(wrapper) == len(stored)
     assert (merged["value_wrapper"] - merged["value"]).abs().max() < 1e-12
     assert (merged["n_users_wrapper"] == merged["n_users"]).all()
+
+
+def test_the_comparison_is_scipys_on_the_references_values_and_the_wrappers() -> None:
+    """compare pairs each user's list-level values under the two models where
+    both have one, and every truth user's hit_rate: the stored seed is scipy's
+    paired t test on the reference implementations' values, and the wrapper
+    gives the same rows."""
+    recommendations, items = reference._read(reference.RECOMMENDATIONS), reference._read(reference.ITEMS)
+    train = reference.inputs()
+    stored = pd.read_csv(reference.EXPECTED_COMPARISON, dtype={"example_id": str, "model": str, "baseline": str})
+    interactions = reference._read(reference.INTERACTIONS)
+    computed = reference.expected_comparison(recommendations, train, items, interactions)
+    # 2 folds x 3 metrics x 3 cutoffs; u07, without train items, has no list-level value under either model
+    assert len(stored) == len(computed) == 2 * 3 * 3
+    listed = ~stored["metric_label"].str.startswith("hit_rate")
+    assert (stored.loc[listed, "n_users"] == recommendations["user_id"].nunique() - 1).all()
+    assert (stored.loc[~listed, "n_users"] == recommendations["user_id"].nunique()).all()
+    pd.testing.assert_frame_equal(stored, computed, check_exact=False, rtol=1e-15, atol=1e-15)
+    wrapper = rankwise.compare(recommendations, interactions, ["popularity_lift", "miscalibration", "hit_rate"], k=reference.K,
+                               baseline="model_a", partition_by="example_id", train=train, items=items,
+                               item_group_col=reference.GROUP_COL)
+    merged = stored.merge(wrapper, on=["example_id", "metric_label", "model", "baseline"], suffixes=("", "_wrapper"),
+                          validate="1:1")
+    assert len(merged) == len(wrapper) == len(stored)
+    for column in ("n_users", "wins", "ties", "losses"):
+        assert (merged[f"{column}_wrapper"] == merged[column]).all(), column
+    for column in ("mean", "baseline_mean", "diff", "ci_low", "ci_high", "effect_size", "t_statistic", "p_value"):
+        assert (merged[f"{column}_wrapper"].isna() == merged[column].isna()).all(), column
+        assert (merged[f"{column}_wrapper"] - merged[column]).abs().max() < 1e-9, column
+
