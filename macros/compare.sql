@@ -41,15 +41,30 @@
                           rankwise._stage_pair_sums(spec)]) -%}
     {%- if spec.needs_pair_lists %}{% do stages.append(rankwise._stage_pair_populations(spec)) %}{% endif -%}
 {%- endif -%}
-{%- if spec.needs_list_metrics %}{% do stages.append(rankwise._stage_list_pair_sums(spec)) %}{% endif -%}
+{%- if spec.needs_list_metrics -%}
+    {%- do stages.extend([rankwise._stage_list_pair_differences(spec), rankwise._stage_list_pair_sums(spec)]) -%}
+{%- endif -%}
 {%- if spec.resampling -%}
-    {%- do stages.extend([rankwise._stage_user_keys(spec), rankwise._stage_resamples(spec)]) -%}
-{%- endif -%}
-{%- if 'randomization' in spec.tests -%}
-    {%- do stages.extend([rankwise._stage_flipped_sums(spec), rankwise._stage_randomization(spec)]) -%}
-{%- endif -%}
-{%- if 'bootstrap' in spec.tests -%}
-    {%- do stages.extend([rankwise._stage_population_weights(spec), rankwise._stage_weighted_sums(spec), rankwise._stage_bootstrap(spec)]) -%}
+    {%- do stages.append(rankwise._stage_resamples(spec)) -%}
+    {%- if spec.needs_user_metrics -%}
+        {%- do stages.append(rankwise._stage_user_keys(spec)) -%}
+        {%- if 'randomization' in spec.tests -%}
+            {%- do stages.extend([rankwise._stage_flipped_sums(spec), rankwise._stage_randomization(spec)]) -%}
+        {%- endif -%}
+        {%- if 'bootstrap' in spec.tests -%}
+            {%- do stages.extend([rankwise._stage_population_weights(spec), rankwise._stage_weighted_sums(spec),
+                                  rankwise._stage_bootstrap(spec)]) -%}
+        {%- endif -%}
+    {%- endif -%}
+    {%- if spec.needs_list_metrics -%}
+        {%- do stages.append(rankwise._stage_list_user_keys(spec)) -%}
+        {%- if 'randomization' in spec.tests -%}
+            {%- do stages.extend([rankwise._stage_flipped_sums(spec, 'list'), rankwise._stage_randomization(spec, 'list')]) -%}
+        {%- endif -%}
+        {%- if 'bootstrap' in spec.tests -%}
+            {%- do stages.extend([rankwise._stage_list_weighted_sums(spec), rankwise._stage_list_bootstrap(spec)]) -%}
+        {%- endif -%}
+    {%- endif -%}
 {%- endif -%}
 {%- do stages.extend([rankwise._stage_comparison_moments(spec), rankwise._stage_comparison_tests(spec),
                       rankwise._stage_comparison_p(spec)]) -%}
@@ -140,12 +155,6 @@ with
     {%- for test in tests -%}
         {%- do rankwise._check_choice('compare', 'tests', test, ['t', 'randomization', 'bootstrap']) -%}
     {%- endfor -%}
-    {#- a list-level metric's users are those with a value under both models,
-        whom the resampling stages, which draw the truth's users, do not draw -#}
-    {%- set resampled = tests | reject('equalto', 't') | list -%}
-    {%- if spec.list_metrics | length > 0 and resampled | length > 0 -%}
-        {{ exceptions.raise_compiler_error("rankwise.compare: " ~ (spec.list_metrics | map(attribute='name') | unique | join(', ')) ~ " is scored on each model's lists (the users with a value under both models), which the " ~ resampled | join(' and ') ~ " test does not resample yet; compare it with tests=['t'], in a call of its own.") }}
-    {%- endif -%}
     {%- if not (n_resamples is integer and n_resamples is not boolean and n_resamples >= 1 and n_resamples <= 1000000) -%}
         {{ exceptions.raise_compiler_error("rankwise.compare: argument `n_resamples` must be an integer from 1 to 1000000; got " ~ rankwise._describe(n_resamples) ~ ".") }}
     {%- endif -%}
@@ -153,6 +162,12 @@ with
     {%- do rankwise._check_choice('compare', 'correction', correction, ['holm', 'bh', 'none']) -%}
     {%- if margin is not none and not (margin is number and margin is not boolean and (margin - margin) == 0 and margin > 0) -%}
         {{ exceptions.raise_compiler_error("rankwise.compare: argument `margin` must be a finite number above 0 (how much worse than the baseline, on the metric's scale, still counts as no worse), or none; got " ~ rankwise._describe(margin) ~ ".") }}
+    {%- endif -%}
+    {#- "no worse" reads worse as lower, which it is for every per-user metric;
+        a list-level metric has no better side (a higher novelty, arp,
+        popularity_lift or miscalibration is not a better list) -#}
+    {%- if margin is not none and spec.list_metrics | length > 0 -%}
+        {{ exceptions.raise_compiler_error("rankwise.compare: `margin` tests that the model is no worse than the baseline, reading lower as worse; " ~ (spec.list_metrics | map(attribute='name') | unique | join(', ')) ~ " has no better side (higher is not a better list), so it is compared without a margin: leave it out of this call, or leave out `margin`.") }}
     {%- endif -%}
     {%- if equivalence is not boolean -%}
         {{ exceptions.raise_compiler_error("rankwise.compare: argument `equivalence` must be true or false; got " ~ rankwise._describe(equivalence) ~ ".") }}

@@ -137,20 +137,26 @@ rw_pair_differences as (
 rw_pair_sums as (
     select
         {{ rankwise._pair_columns(spec, 'differences', selected=true) }}, differences.rw_limit as rw_limit
-        {%- for metric in spec.user_metric_names %}
-        {%- set diff = 'differences.rw_diff__' ~ metric.key %},
-        count({{ diff }}) as rw_listed__{{ metric.key }},
-        sum({{ diff }}) as rw_sum_diff__{{ metric.key }},
-        {{ rankwise._var_pop(diff) }} as rw_var_listed__{{ metric.key }},
-        sum(abs({{ diff }})) as rw_sum_abs__{{ metric.key }},
-        sum(differences.rw_model__{{ metric.key }}) as rw_sum_model__{{ metric.key }},
-        sum(differences.rw_baseline__{{ metric.key }}) as rw_sum_baseline__{{ metric.key }},
-        count(case when {{ diff }} > 0 then 1 end) as rw_wins__{{ metric.key }},
-        count(case when {{ diff }} < 0 then 1 end) as rw_losses__{{ metric.key }}
+        {%- for metric in spec.user_metric_names %},
+        {{ rankwise._difference_sums(metric.key) }}
         {%- endfor %}
     from rw_pair_differences as differences
     group by {{ rankwise._pair_columns(spec, 'differences') }}, differences.rw_limit
 )
+{%- endmacro %}
+
+{#- The sums of rw_pair_sums and rw_list_pair_sums for one metric (`name`: its
+    key or position) over the relation `differences`. -#}
+{% macro _difference_sums(name) -%}
+    {%- set diff = 'differences.rw_diff__' ~ name -%}
+count({{ diff }}) as rw_listed__{{ name }},
+        sum({{ diff }}) as rw_sum_diff__{{ name }},
+        {{ rankwise._var_pop(diff) }} as rw_var_listed__{{ name }},
+        sum(abs({{ diff }})) as rw_sum_abs__{{ name }},
+        sum(differences.rw_model__{{ name }}) as rw_sum_model__{{ name }},
+        sum(differences.rw_baseline__{{ name }}) as rw_sum_baseline__{{ name }},
+        count(case when {{ diff }} > 0 then 1 end) as rw_wins__{{ name }},
+        count(case when {{ diff }} < 0 then 1 end) as rw_losses__{{ name }}
 {%- endmacro %}
 
 {#- rw_pair_populations: per pair, the truth users with a list under both models,
@@ -170,63 +176,64 @@ rw_pair_populations as (
     both of its models: the users of users='both'. -#}
 {% macro _users_with_both_lists(spec) %}
     {%- set joins -%}
-    from rw_pairs as pair
-    inner join rw_list_rows as model_list
-        on model_list.{{ spec.model }} = pair.rw_model{{ rankwise._groups_match('model_list', 'pair', spec.shared_groups) }}
-    inner join rw_list_rows as baseline_list
-        on baseline_list.rw_user = model_list.rw_user
-        and baseline_list.{{ spec.model }} = pair.rw_baseline{{ rankwise._groups_match('baseline_list', 'pair', spec.shared_groups) }}
+    {{ rankwise._pairs_with_both_lists('rw_list_rows', spec) }}
     inner join rw_user_truth_counts as truth
         on truth.rw_user = model_list.rw_user{{ rankwise._partitions_match('truth', 'pair', spec) }}
     {%- endset -%}
     {{ return(joins) }}
 {% endmacro %}
 
-{#- rw_list_pair_sums: per pair, for each list-level metric and cutoff (its
-    position), over the users with a value under both models (a list with an
-    item within the cutoff under each, and what else the metric needs, such as
-    train items for popularity_lift): their number, the sum and population
-    variance of the differences, the sums of the two values, and the users
-    where the model is above or below the baseline. A user with a value under
-    one model only is in no difference: a list-level metric has no value to
-    count as 0 where a list is missing. -#}
+{#- FROM each pair (`pair`) joined to the rows of `lists` (a relation with the
+    group columns and rw_user, a row per list) of its model (`model_list`) and
+    of its baseline (`baseline_list`) for the same user. -#}
+{% macro _pairs_with_both_lists(lists, spec) %}
+    {%- set joins -%}
+    from rw_pairs as pair
+    inner join {{ lists }} as model_list
+        on model_list.{{ spec.model }} = pair.rw_model{{ rankwise._groups_match('model_list', 'pair', spec.shared_groups) }}
+    inner join {{ lists }} as baseline_list
+        on baseline_list.rw_user = model_list.rw_user
+        and baseline_list.{{ spec.model }} = pair.rw_baseline{{ rankwise._groups_match('baseline_list', 'pair', spec.shared_groups) }}
+    {%- endset -%}
+    {{ return(joins) }}
+{% endmacro %}
+
+{#- rw_list_pair_differences: per (pair, user with a list under both models),
+    for each list-level metric and cutoff (its position), the difference model
+    minus baseline and the two values, NULL unless both models' lists have a
+    value (an item within the cutoff, and what else the metric needs, such as
+    train items for popularity_lift). A user with a value under one model only
+    is in no difference: a list-level metric has no value to count as 0 where
+    a list is missing. -#}
+{% macro _stage_list_pair_differences(spec) %}
+rw_list_pair_differences as (
+    select
+        {{ rankwise._pair_columns(spec, 'pair', selected=true) }}, model_list.rw_user as rw_user
+        {%- for entry in spec.list_metrics %}
+        {%- set model_value = 'model_list.rw_value__' ~ entry.position %}
+        {%- set baseline_value = 'baseline_list.rw_value__' ~ entry.position %}
+        {%- set both = 'case when ' ~ model_value ~ ' is not null and ' ~ baseline_value ~ ' is not null then ' %},
+        {{ both }}{{ rankwise._paired_difference(model_value, baseline_value) }} end as rw_diff__{{ entry.position }},
+        {{ both }}{{ model_value }} end as rw_model__{{ entry.position }},
+        {{ both }}{{ baseline_value }} end as rw_baseline__{{ entry.position }}
+        {%- endfor %}
+    {{ rankwise._pairs_with_both_lists('rw_list_values', spec) }}
+)
+{%- endmacro %}
+
+{#- rw_list_pair_sums: per pair, for each list-level metric and cutoff, over
+    its listed users: their number, the sum and population variance of the
+    differences, the sum of |difference| (the randomization test's tie
+    tolerance), the sums of the two values, and the users where the model is
+    above or below the baseline. -#}
 {% macro _stage_list_pair_sums(spec) %}
-    {%- set both = [] -%}
-    {%- for entry in spec.list_metrics -%}
-        {%- set model_value = 'model_list.rw_value__' ~ entry.position -%}
-        {%- set baseline_value = 'baseline_list.rw_value__' ~ entry.position -%}
-        {%- do both.append({'position': entry.position,
-                            'when': 'case when ' ~ model_value ~ ' is not null and ' ~ baseline_value ~ ' is not null then ',
-                            'model': model_value, 'baseline': baseline_value}) -%}
-    {%- endfor -%}
 rw_list_pair_sums as (
     select
         {{ rankwise._pair_columns(spec, 'differences', selected=true) }}
-        {%- for value in both %}
-        {%- set diff = 'differences.rw_diff__' ~ value.position %},
-        count({{ diff }}) as rw_listed__{{ value.position }},
-        sum({{ diff }}) as rw_sum_diff__{{ value.position }},
-        {{ rankwise._var_pop(diff) }} as rw_var_listed__{{ value.position }},
-        sum(differences.rw_model__{{ value.position }}) as rw_sum_model__{{ value.position }},
-        sum(differences.rw_baseline__{{ value.position }}) as rw_sum_baseline__{{ value.position }},
-        count(case when {{ diff }} > 0 then 1 end) as rw_wins__{{ value.position }},
-        count(case when {{ diff }} < 0 then 1 end) as rw_losses__{{ value.position }}
+        {%- for entry in spec.list_metrics %},
+        {{ rankwise._difference_sums(entry.position) }}
         {%- endfor %}
-    from (
-        select
-            {{ rankwise._pair_columns(spec, 'pair', selected=true) }}
-            {%- for value in both %},
-            {{ value.when }}{{ rankwise._paired_difference(value.model, value.baseline) }} end as rw_diff__{{ value.position }},
-            {{ value.when }}{{ value.model }} end as rw_model__{{ value.position }},
-            {{ value.when }}{{ value.baseline }} end as rw_baseline__{{ value.position }}
-            {%- endfor %}
-        from rw_pairs as pair
-        inner join rw_list_values as model_list
-            on model_list.{{ spec.model }} = pair.rw_model{{ rankwise._groups_match('model_list', 'pair', spec.shared_groups) }}
-        inner join rw_list_values as baseline_list
-            on baseline_list.rw_user = model_list.rw_user
-            and baseline_list.{{ spec.model }} = pair.rw_baseline{{ rankwise._groups_match('baseline_list', 'pair', spec.shared_groups) }}
-    ) as differences
+    from rw_list_pair_differences as differences
     group by {{ rankwise._pair_columns(spec, 'differences') }}
 )
 {%- endmacro %}

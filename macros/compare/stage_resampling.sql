@@ -22,6 +22,32 @@
     {{ return(rankwise._user_keys_cte('rw_user_keys', 'rw_user_truth_counts', spec)) }}
 {% endmacro %}
 
+{#- rw_list_user_keys: the keys of the users with a list of a list-level value
+    (under any model), numbered apart from the truth users, so that adding a
+    list-level metric to a comparison changes no draw of the others. -#}
+{% macro _stage_list_user_keys(spec) %}
+    {%- set users = '(select distinct ' ~ rankwise._partition_columns(spec) ~ 'rw_user from rw_list_values)' -%}
+    {{ return(rankwise._user_keys_cte('rw_list_user_keys', users, spec)) }}
+{% endmacro %}
+
+{#- The two kinds of paired differences the resampling stages read: the per-user
+    metrics' (per pair, user and cutoff; a difference of 0 adds 0 whatever its
+    sign or weight, and the users of each set are weighed apart) and the
+    list-level metrics' (per pair and user, a column per metric and cutoff;
+    every listed difference, 0 included, counts in its own population). -#}
+{% macro _resampled_differences(spec, kind) %}
+    {%- if kind == 'user' -%}
+        {%- set columns = [] -%}
+        {%- for metric in spec.user_metric_names %}{% do columns.append('rw_diff__' ~ metric.key) %}{% endfor -%}
+        {{ return({'prefix': 'rw_', 'differences': 'rw_pair_differences', 'user_keys': 'rw_user_keys', 'columns': columns,
+                   'names': spec.user_metric_names | map(attribute='key') | list, 'grain': ['rw_limit'], 'kept': ' <> 0'}) }}
+    {%- endif -%}
+    {%- set columns = [] -%}
+    {%- for entry in spec.list_metrics %}{% do columns.append('rw_diff__' ~ entry.position) %}{% endfor -%}
+    {{ return({'prefix': 'rw_list_', 'differences': 'rw_list_pair_differences', 'user_keys': 'rw_list_user_keys', 'columns': columns,
+               'names': spec.list_metrics | map(attribute='position') | list, 'grain': [], 'kept': ' is not null'}) }}
+{% endmacro %}
+
 {#- rw_resamples: the resamples 1..n_resamples. -#}
 {% macro _stage_resamples(spec) %}
 rw_resamples as (
@@ -29,62 +55,66 @@ rw_resamples as (
 )
 {%- endmacro %}
 
-{#- The rows of rw_pair_differences with each resample and, as `draw_column`,
-    `of_draw` of the user's draw (the column rw_draw): computed once per row in
-    the inner query, as the engines do not all share a repeated expression. -#}
-{% macro _differences_by_resample(spec, draw_column, of_draw) %}
-    {%- set metric_columns = [] -%}
-    {%- for metric in spec.user_metric_names %}{% do metric_columns.append('rw_diff__' ~ metric.key) %}{% endfor -%}
+{#- The rows of the `kind` of differences with each resample and, as
+    `draw_column`, `of_draw` of the user's draw (the column rw_draw): computed
+    once per row in the inner query, as the engines do not all share a
+    repeated expression. -#}
+{% macro _differences_by_resample(spec, draw_column, of_draw, kind='user') %}
+    {%- set source = rankwise._resampled_differences(spec, kind) -%}
+    {%- set metric_columns = source.columns -%}
     (
         select
-            drawn.rw_pair as rw_pair, drawn.rw_limit as rw_limit, drawn.rw_resample as rw_resample,
+            drawn.rw_pair as rw_pair, {% for column in source.grain %}drawn.{{ column }} as {{ column }}, {% endfor %}drawn.rw_resample as rw_resample,
             {{ of_draw }} as {{ draw_column }},
             {{ rankwise._selected_columns(metric_columns, 'drawn')[:-2] }}
         from (
             select
-                differences.rw_pair as rw_pair, differences.rw_limit as rw_limit, resample.rw_resample as rw_resample,
+                differences.rw_pair as rw_pair, {% for column in source.grain %}differences.{{ column }} as {{ column }}, {% endfor %}resample.rw_resample as rw_resample,
                 {{ rankwise.resample_draw('keys.rw_user_key', 'resample.rw_resample', spec.seed) }} as rw_draw,
                 {{ rankwise._selected_columns(metric_columns, 'differences')[:-2] }}
-            from rw_pair_differences as differences
-            inner join rw_user_keys as keys
+            from {{ source.differences }} as differences
+            inner join {{ source.user_keys }} as keys
                 on keys.rw_user = differences.rw_user{{ rankwise._partitions_match('keys', 'differences', spec) }}
             cross join rw_resamples as resample
-            {#- a difference of 0 adds 0 whatever its sign or weight #}
-            where differences.{{ metric_columns | join(' <> 0 or differences.') }} <> 0
+            where differences.{{ metric_columns | join(source.kept ~ ' or differences.') }}{{ source.kept }}
         ) as drawn
     )
 {%- endmacro %}
 
-{#- rw_flipped_sums: per (pair, cutoff, resample), each metric's sum of the
-    differences with the signs the draws flip. -#}
-{% macro _stage_flipped_sums(spec) %}
-rw_flipped_sums as (
+{#- rw_flipped_sums (rw_list_flipped_sums): per (pair, cutoff, resample), each
+    metric's sum of the differences with the signs the draws flip. -#}
+{% macro _stage_flipped_sums(spec, kind='user') %}
+    {%- set source = rankwise._resampled_differences(spec, kind) -%}
+    {%- set grain = ['rw_pair'] + source.grain + ['rw_resample'] -%}
+{{ source.prefix }}flipped_sums as (
     select
-        signed.rw_pair as rw_pair, signed.rw_limit as rw_limit, signed.rw_resample as rw_resample
-        {%- for metric in spec.user_metric_names %},
-        sum(signed.rw_sign * signed.rw_diff__{{ metric.key }}) as rw_flipped__{{ metric.key }}
+        {{ rankwise._selected_columns(grain, 'signed')[:-2] }}
+        {%- for name in source.names %},
+        sum(signed.rw_sign * signed.rw_diff__{{ name }}) as rw_flipped__{{ name }}
         {%- endfor %}
-    from {{ rankwise._differences_by_resample(spec, 'rw_sign', '2 * ' ~ rankwise.sign_flip('drawn.rw_draw') ~ ' - 1') }} as signed
-    group by signed.rw_pair, signed.rw_limit, signed.rw_resample
+    from {{ rankwise._differences_by_resample(spec, 'rw_sign', '2 * ' ~ rankwise.sign_flip('drawn.rw_draw') ~ ' - 1', kind) }} as signed
+    group by {{ rankwise._group_columns(grain, 'signed')[:-2] }}
 )
 {%- endmacro %}
 
-{#- rw_randomization: per (pair, cutoff), the resamples whose flipped sum is at
-    least as far from 0 as the observed one. Sums that are equal in exact
-    arithmetic may differ in the last bits (they add in another order), so "at
-    least as far" allows 1e-9 of the sum of |differences|. -#}
-{% macro _stage_randomization(spec) %}
-rw_randomization as (
+{#- rw_randomization (rw_list_randomization): per (pair, cutoff), the resamples
+    whose flipped sum is at least as far from 0 as the observed one. Sums that
+    are equal in exact arithmetic may differ in the last bits (they add in
+    another order), so "at least as far" allows 1e-9 of the sum of
+    |differences|. -#}
+{% macro _stage_randomization(spec, kind='user') %}
+    {%- set source = rankwise._resampled_differences(spec, kind) -%}
+    {%- set grain = ['rw_pair'] + source.grain -%}
+{{ source.prefix }}randomization as (
     select
-        flipped.rw_pair as rw_pair, flipped.rw_limit as rw_limit
-        {%- for metric in spec.user_metric_names %}
-        {%- set name = metric.key %},
+        {{ rankwise._selected_columns(grain, 'flipped')[:-2] }}
+        {%- for name in source.names %},
         count(case when abs(flipped.rw_flipped__{{ name }}) >= abs(sums.rw_sum_diff__{{ name }}) - 1e-9 * sums.rw_sum_abs__{{ name }} then 1 end) as rw_extreme__{{ name }}
         {%- endfor %}
-    from rw_flipped_sums as flipped
-    inner join rw_pair_sums as sums
-        on sums.rw_pair = flipped.rw_pair and sums.rw_limit = flipped.rw_limit
-    group by flipped.rw_pair, flipped.rw_limit
+    from {{ source.prefix }}flipped_sums as flipped
+    inner join {{ source.prefix }}pair_sums as sums
+        on {% for column in grain %}{{ 'and ' if not loop.first }}sums.{{ column }} = flipped.{{ column }} {% endfor %}
+    group by {{ rankwise._group_columns(grain, 'flipped')[:-2] }}
 )
 {%- endmacro %}
 
@@ -170,5 +200,45 @@ rw_bootstrap as (
             on weights.rw_pair = weighted.rw_pair and weights.rw_resample = weighted.rw_resample
     ) as resampled
     group by resampled.rw_pair, resampled.rw_limit
+)
+{%- endmacro %}
+
+{#- rw_list_weighted_sums: per (pair, resample), each list-level metric's sum of
+    the differences weighted by the draws' Poisson(1) counts, and the sum of the
+    weights of its listed users (its population, which differs by metric). -#}
+{% macro _stage_list_weighted_sums(spec) %}
+rw_list_weighted_sums as (
+    select
+        weighted.rw_pair as rw_pair, weighted.rw_resample as rw_resample
+        {%- for entry in spec.list_metrics %},
+        sum(weighted.rw_weight * weighted.rw_diff__{{ entry.position }}) as rw_weighted__{{ entry.position }},
+        sum(case when weighted.rw_diff__{{ entry.position }} is not null then weighted.rw_weight end) as rw_weight__{{ entry.position }}
+        {%- endfor %}
+    from {{ rankwise._differences_by_resample(spec, 'rw_weight', rankwise.poisson_one_weight('drawn.rw_draw'), 'list') }} as weighted
+    group by weighted.rw_pair, weighted.rw_resample
+)
+{%- endmacro %}
+
+{#- rw_list_bootstrap: per pair, the percentile interval of each list-level
+    metric's resampled mean differences, sum(w d) / sum(w) over its listed
+    users. -#}
+{% macro _stage_list_bootstrap(spec) %}
+    {%- set tail = (1.0 - spec.confidence) / 2.0 -%}
+rw_list_bootstrap as (
+    select
+        resampled.rw_pair as rw_pair
+        {%- for entry in spec.list_metrics %},
+        {{ rankwise._percentile('resampled.rw_mean__' ~ entry.position, tail) }} as rw_bootstrap_low__{{ entry.position }},
+        {{ rankwise._percentile('resampled.rw_mean__' ~ entry.position, 1.0 - tail) }} as rw_bootstrap_high__{{ entry.position }}
+        {%- endfor %}
+    from (
+        select
+            weighted.rw_pair as rw_pair
+            {%- for entry in spec.list_metrics %},
+            {{ rankwise.safe_divide('weighted.rw_weighted__' ~ entry.position, 'weighted.rw_weight__' ~ entry.position) }} as rw_mean__{{ entry.position }}
+            {%- endfor %}
+        from rw_list_weighted_sums as weighted
+    ) as resampled
+    group by resampled.rw_pair
 )
 {%- endmacro %}

@@ -84,9 +84,8 @@ rw_comparison_moments as (
     {%- endif %}
 {%- endmacro %}
 
-{#- The moments of the list-level metrics (compare refuses the resampling
-    tests with them): n is the users with a value under both models, every one
-    listed. -#}
+{#- The moments of the list-level metrics: n is the users with a value under
+    both models, every one listed. -#}
 {% macro _list_metric_moments(spec) %}
     {%- set float = rankwise.type_float64() -%}
     {%- set metrics = spec.list_metrics -%}
@@ -98,10 +97,26 @@ rw_comparison_moments as (
         {%- endfor %}
         cast(coalesce({{ rankwise._pick_by_position(metrics, 'sums.rw_wins__{position}') }}, 0) as bigint) as rw_wins,
         cast(coalesce({{ rankwise._pick_by_position(metrics, 'sums.rw_losses__{position}') }}, 0) as bigint) as rw_losses
+        {%- if 'randomization' in spec.tests %},
+        cast(1 + coalesce({{ rankwise._pick_by_position(metrics, 'randomization.rw_extreme__{position}') }}, {{ spec.n_resamples }}) as {{ float }})
+            / {{ spec.n_resamples + 1 }} as rw_p_randomization
+        {%- endif %}
+        {%- if 'bootstrap' in spec.tests %},
+        {{ rankwise._pick_by_position(metrics, 'bootstrap.rw_bootstrap_low__{position}') }} as rw_bootstrap_ci_low,
+        {{ rankwise._pick_by_position(metrics, 'bootstrap.rw_bootstrap_high__{position}') }} as rw_bootstrap_ci_high
+        {%- endif %}
     from rw_pairs as pair
     cross join ({{ rankwise._metric_grid(metrics) }}) as grid
     left join rw_list_pair_sums as sums
         on {{ rankwise._pairs_match('sums', 'pair', spec) }}
+    {%- if 'randomization' in spec.tests %}
+    left join rw_list_randomization as randomization
+        on {{ rankwise._pairs_match('randomization', 'pair', spec) }}
+    {%- endif %}
+    {%- if 'bootstrap' in spec.tests %}
+    left join rw_list_bootstrap as bootstrap
+        on {{ rankwise._pairs_match('bootstrap', 'pair', spec) }}
+    {%- endif %}
 {%- endmacro %}
 
 {#- rw_comparison_tests: the means, the mean difference and the standard deviation

@@ -141,12 +141,14 @@ def test_the_comparison_of_the_integration_project_is_the_same_on_clickhouse(ses
 
 def test_list_level_metrics_compare_the_same_on_clickhouse(session) -> None:
     """compare of popularity_lift and miscalibration beside hit_rate (the two
-    kinds of pairs in one query), the catalog and the train interactions tables
+    kinds of pairs in one query), with the resampling tests (the same draws on
+    both engines), the catalog and the train interactions tables
     of the session too."""
     frames = {"recommendations": popularity_seeds._read(popularity_seeds.RECOMMENDATIONS),
               "interactions": popularity_seeds._read(popularity_seeds.INTERACTIONS),
               "items": popularity_seeds._read(popularity_seeds.ITEMS), "train": popularity_seeds.inputs()}
     arguments = {"metrics": ["popularity_lift", "miscalibration", "hit_rate"], "k": [1, 3], "baseline": "model_a",
+                 "tests": ["t", "randomization", "bootstrap"], "n_resamples": 100, "seed": 3,
                  "partition_by": "example_id", "item_group_col": popularity_seeds.GROUP_COL}
     with _tables(session, **frames) as (names, _):
         on_clickhouse = rankwise.compare(names["recommendations"], names["interactions"], items=names["items"],

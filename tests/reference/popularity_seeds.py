@@ -29,8 +29,10 @@ INTERACTIONS = SEEDS / "input__beyond__interactions.csv"
 # the interactions with each user's group (user_group_col), and the means per group
 GROUPED_INTERACTIONS = SEEDS / "input__popularity__interactions.csv"
 EXPECTED_BY_USER_GROUP = SEEDS / "expected__popularity_by_user_group.csv"
-# rankwise.compare of the two models on the same metrics
+# rankwise.compare of the two models on the same metrics, with its resampling
+# tests (as integration_tests/models/popularity_comparison__actual.sql asks)
 EXPECTED_COMPARISON = SEEDS / "expected__popularity_comparison.csv"
+RESAMPLING = {"tests": ["t", "randomization", "bootstrap"], "n_resamples": 200, "seed": 7}
 
 K = [1, 3, 5]
 # variant: (arp_popularity, {metric label: alpha or None for popularity_lift})
@@ -95,8 +97,12 @@ def expected_comparison(recommendations: pd.DataFrame, train: pd.DataFrame, item
     item of the top k is in the user's interactions), the users with a value
     under both models paired, the paired t test, its 95% interval and Cohen's
     d_z from scipy (a difference within 1e-12 of the larger value is a tie, as
-    docs/statistics.md says)."""
+    docs/statistics.md says). The resampling tests' columns are the Python
+    wrapper's on DuckDB (their draws checked in numpy by
+    tests/crosscheck/test_compare_resampling.py)."""
     import scipy.stats
+
+    import rankwise
 
     group_of = dict(zip(items["item_id"], items[GROUP_COL]))
     measure, metrics = VARIANTS["default"]
@@ -137,9 +143,15 @@ def expected_comparison(recommendations: pd.DataFrame, train: pd.DataFrame, item
                     tested = (mean, mean, np.nan, np.nan, 0.0 if mean != 0 else np.nan)
                 rows.append((fold, f"{label}@{k}", "popular", "model_a", n, model.mean(), baseline.mean(), mean, *tested,
                              int((difference > 0).sum()), int((difference == 0).sum()), int((difference < 0).sum())))
-    return pd.DataFrame(rows, columns=["example_id", "metric_label", "model", "baseline", "n_users", "mean",
-                                       "baseline_mean", "diff", "ci_low", "ci_high", "effect_size", "t_statistic",
-                                       "p_value", "wins", "ties", "losses"])
+    expected = pd.DataFrame(rows, columns=["example_id", "metric_label", "model", "baseline", "n_users", "mean",
+                                           "baseline_mean", "diff", "ci_low", "ci_high", "effect_size", "t_statistic",
+                                           "p_value", "wins", "ties", "losses"])
+    resampled = rankwise.compare(recommendations, interactions, [*metrics, "hit_rate"], K, baseline="model_a",
+                                 partition_by="example_id", train=train, items=items, item_group_col=GROUP_COL,
+                                 **RESAMPLING)
+    columns = ["p_randomization", "bootstrap_ci_low", "bootstrap_ci_high"]
+    return expected.merge(resampled[["example_id", "metric_label", "model", *columns]],
+                          on=["example_id", "metric_label", "model"], how="left", validate="1:1")
 
 
 def grouped_interactions() -> pd.DataFrame:

@@ -70,13 +70,14 @@ def test_the_comparison_is_scipys_on_the_references_values_and_the_wrappers() ->
     pd.testing.assert_frame_equal(stored, computed, check_exact=False, rtol=1e-15, atol=1e-15)
     wrapper = rankwise.compare(recommendations, interactions, ["popularity_lift", "miscalibration", "hit_rate"], k=reference.K,
                                baseline="model_a", partition_by="example_id", train=train, items=items,
-                               item_group_col=reference.GROUP_COL)
+                               item_group_col=reference.GROUP_COL, **reference.RESAMPLING)
     merged = stored.merge(wrapper, on=["example_id", "metric_label", "model", "baseline"], suffixes=("", "_wrapper"),
                           validate="1:1")
     assert len(merged) == len(wrapper) == len(stored)
     for column in ("n_users", "wins", "ties", "losses"):
         assert (merged[f"{column}_wrapper"] == merged[column]).all(), column
-    for column in ("mean", "baseline_mean", "diff", "ci_low", "ci_high", "effect_size", "t_statistic", "p_value"):
+    for column in ("mean", "baseline_mean", "diff", "ci_low", "ci_high", "effect_size", "t_statistic", "p_value",
+                   "p_randomization", "bootstrap_ci_low", "bootstrap_ci_high"):
         assert (merged[f"{column}_wrapper"].isna() == merged[column].isna()).all(), column
         assert (merged[f"{column}_wrapper"] - merged[column]).abs().max() < 1e-9, column
 
