@@ -637,7 +637,7 @@
     {%- set metrics_asked = [] -%}
     {%- for part in [spec] + spec.parts -%}
         {%- for entry in part.requested -%}
-            {#- compared: the report's verdict tests it with compare (a per-user value that depends on the model) -#}
+            {#- compared: the report's verdict compares the models on it: a per-user value that depends on the model -#}
             {%- do metrics_asked.append({'name': entry.name, 'k': entry.k, 'level': entry.level, 'reads': entry.reads,
                                          'compared': entry.level == 'user' and rankwise._metric_registry()[entry.name].get('zero_without_list', false)}) -%}
         {%- endfor -%}

@@ -205,7 +205,9 @@ _SUPERSCRIPTS = {"markdown": "<sup>{}</sup>", "latex": "$^{{{}}}$", "csv": "^{}"
 def comparison_table(result: Any, format: TableFormat = "dataframe", digits: int = 4) -> Any:
     """The comparison as ranx shows it: one row per model, one column per metric,
     each cell the model's mean with the letters of the models it beats
-    significantly (its ``significant`` rows with a difference in its favour).
+    significantly (its ``significant`` rows with a difference in its favour);
+    a list-level metric (novelty, popularity_lift...), which has no better
+    side, shows the mean alone.
 
     Args:
         result: What :func:`compare` returned (a pandas DataFrame, or anything
@@ -235,6 +237,8 @@ def comparison_table(result: Any, format: TableFormat = "dataframe", digits: int
     models = sorted(set(frame["model"]) | set(frame["baseline"]), key=str)
     letters = {model: _letter(position) for position, model in enumerate(models)}
     metrics = list(dict.fromkeys(frame["metric_label"]))
+    # a list-level metric has no better side: its means are shown, not ranked
+    unranked = set(renderer().call("_metric_names_of_level", "list"))
     rows = []
     for key, part in (frame.groupby(groups, sort=True, dropna=False) if groups else [((), frame)]):
         key = key if isinstance(key, tuple) else (key,)
@@ -250,6 +254,9 @@ def comparison_table(result: Any, format: TableFormat = "dataframe", digits: int
                     cells[metric] = ""
                     continue
                 mean = max(means, key=lambda pair: pair[0])[1]
+                if set(rows_of_metric["metric"]) <= unranked:
+                    cells[metric] = f"{mean:.{digits}f}"
+                    continue
                 beaten = sorted(
                     [letters[other] for other, diff, significant in zip(as_model["baseline"], as_model["diff"], as_model["significant"])
                      if _is_true(significant) and diff > 0]

@@ -345,12 +345,21 @@ def test_compare_pairs_the_lists_with_a_value_under_both_models() -> None:
     assert row["p_value"] == pytest.approx(scipy.stats.ttest_rel([0.125, 0.375], [0.375, 0.25]).pvalue, abs=1e-9)
 
 
-def test_compare_refuses_to_resample_the_list_level_metrics() -> None:
-    recommendations = pd.concat([RECOMMENDATIONS.assign(model="m1"), RECOMMENDATIONS.assign(model="m2")])
-    with pytest.raises(InvalidArgumentError, match=r"novelty is scored on each model's lists \(the users with a value under "
-                                                   r"both models\), which the randomization test does not resample yet"):
-        rankwise.compare(recommendations, INTERACTIONS, ["novelty@3", "ndcg@3"], model_col="model", train=TRAIN,
-                         tests=["t", "randomization"])
+def test_a_list_level_metric_has_no_better_side() -> None:
+    """No margin (it reads lower as worse), and no letters of models beaten in
+    the comparison table, where ndcg has them."""
+    other = pd.DataFrame([(user, item, rank) for user, items in {"u1": "bca", "u2": "adb", "u3": "efa"}.items()
+                          for rank, item in enumerate(items, start=1)], columns=["user_id", "item_id", "rank"])
+    recommendations = pd.concat([RECOMMENDATIONS.assign(model="m1"), other.assign(model="m2")])
+    with pytest.raises(InvalidArgumentError, match=r"`margin` tests that the model is no worse than the baseline, reading "
+                                                   r"lower as worse; novelty has no better side"):
+        rankwise.compare(recommendations, INTERACTIONS, ["novelty@3", "ndcg@3"], train=TRAIN, margin=0.01)
+    result = rankwise.compare(recommendations, INTERACTIONS, ["novelty@2", "ndcg@3"], train=TRAIN, baseline="m1",
+                              alpha=0.99, correction="none")
+    assert result.set_index("metric")["significant"].all()
+    table = rankwise.comparison_table(result).set_index("model")
+    assert "<sup>" not in "".join(table["novelty@2"]) and "^" not in "".join(table["novelty@2"])
+    assert "^" in "".join(table["ndcg@3"])
 
 
 def test_recommended_items_missing_from_the_catalog_are_refused() -> None:
