@@ -128,9 +128,11 @@
     rankwise_recommendations and rankwise_interactions), over the per-user
     metrics of rankwise_metrics (entropy and idcg are left out: they have no
     paired difference), rankwise_k, rankwise_group_by, rankwise_partition_by and
-    rankwise_options. The list-level ones (novelty, popularity_lift and the
-    like) are left out too: rankwise.compare pairs them with the t test only,
-    and this model's tests are the project's choice. -#}
+    rankwise_options, and the list-level metrics of rankwise_metrics (novelty,
+    popularity_lift...) with the catalog and train interactions of
+    rankwise_items and rankwise_train; the options only other metrics read
+    (item_group_col without miscalibration...) are left out, as compare refuses
+    an option no metric of it reads. -#}
 {% macro _package_comparison_query() %}
     {%- set comparison = var('rankwise_comparison') -%}
     {%- if comparison is not mapping -%}
@@ -143,17 +145,29 @@
     {%- set registry = rankwise._metric_registry() -%}
     {%- set metrics = var('rankwise_metrics', ['precision', 'recall', 'f1', 'hit_rate', 'map', 'mrr', 'ndcg', 'entropy']) -%}
     {%- set paired = [] -%}
+    {%- set names = [] -%}
+    {%- set list_level = [] -%}
     {%- for metric in ([metrics] if metrics is string else metrics) -%}
-        {%- set entry = registry.get(metric.split('@')[0], {}) -%}
-        {%- if entry.get('level') == 'user' and entry.get('zero_without_list', true) %}{% do paired.append(metric) %}{% endif -%}
+        {%- set entry = registry.get(metric.split('@')[0].split('(')[0], {}) -%}
+        {%- if entry.get('level') == 'list' or (entry.get('level') == 'user' and entry.get('zero_without_list', true)) -%}
+            {%- do paired.append(metric) -%}
+            {%- do names.append(metric.split('@')[0].split('(')[0]) -%}
+            {%- if entry.get('level') == 'list' %}{% do list_level.append(metric) %}{% endif -%}
+        {%- endif -%}
     {%- endfor -%}
+    {%- set options = rankwise._options_read_by(names, options) -%}
+    {#- the catalog and the train interactions only for the list-level metrics,
+        which alone read them -#}
+    {%- set items_relation = rankwise._root_ref(var('rankwise_items')) if list_level and var('rankwise_items', none) is not none else none -%}
+    {%- set train_relation = rankwise._root_ref(var('rankwise_train')) if list_level and var('rankwise_train', none) is not none else none -%}
     {%- set recommendations_relation = rankwise._root_ref(comparison.get('recommendations', var('rankwise_recommendations'))) -%}
     {%- set interactions_relation = rankwise._root_ref(comparison.get('interactions', var('rankwise_interactions'))) -%}
     {%- set model_col = comparison.get('model_col', 'model') -%}
     {%- set group_by = var('rankwise_group_by', []) -%}
     {%- if var('rankwise_validate', true) -%}
         {%- do rankwise._refuse_bad_input(recommendations_relation, interactions_relation, options,
-                                           ([group_by] if group_by is string else group_by) + [model_col], var('rankwise_partition_by', [])) -%}
+                                           ([group_by] if group_by is string else group_by) + [model_col], var('rankwise_partition_by', []),
+                                           items_relation, train_relation) -%}
     {%- endif -%}
     {%- set arguments = rankwise._updated(options, {}) -%}
     {%- for name, value in comparison.items() if name not in ['recommendations', 'interactions'] -%}
@@ -166,6 +180,8 @@
         k=var('rankwise_k', [5, 10, 20]),
         group_by=group_by,
         partition_by=var('rankwise_partition_by', []),
+        items=items_relation,
+        train=train_relation,
         **arguments
     )) }}
 {% endmacro %}

@@ -23,6 +23,8 @@ SEEDS = {
     "interactions": "user_id,item_id,relevance\nu1,i1,1\nu2,i3,1\nu3,i4,1\n",
     "graded_interactions": "user_id,item_id,relevance\nu1,i1,high\nu2,i3,low\n",
     "duplicated_interactions": "user_id,item_id,relevance\nu1,i1,1\nu1,i1,1\nu2,i3,1\nu3,i4,1\n",
+    # of 4 train users, 2 had i1, 1 had i2 and 1 had i3
+    "train": "user_id,item_id\nt1,i1\nt2,i1\nt3,i3\nu1,i2\n",
 }
 
 
@@ -128,3 +130,19 @@ def test_the_comparison_model_builds_and_names_a_misspelt_argument(project: Path
         rows = con.sql("select metric_label, model, baseline, n_users from rankwise_comparison").fetchall()
     # entropy has no paired difference: only ndcg@2, model b against a, over the 3 truth users
     assert rows == [("ndcg@2", "b", "a", 3)]
+
+
+def test_the_comparison_model_pairs_the_list_level_metrics_with_rankwise_train(project: Path) -> None:
+    """arp@2 of u1, the one user with a list under both models: a's (i1, i2)
+    0.375, b's (i1) 0.5."""
+    inputs = dict(rankwise_recommendations="recommendations", rankwise_interactions="interactions",
+                  rankwise_train="train", rankwise_metrics=["ndcg@2", "arp@2", "entropy@2"],
+                  rankwise_options={"relevance_col": "relevance"}, rankwise_comparison={"baseline": "a"})
+    done = _dbt(project, "build", "--select", "rankwise_comparison", "--vars", json.dumps(inputs))
+    assert done.returncode == 0, done.stdout[-3000:]
+    with duckdb.connect(str(project / "consumer.duckdb"), read_only=True) as con:
+        rows = con.sql("select metric_label, model, baseline, n_users, mean, baseline_mean from rankwise_comparison "
+                       "order by metric_label").fetchall()
+    assert [row[:4] for row in rows] == [("arp@2", "b", "a", 1), ("ndcg@2", "b", "a", 3)]
+    assert rows[0][4:] == (0.5, 0.375)
+
