@@ -105,6 +105,8 @@ rw_resamples as (
 {% macro _stage_randomization(spec, kind='user') %}
     {%- set source = rankwise._resampled_differences(spec, kind) -%}
     {%- set grain = ['rw_pair'] + source.grain -%}
+    {%- set conditions = [] -%}
+    {%- for column in grain %}{% do conditions.append('sums.' ~ column ~ ' = flipped.' ~ column) %}{% endfor -%}
 {{ source.prefix }}randomization as (
     select
         {{ rankwise._selected_columns(grain, 'flipped')[:-2] }}
@@ -113,7 +115,7 @@ rw_resamples as (
         {%- endfor %}
     from {{ source.prefix }}flipped_sums as flipped
     inner join {{ source.prefix }}pair_sums as sums
-        on {% for column in grain %}{{ 'and ' if not loop.first }}sums.{{ column }} = flipped.{{ column }} {% endfor %}
+        on {{ conditions | join(' and ') }}
     group by {{ rankwise._group_columns(grain, 'flipped')[:-2] }}
 )
 {%- endmacro %}
