@@ -19,6 +19,8 @@
                  margin=none, equivalence=false, items=none, train=none) %}
     {%- set options = rankwise._given_options('compare', kwargs, rankwise._compare_arguments()) -%}
     {%- set groups = rankwise._compared_groups(model_col, group_by, partition_by) -%}
+    {#- rbo and intersection read each list's model from the compared models' column -#}
+    {%- if options.get('reference') is not none %}{% do options.update({'model_col': model_col}) %}{% endif -%}
     {%- set spec = rankwise._evaluate_spec(metrics, k, groups + [model_col], false, options, partition_by) -%}
     {%- do spec.update(rankwise._comparison_plan(spec, model_col, baseline, confidence, tests, n_resamples, seed, correction, alpha,
                                                  margin, equivalence)) -%}

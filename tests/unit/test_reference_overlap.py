@@ -261,3 +261,17 @@ def test_the_examples_are_what_the_comments_say() -> None:
     assert math.isclose(reference.rbo_ext(list("ab"), list("cda"), 0.5), 1 / 12, abs_tol=TOLERANCE)
     assert set(RECOMMENDATIONS["user_id"]) == {"u1", "u2", "u3", "u4", "u5", "u6"}
     assert ("u4", "prod") not in LISTS and ("u5", "new") not in LISTS
+
+
+def test_compare_takes_the_reference_from_its_model_column() -> None:
+    """intersection@4 of new against prod, prod's own lists the reference: the
+    users with a value under both (a list under both and a reference list:
+    u1, u2, u3, u6), prod scoring 1 on each."""
+    result = rankwise.compare(RECOMMENDATIONS, INTERACTIONS, ["intersection@4"], baseline="prod", reference="prod")
+    per_user = rankwise.evaluate(RECOMMENDATIONS, INTERACTIONS, ["intersection@4"], per_user=True, model_col="model",
+                                 reference="prod").pivot(index="user_id", columns="model", values="value").dropna()
+    assert sorted(per_user.index) == ["u1", "u2", "u3", "u6"] and (per_user["prod"] == 1).all()
+    row = result.iloc[0]
+    assert (row["model"], row["baseline"], row["n_users"]) == ("new", "prod", 4)
+    assert row["diff"] == pytest.approx((per_user["new"] - per_user["prod"]).mean(), abs=TOLERANCE)
+    assert row["baseline_mean"] == pytest.approx(1.0, abs=TOLERANCE)
