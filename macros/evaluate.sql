@@ -131,7 +131,7 @@ where exists (select 1 from rw_input_guard)
             {%- do stages.extend([rankwise._stage_judged(spec), rankwise._stage_judged_lists(spec)]) -%}
             {%- if spec.needs_list_lengths %}{% do stages.append(rankwise._stage_list_lengths(spec)) %}{% endif -%}
         {%- endif -%}
-        {%- if spec.ideal_strategy is not none %}{% do stages.append(rankwise._stage_ideal_lists(spec)) %}{% endif -%}
+        {%- if spec.needs_ideal_stage %}{% do stages.append(rankwise._stage_ideal_lists(spec)) %}{% endif -%}
         {%- if spec.needs_all_running -%}
             {%- do stages.extend([rankwise._stage_all_running(spec), rankwise._stage_all_running_lists(spec)]) -%}
         {%- endif -%}

@@ -434,6 +434,9 @@
                                                         and spec.group_metrics | length == 0 and not truth_properties and not exact_lengths
                                                         and components_from.all_running | length == 0) -%}
     {%- set means_in_one_pass = judged_strategy == 'user_arrays' -%}
+    {#- user_arrays reads each user's IDCG off the truth's entries on the user's
+        row: no stage of its own (needs_ideal_stage) -#}
+    {%- set ideal_strategy = rankwise._ideal_strategy(spec, components_from.truth, means_in_one_pass) -%}
     {{ return({
         'inputs_read': reads | select('in', ['items', 'train']) | list,
         'reads': reads,
@@ -467,7 +470,8 @@
         'needs_max_relevance': reads_max_relevance | length > 0,
         'judged_strategy': judged_strategy,
         'means_in_one_pass': means_in_one_pass,
-        'ideal_strategy': rankwise._ideal_strategy(spec, components_from.truth),
+        'ideal_strategy': ideal_strategy,
+        'needs_ideal_stage': ideal_strategy not in [none, 'user_arrays'],
         'needs_n_relevant_on_rows': 'hits_within_n_relevant' in components_from.judged,
         'needs_all_running': components_from.all_running | length > 0,
         'needs_idcg': 'idcg' in components_from.truth,
@@ -513,10 +517,12 @@
 
 {#- How IDCG is computed (macros/evaluate/strategies/): 'k_slots' (idcg='k_positions':
     every one of the k slots relevant), 'equal_gains' (every interaction of
-    relevance 1: sums over positions shared by every user), 'top_k_gains' (each user's top
-    relevances from one aggregate, on an engine with arrays) or 'ideal_ranks'
-    (a window numbering each user's truth by relevance); none without IDCG. -#}
-{% macro _ideal_strategy(spec, truth_components) %}
+    relevance 1: sums over positions shared by every user), 'user_arrays'
+    (the means in one pass, with relevances: off each user's truth entries,
+    which its row holds), 'top_k_gains' (each user's top relevances from one
+    aggregate, on an engine with arrays) or 'ideal_ranks' (a window numbering
+    each user's truth by relevance); none without IDCG. -#}
+{% macro _ideal_strategy(spec, truth_components, means_in_one_pass=false) %}
     {%- if 'idcg' not in truth_components -%}
         {{ return(none) }}
     {%- elif spec.idcg == 'k_positions' -%}
@@ -526,6 +532,8 @@
         {{ return('ideal_ranks') }}
     {%- elif spec.relevance is none and spec.cutoffs | length > 0 and none not in spec.cutoffs and spec.cutoffs | max <= 10000 -%}
         {{ return('equal_gains') }}
+    {%- elif means_in_one_pass and spec.relevance is not none -%}
+        {{ return('user_arrays') }}
     {%- elif rankwise._engine_has_top_k_lists() -%}
         {{ return('top_k_gains') }}
     {%- endif -%}

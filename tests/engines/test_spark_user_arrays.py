@@ -102,20 +102,25 @@ def test_the_plans_it_does_not_cover_keep_the_other_strategies() -> None:
 def test_the_one_pass_reads_each_input_once(spark, tmp_path: Path) -> None:  # noqa: F811
     """With and without the input checks fused into it (what evaluate runs with
     validate=True and validate=False), Spark's plan scans each input once; in
-    groups, the interactions once more for the number of their users."""
+    groups, the interactions once more for the number of their users. With
+    graded relevance too: IDCG is read off each user's truth entries, not from
+    a window over the interactions."""
     recommendations, interactions = _data(2)
     views = {"recs": "rw_test_one_pass_recs", "inter": "rw_test_one_pass_inter"}
     for name, frame in (("recs", recommendations), ("inter", interactions)):
         frame.to_parquet(tmp_path / f"{name}.parquet")
         spark.read.parquet(str(tmp_path / f"{name}.parquet")).createOrReplaceTempView(views[name])
     try:
-        for guarded, grouping in ((True, {}), (False, {}), (True, GROUPINGS["models_in_folds"])):
+        for guarded, grouping in ((True, {}), (False, {}), (True, GROUPINGS["models_in_folds"]),
+                                  (True, {"relevance_col": "relevance"}),
+                                  (True, {"relevance_col": "relevance", **GROUPINGS["models_in_folds"]})):
             query = render_evaluate("spark", {"metrics": ["precision", "recall", "map", "ndcg"], "k": [5, 10], **grouping},
                                     views["recs"], views["inter"], guarded=guarded)
             assert "rw_user_rows" in query
             # the plan cuts a file's path short: the scans are told apart by their columns
             scans = re.findall(r"FileScan parquet \[([^\]]*)\]", _plan(spark, query))
-            assert sorted("rank#" in columns for columns in scans) == [False] * (1 + bool(grouping)) + [True], scans
+            grouped = "group_by" in grouping
+            assert sorted("rank#" in columns for columns in scans) == [False] * (1 + grouped) + [True], scans
     finally:
         for view in views.values():
             spark.catalog.dropTempView(view)

@@ -85,6 +85,11 @@ rw_user_rows as (
         {%- if spec.input_guard %}
         coalesce(list.rw_problem_rows{{ list_repeats }}, 0) + coalesce(truth.rw_problem_rows + truth.rw_check_items, 0) as rw_problem_rows,
         {%- endif %}
+        {%- if spec.needs_idcg and not spec.needs_ideal_stage %}
+        {#- the user's relevances in their best order, IDCG's ideal list (NULL
+            without truth) #}
+        sort_array(transform(truth.rw_truth_entries, rw_judgement -> rw_judgement.rw_relevance), false) as rw_ideal_relevances,
+        {%- endif %}
         {#- each list entry within the largest cutoff found among the truth's
             items, with the relevance of the interaction found #}
         {%- if rankwise._truth_entries_are_items(spec) %}
@@ -203,4 +208,22 @@ rw_user_components as (
 
 {% macro _array_hits_within_n_relevant(spec) %}
     {{ return('cast(size(filter(rw_relevant_within, rw_entry -> rw_entry.rw_rank <= rw_n_relevant)) as bigint)') }}
+{% endmacro %}
+
+{#- IDCG under user_arrays (the plan's ideal_strategy, with relevances): the sum
+    of dcg_term over the first `limit` of the user row's ideal relevances, read
+    on the row of rw_user_components (`truth`); NULL for a user without truth,
+    as the other strategies' joins leave it. Nothing to join. -#}
+{% macro _stage_ideal_lists__user_arrays(spec) %}
+    {{ exceptions.raise_compiler_error("rankwise: user_arrays reads IDCG off the user rows; it has no stage of its own.") }}
+{% endmacro %}
+
+{% macro _join_ideal_lists__user_arrays(alias, limit, spec) %}
+    {{ return('') }}
+{% endmacro %}
+
+{% macro _idcg_value__user_arrays(limit, spec) %}
+    {%- set term = rankwise.dcg_term('rw_ideal_rank + 1', 'rw_ideal_relevance', spec.gain, spec.min_gain_relevance) -%}
+    {%- set terms = 'transform(truth.rw_ideal_relevances, (rw_ideal_relevance, rw_ideal_rank) -> case when rw_ideal_rank < ' ~ limit ~ ' then ' ~ term ~ ' end)' -%}
+    {{ return('(case when truth.rw_ideal_relevances is not null then ' ~ rankwise._array_sum(terms, 'rw_entry') ~ ' end)') }}
 {% endmacro %}
