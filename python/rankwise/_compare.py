@@ -181,15 +181,23 @@ def compare(
             inputs["recommendations"].sql, inputs["interactions"].sql, arguments, running.adapter_type,
             *(inputs[role].sql if role in optional else None for role in ("items", "train")))))
         if _checks.is_empty(running, computed):
-            _refuse_an_empty_comparison(running, inputs["recommendations"].sql, arguments)
+            _refuse_an_empty_comparison(running, inputs["recommendations"].sql, arguments,
+                                        only_lists=plan.names_of_level("user") == set())
         return running.returned(computed, output)
 
 
-def _refuse_an_empty_comparison(engine: Engine, recommendations_sql: str, arguments: dict[str, Any]) -> None:
+def _refuse_an_empty_comparison(engine: Engine, recommendations_sql: str, arguments: dict[str, Any],
+                                only_lists: bool = False) -> None:
     """No pair to compare (the baseline, when given, is a model: checked before
-    the comparison ran): one model only, or no user in any pair's population.
-    Says which, rather than return an empty table."""
+    the comparison ran): one model only, or no user in any pair's population
+    (`only_lists`: the metrics are all list-level, scored where both models'
+    lists have a value). Says which, rather than return an empty table."""
     models, shown = _checks.model_values(engine, recommendations_sql, arguments["model_col"])
+    if len(models) >= 2 and only_lists:
+        raise InvalidArgumentError(
+            f"rankwise.compare: nothing to compare: no pair of models ({shown}) has a user whose lists have a value "
+            "under both models (an item within the cutoff, and what else the metric needs, such as train items for "
+            "popularity_lift), nor shares a group.")
     if len(models) >= 2:
         raise InvalidArgumentError(
             f"rankwise.compare: nothing to compare: no pair of models ({shown}) has a user both are scored on under "

@@ -345,6 +345,15 @@ def test_compare_pairs_the_lists_with_a_value_under_both_models() -> None:
     assert row["p_value"] == pytest.approx(scipy.stats.ttest_rel([0.125, 0.375], [0.375, 0.25]).pvalue, abs=1e-9)
 
 
+def test_a_comparison_of_lists_with_no_user_in_common_says_so() -> None:
+    """m2's lists are for users m1 has none for: no user has a value under both."""
+    recommendations = pd.concat([RECOMMENDATIONS.assign(model="m1"),
+                                 RECOMMENDATIONS.assign(model="m2", user_id=RECOMMENDATIONS["user_id"] + "x")])
+    with pytest.raises(InvalidArgumentError, match=r"nothing to compare: no pair of models \('m1', 'm2'\) has a user whose "
+                                                   r"lists have a value under both models"):
+        rankwise.compare(recommendations, INTERACTIONS, ["arp@2"], train=TRAIN)
+
+
 def test_a_list_level_metric_has_no_better_side() -> None:
     """No margin (it reads lower as worse), and no letters of models beaten in
     the comparison table, where ndcg has them."""
