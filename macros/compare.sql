@@ -19,8 +19,7 @@
                  margin=none, equivalence=false, items=none, train=none) %}
     {%- set options = rankwise._given_options('compare', kwargs, rankwise._compare_arguments()) -%}
     {%- set groups = rankwise._compared_groups(model_col, group_by, partition_by) -%}
-    {#- rbo and intersection read each list's model from the compared models' column -#}
-    {%- if options.get('reference') is not none %}{% do options.update({'model_col': model_col}) %}{% endif -%}
+    {%- set options = rankwise._compared_options(options, model_col) -%}
     {%- set spec = rankwise._evaluate_spec(metrics, k, groups + [model_col], false, options, partition_by) -%}
     {%- do spec.update(rankwise._comparison_plan(spec, model_col, baseline, confidence, tests, n_resamples, seed, correction, alpha,
                                                  margin, equivalence)) -%}
@@ -77,6 +76,16 @@ with
 
 {{ rankwise._output_comparison(spec) }}
 {%- endmacro %}
+
+{#- The options as evaluate's plan of the comparison reads them (the macro's
+    and the Python wrapper's): with a `reference`, rbo and intersection read
+    each list's model from compare's model column. -#}
+{% macro _compared_options(options, model_col) %}
+    {%- if options.get('reference') is none -%}
+        {{ return(options) }}
+    {%- endif -%}
+    {{ return(rankwise._updated(options, {'model_col': model_col})) }}
+{% endmacro %}
 
 {#- The arguments compare takes besides the two inputs and the options. -#}
 {% macro _compare_arguments() %}

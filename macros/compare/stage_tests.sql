@@ -53,9 +53,7 @@ rw_comparison_moments as (
         cast(coalesce({{ rankwise._pick_template(spec, 'sums.rw_wins__{name}') }}, 0) as bigint) as rw_wins,
         cast(coalesce({{ rankwise._pick_template(spec, 'sums.rw_losses__{name}') }}, 0) as bigint) as rw_losses
         {%- if 'randomization' in spec.tests %},
-        {#- no listed difference: every flipped sum is 0, as extreme as the observed -#}
-        cast(1 + coalesce({{ rankwise._pick_template(spec, 'randomization.rw_extreme__{name}') }}, {{ spec.n_resamples }}) as {{ float }})
-            / {{ spec.n_resamples + 1 }} as rw_p_randomization
+        {{ rankwise._randomization_p(rankwise._pick_template(spec, 'randomization.rw_extreme__{name}'), spec) }} as rw_p_randomization
         {%- endif %}
         {%- if 'bootstrap' in spec.tests %},
         {#- no nonzero difference at the cutoff (rw_bootstrap has no row): every
@@ -84,6 +82,14 @@ rw_comparison_moments as (
     {%- endif %}
 {%- endmacro %}
 
+{#- The randomization test's p from the resamples at least as extreme as the
+    observed sum (`extreme`), (1 + b) / (1 + B); with no listed difference
+    (`extreme` NULL) every flipped sum is 0, as extreme as the observed. -#}
+{% macro _randomization_p(extreme, spec) %}
+    {{ return('cast(1 + coalesce(' ~ extreme ~ ', ' ~ spec.n_resamples ~ ') as ' ~ rankwise.type_float64() ~ ') / '
+              ~ (spec.n_resamples + 1)) }}
+{% endmacro %}
+
 {#- The moments of the list-level metrics: n is the users with a value under
     both models, every one listed. -#}
 {% macro _list_metric_moments(spec) %}
@@ -98,8 +104,7 @@ rw_comparison_moments as (
         cast(coalesce({{ rankwise._pick_by_position(metrics, 'sums.rw_wins__{position}') }}, 0) as bigint) as rw_wins,
         cast(coalesce({{ rankwise._pick_by_position(metrics, 'sums.rw_losses__{position}') }}, 0) as bigint) as rw_losses
         {%- if 'randomization' in spec.tests %},
-        cast(1 + coalesce({{ rankwise._pick_by_position(metrics, 'randomization.rw_extreme__{position}') }}, {{ spec.n_resamples }}) as {{ float }})
-            / {{ spec.n_resamples + 1 }} as rw_p_randomization
+        {{ rankwise._randomization_p(rankwise._pick_by_position(metrics, 'randomization.rw_extreme__{position}'), spec) }} as rw_p_randomization
         {%- endif %}
         {%- if 'bootstrap' in spec.tests %},
         {{ rankwise._pick_by_position(metrics, 'bootstrap.rw_bootstrap_low__{position}') }} as rw_bootstrap_ci_low,

@@ -157,11 +157,11 @@ def compare(
     # Render first: an invalid argument fails before anything touches a connection.
     _render_compare("recommendations", "interactions", arguments, "duckdb",
                     *(role if role in optional else None for role in ("items", "train")))
-    # The checks see the model column as one more group column, and rbo and
-    # intersection (with a reference) as the column of each list's model.
-    with_model = {**options, "model_col": arguments["model_col"]} if arguments.get("reference") is not None else options
+    # The checks see the model column as one more group column, and the options
+    # as the macro's plan reads them.
     as_evaluated = macro_arguments("compare", arguments["metrics"], arguments["k"],
-                                   [*(arguments["group_by"] or []), arguments["model_col"]], False, with_model,
+                                   [*(arguments["group_by"] or []), arguments["model_col"]], False,
+                                   dict(renderer().call("_compared_options", options, arguments["model_col"])),
                                    arguments["partition_by"])
     plan = evaluation_plan(as_evaluated, items="items" in optional, train="train" in optional, caller="compare")
     for unread in plan.unread_inputs:

@@ -213,11 +213,8 @@ rw_user_components as (
 {#- IDCG under user_arrays (the plan's ideal_strategy, with relevances): the sum
     of dcg_term over the first `limit` of the user row's ideal relevances, read
     on the row of rw_user_components (`truth`); NULL for a user without truth,
-    as the other strategies' joins leave it. Nothing to join. -#}
-{% macro _stage_ideal_lists__user_arrays(spec) %}
-    {{ exceptions.raise_compiler_error("rankwise: user_arrays reads IDCG off the user rows; it has no stage of its own.") }}
-{% endmacro %}
-
+    as the other strategies' joins leave it. No stage (the plan's
+    needs_ideal_stage), nothing to join. -#}
 {% macro _join_ideal_lists__user_arrays(alias, limit, spec) %}
     {{ return('') }}
 {% endmacro %}
