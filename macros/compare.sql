@@ -20,7 +20,7 @@
     {%- set options = rankwise._given_options('compare', kwargs, rankwise._compare_arguments()) -%}
     {%- set groups = rankwise._compared_groups(model_col, group_by, partition_by) -%}
     {%- set options = rankwise._compared_options(options, model_col) -%}
-    {%- set spec = rankwise._evaluate_spec(metrics, k, groups + [model_col], false, options, partition_by) -%}
+    {%- set spec = rankwise._evaluate_spec(metrics, k, groups + [model_col], false, options, partition_by, 'compare') -%}
     {%- do spec.update(rankwise._comparison_plan(spec, model_col, baseline, confidence, tests, n_resamples, seed, correction, alpha,
                                                  margin, equivalence)) -%}
     {%- do rankwise._plan_inputs(spec, options, groups + [model_col], partition_by, items, train) -%}

@@ -23,7 +23,7 @@
 {% macro evaluate(recommendations, interactions, metrics=none, k=none, group_by=none, per_user=false,
                   partition_by=none, confidence=0.95, bootstrap_resamples=none, seed=0, items=none, train=none) %}
     {%- set spec = rankwise._evaluation_spec(metrics, k, group_by, per_user, partition_by, confidence, bootstrap_resamples,
-                                             seed, items, train, kwargs) -%}
+                                             seed, items, train, kwargs, 'evaluate') -%}
     {%- do rankwise._check_relation_columns(recommendations, interactions, spec.columns_read,
                                             {'items': spec.items_relation, 'train': spec.train_relation}) -%}
     {{- return(adapter.dispatch('evaluate', 'rankwise')(recommendations, interactions, spec)) -}}
@@ -36,7 +36,7 @@
 {% macro _guarded_evaluate(recommendations, interactions, metrics=none, k=none, group_by=none, per_user=false,
                            partition_by=none, confidence=0.95, bootstrap_resamples=none, seed=0, items=none, train=none) %}
     {%- set spec = rankwise._evaluation_spec(metrics, k, group_by, per_user, partition_by, confidence, bootstrap_resamples,
-                                             seed, items, train, kwargs) -%}
+                                             seed, items, train, kwargs, 'evaluate') -%}
     {%- if not spec.checks_fuse -%}
         {{ exceptions.raise_compiler_error("rankwise._guarded_evaluate: this evaluation's checks cannot be fused into its query.") }}
     {%- endif -%}

@@ -4,13 +4,14 @@
     covers the whole list. `parameters` holds the value of every parameter the
     registry declares for the metric; `label` is the metric as the output names
     it; `key`, the identifier of its values' columns, is its name for its first
-    set of parameters and name__n for the n-th. -#}
-{% macro _parse_metrics(metrics, k) %}
+    set of parameters and name__n for the n-th. `macro_name` names the function
+    called in the errors. -#}
+{% macro _parse_metrics(metrics, k, macro_name) %}
     {%- set registry = rankwise._metric_registry() -%}
     {%- set known = registry.keys() | list -%}
     {%- if metrics is string -%}{%- set metrics = [metrics] -%}{%- endif -%}
     {%- if metrics is none or metrics is mapping or metrics is not iterable or metrics | length == 0 -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `metrics` must be a non-empty list of metric names such as ['ndcg@10', 'map']; got " ~ rankwise._describe(metrics) ~ ". Valid names: " ~ known | join(', ') ~ ".") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `metrics` must be a non-empty list of metric names such as ['ndcg@10', 'map']; got " ~ rankwise._describe(metrics) ~ ". Valid names: " ~ known | join(', ') ~ ".") }}
     {%- endif -%}
 
     {%- if k is none -%}
@@ -20,10 +21,10 @@
     {%- elif k is iterable and k is not string and k is not mapping and k | length > 0 -%}
         {%- set default_cutoffs = k | list -%}
     {%- else -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `k` must be a positive integer, a non-empty list of them, or none for the whole list; got " ~ rankwise._describe(k) ~ ".") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `k` must be a positive integer, a non-empty list of them, or none for the whole list; got " ~ rankwise._describe(k) ~ ".") }}
     {%- endif -%}
     {%- for cutoff in default_cutoffs -%}
-        {%- do rankwise._check_cutoff('evaluate', cutoff) -%}
+        {%- do rankwise._check_cutoff(macro_name, cutoff) -%}
     {%- endfor -%}
 
     {%- set parsed = [] -%}
@@ -33,21 +34,21 @@
     {%- set labels_of = {} -%}
     {%- for metric in metrics -%}
         {%- if metric is not string -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: every entry of `metrics` must be a string such as 'ndcg@10'; got " ~ rankwise._describe(metric) ~ ".") }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": every entry of `metrics` must be a string such as 'ndcg@10'; got " ~ rankwise._describe(metric) ~ ".") }}
         {%- endif -%}
         {%- set parts = metric.split('@') -%}
         {%- set head = parts[0] -%}
         {%- set name = (head.split('(')[0] if '(' in head else head) | trim -%}
         {%- if name not in known or parts | length > 2 -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: unknown metric '" ~ metric ~ "'. Valid names, each optionally followed by @k: " ~ known | join(', ') ~ ".") }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": unknown metric '" ~ metric ~ "'. Valid names, each optionally followed by @k: " ~ known | join(', ') ~ ".") }}
         {%- endif -%}
-        {%- set parameters = rankwise._parsed_parameters(metric, name, head) -%}
+        {%- set parameters = rankwise._parsed_parameters(metric, name, head, macro_name) -%}
         {%- if parts | length == 2 -%}
             {%- if not (parts[1].isdigit() and parts[1] | int >= 1) -%}
-                {{ exceptions.raise_compiler_error("rankwise.evaluate: the cutoff in metric '" ~ metric ~ "' must be a positive integer, as in '" ~ name ~ "@10'.") }}
+                {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": the cutoff in metric '" ~ metric ~ "' must be a positive integer, as in '" ~ name ~ "@10'.") }}
             {%- endif -%}
             {%- if not registry[name].cutoff -%}
-                {{ exceptions.raise_compiler_error("rankwise.evaluate: metric '" ~ name ~ "' takes no cutoff; write '" ~ name ~ "', not '" ~ metric ~ "'.") }}
+                {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": metric '" ~ name ~ "' takes no cutoff; write '" ~ name ~ "', not '" ~ metric ~ "'.") }}
             {%- endif -%}
             {%- set cutoffs = [parts[1] | int] -%}
         {%- elif registry[name].cutoff is sameas true -%}
@@ -77,7 +78,7 @@
     metric's): the value of every parameter the registry declares for the
     metric, those given checked and typed as their kind says, the defaults for
     the others. -#}
-{% macro _parsed_parameters(metric, name, head) %}
+{% macro _parsed_parameters(metric, name, head, macro_name) %}
     {%- set declared = rankwise._metric_parameter_declarations(name) -%}
     {%- set allowed = declared.keys() | list -%}
     {%- set takes = name ~ " takes " ~ ("the parameters " ~ allowed | join(', ') if allowed | length > 0 else "no parameter") -%}
@@ -85,21 +86,21 @@
     {%- if '(' in head -%}
         {%- set inner = head[head.index('(') + 1:] -%}
         {%- if not inner.endswith(')') or ')' in inner[:-1] or '(' in inner -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: metric '" ~ metric ~ "' must close its parameters with one ')' before any @k, as in 'rbp(p=0.95)@20'.") }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": metric '" ~ metric ~ "' must close its parameters with one ')' before any @k, as in 'rbp(p=0.95)@20'.") }}
         {%- endif -%}
         {%- for pair in inner[:-1].split(',') -%}
             {%- set pieces = pair.split('=') -%}
             {%- set parameter = pieces[0] | trim -%}
             {%- if pieces | length != 2 or parameter | length == 0 or (pieces[1] | trim) | length == 0 -%}
-                {{ exceptions.raise_compiler_error("rankwise.evaluate: metric '" ~ metric ~ "': write each parameter as name=value, separated by commas, as in 'rbp(p=0.95, normalize=true)'; " ~ takes ~ ".") }}
+                {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": metric '" ~ metric ~ "': write each parameter as name=value, separated by commas, as in 'rbp(p=0.95, normalize=true)'; " ~ takes ~ ".") }}
             {%- endif -%}
             {%- if parameter not in allowed -%}
-                {{ exceptions.raise_compiler_error("rankwise.evaluate: metric '" ~ metric ~ "' gives the parameter '" ~ parameter ~ "', but " ~ takes ~ ".") }}
+                {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": metric '" ~ metric ~ "' gives the parameter '" ~ parameter ~ "', but " ~ takes ~ ".") }}
             {%- endif -%}
             {%- if parameter in given -%}
-                {{ exceptions.raise_compiler_error("rankwise.evaluate: metric '" ~ metric ~ "' gives the parameter '" ~ parameter ~ "' twice.") }}
+                {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": metric '" ~ metric ~ "' gives the parameter '" ~ parameter ~ "' twice.") }}
             {%- endif -%}
-            {%- do given.update({parameter: rankwise._parameter_value(metric, name, parameter, declared[parameter], pieces[1] | trim)}) -%}
+            {%- do given.update({parameter: rankwise._parameter_value(metric, name, parameter, declared[parameter], pieces[1] | trim, macro_name)}) -%}
         {%- endfor -%}
     {%- endif -%}
     {%- set values = {} -%}
@@ -111,8 +112,8 @@
 
 {#- The value `text` of parameter `parameter` of a metric string, typed and
     checked as its registry entry `declared` says. -#}
-{% macro _parameter_value(metric, name, parameter, declared, text) %}
-    {%- set problem = "rankwise.evaluate: metric '" ~ metric ~ "': parameter `" ~ parameter ~ "` of " ~ name ~ " must be " -%}
+{% macro _parameter_value(metric, name, parameter, declared, text, macro_name) %}
+    {%- set problem = "rankwise." ~ macro_name ~ ": metric '" ~ metric ~ "': parameter `" ~ parameter ~ "` of " ~ name ~ " must be " -%}
     {%- if declared.kind == 'boolean' -%}
         {%- if text | lower not in ['true', 'false'] -%}
             {{ exceptions.raise_compiler_error(problem ~ "true or false (" ~ declared.help ~ "); got '" ~ text ~ "'.") }}

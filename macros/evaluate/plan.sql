@@ -4,17 +4,19 @@
     each source must compute, which stages and strategies the query needs, and
     the quoted column names. `options` holds every option of the registry
     (conventions.sql's _option_registry) as given (a preset option left out is
-    none: take the convention's value). The Python wrapper reads the same plan
+    none: take the convention's value). `macro_name` names the function called
+    (evaluate, compare...) in every error, as the plan's `spec.macro_name` for
+    the checks that read the plan. The Python wrapper reads the same plan
     (_evaluation_plan) and re-derives none of it. -#}
-{% macro _evaluate_spec(metrics, k, group_by, per_user, options, partition_by) %}
-    {%- set resolved = rankwise._resolved_options(options, per_user) -%}
-    {%- set every_metric = rankwise._parse_metrics(metrics, k) -%}
-    {%- set group_by = rankwise._groups_with_model(every_metric, group_by, partition_by, resolved) -%}
-    {%- set quoted_partitions = rankwise._checked_columns(resolved, partition_by, 'partition_by') -%}
-    {%- set quoted_groups = rankwise._checked_columns(resolved, group_by, 'group_by') -%}
-    {%- set user_group = rankwise._user_group_column(resolved, group_by, partition_by) -%}
+{% macro _evaluate_spec(metrics, k, group_by, per_user, options, partition_by, macro_name) %}
+    {%- set resolved = rankwise._resolved_options(options, per_user, macro_name) -%}
+    {%- set every_metric = rankwise._parse_metrics(metrics, k, macro_name) -%}
+    {%- set group_by = rankwise._groups_with_model(every_metric, group_by, partition_by, resolved, macro_name) -%}
+    {%- set quoted_partitions = rankwise._checked_columns(resolved, partition_by, 'partition_by', macro_name) -%}
+    {%- set quoted_groups = rankwise._checked_columns(resolved, group_by, 'group_by', macro_name) -%}
+    {%- set user_group = rankwise._user_group_column(resolved, group_by, partition_by, macro_name) -%}
     {%- for column in quoted_groups if column in quoted_partitions -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: column " ~ column ~ " is in both `partition_by` and `group_by`; a partition is already a group of the output, so list it in `partition_by` only.") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": column " ~ column ~ " is in both `partition_by` and `group_by`; a partition is already a group of the output, so list it in `partition_by` only.") }}
     {%- endfor -%}
     {#- a metric whose parameters set options of their own (`rel`) is computed
         in an evaluation of its own under them: `threshold_parts` -#}
@@ -33,8 +35,8 @@
             {%- if entry.asked not in part.metrics %}{% do part.metrics.append(entry.asked) %}{% endif -%}
         {%- endif -%}
     {%- endfor -%}
-    {%- do rankwise._check_weighted_metrics(every_metric, resolved) -%}
-    {%- set planned = rankwise._planned_metrics(own, per_user, resolved) -%}
+    {%- do rankwise._check_weighted_metrics(every_metric, resolved, macro_name) -%}
+    {%- set planned = rankwise._planned_metrics(own, per_user, resolved, macro_name) -%}
     {#- the cutoffs of `k`, shared by every metric given without @k -#}
     {%- set default_cutoffs = [none] if k is none else ([k] if k is integer else k | list) -%}
     {%- set spec = {
@@ -62,8 +64,9 @@
         'propensity': none if resolved.propensity_col is none else rankwise.quote_identifier(resolved.propensity_col),
         'min_gain_relevance': none if resolved.gain_items == 'positive' else resolved.relevance_threshold,
         'input_guard': false,
+        'macro_name': macro_name,
         'model': none if resolved.model_col is none else rankwise.quote_identifier(resolved.model_col),
-        'reference_value': rankwise._model_literal(resolved.reference),
+        'reference_value': rankwise._model_literal(resolved.reference, macro_name),
     } -%}
     {#- the stages read the options that are not columns by name: spec.gain -#}
     {%- for name, option in rankwise._option_registry().items() if not option.kind.endswith('column') and not option.kind.endswith('columns') -%}
@@ -71,7 +74,7 @@
     {%- endfor -%}
     {%- do spec.update(rankwise._plan_stages(spec)) -%}
     {%- if user_group is not none and 'interactions' in spec.user_sets -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: with `user_group_col`, a mean over every user of the interactions would count the users without a list in no user group; give users='both' or users='relevant' (the users with a list, each in its group), or leave `user_group_col` out.") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": with `user_group_col`, a mean over every user of the interactions would count the users without a list in no user group; give users='both' or users='relevant' (the users with a list, each in its group), or leave `user_group_col` out.") }}
     {%- endif -%}
     {{ return(spec) }}
 {% endmacro %}
@@ -79,11 +82,11 @@
 {#- Every option of the registry: the convention's value for a preset option
     not given, the option's default for any other, and each checked as its
     kind says. A `users` mapping given adds to the convention's sets. -#}
-{% macro _resolved_options(options, per_user) %}
+{% macro _resolved_options(options, per_user, macro_name) %}
     {%- set registry = rankwise._option_registry() -%}
     {%- set presets = rankwise._convention_presets() -%}
     {%- set convention = options.get('convention', registry.convention.default) -%}
-    {%- do rankwise._check_choice('evaluate', 'convention', convention, presets.keys() | list) -%}
+    {%- do rankwise._check_choice(macro_name, 'convention', convention, presets.keys() | list) -%}
     {%- set resolved = rankwise._updated(rankwise.convention_options(convention), {}) -%}
     {%- for name, option in registry.items() -%}
         {%- set value = options.get(name) -%}
@@ -98,26 +101,26 @@
     {%- endfor -%}
     {%- for name, option in registry.items() -%}
         {%- if option.kind == 'choice' -%}
-            {%- do rankwise._check_choice('evaluate', name, resolved[name], option.choices) -%}
+            {%- do rankwise._check_choice(macro_name, name, resolved[name], option.choices) -%}
         {%- elif option.kind == 'number' -%}
-            {%- do rankwise._number_literal('evaluate', name, resolved[name]) -%}
+            {%- do rankwise._number_literal(macro_name, name, resolved[name]) -%}
         {%- elif option.kind == 'model' and resolved[name] is not none and not (resolved[name] is string or (resolved[name] is number and resolved[name] is not boolean and (resolved[name] - resolved[name]) == 0)) -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `" ~ name ~ "` must be a value of the model column (text or a finite number), or none; got " ~ rankwise._describe(resolved[name]) ~ ".") }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `" ~ name ~ "` must be a value of the model column (text or a finite number), or none; got " ~ rankwise._describe(resolved[name]) ~ ".") }}
         {%- elif option.kind == 'optional_share' and resolved[name] is not none and not (resolved[name] is number and resolved[name] is not boolean and resolved[name] > 0 and resolved[name] <= 1) -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `" ~ name ~ "` must be a number above 0 and at most 1 (" ~ option.help ~ "), or none; got " ~ rankwise._describe(resolved[name]) ~ ".") }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `" ~ name ~ "` must be a number above 0 and at most 1 (" ~ option.help ~ "), or none; got " ~ rankwise._describe(resolved[name]) ~ ".") }}
         {%- elif option.kind == 'share' and not (resolved[name] is number and resolved[name] is not boolean and resolved[name] > 0 and resolved[name] <= 1) -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `" ~ name ~ "` must be a number above 0 and at most 1 (" ~ option.help ~ "); got " ~ rankwise._describe(resolved[name]) ~ ".") }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `" ~ name ~ "` must be a number above 0 and at most 1 (" ~ option.help ~ "); got " ~ rankwise._describe(resolved[name]) ~ ".") }}
         {%- elif option.kind == 'log_base' -%}
             {#- 'e' is the natural log: none in the plan -#}
             {%- do resolved.update({name: none if resolved[name] == 'e' else resolved[name]}) -%}
-            {%- do rankwise._check_log_base('evaluate', resolved[name]) -%}
+            {%- do rankwise._check_log_base(macro_name, resolved[name]) -%}
         {%- endif -%}
     {%- endfor -%}
     {%- if per_user is not boolean -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `per_user` must be true or false; got " ~ rankwise._describe(per_user) ~ ".") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `per_user` must be true or false; got " ~ rankwise._describe(per_user) ~ ".") }}
     {%- endif -%}
     {%- if resolved.idcg == 'k_positions' and resolved.gain != 'binary' -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: idcg='k_positions' counts every one of the k slots as a relevant item of gain 1, so it needs gain='binary'; got gain=" ~ rankwise._describe(resolved.gain) ~ ".") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": idcg='k_positions' counts every one of the k slots as a relevant item of gain 1, so it needs gain='binary'; got gain=" ~ rankwise._describe(resolved.gain) ~ ".") }}
     {%- endif -%}
     {{ return(resolved) }}
 {% endmacro %}
@@ -125,7 +128,7 @@
 {#- The options of a mapping given (the package models' var rankwise_options),
     resolved as evaluate resolves them. -#}
 {% macro _options_resolved(given) %}
-    {{ return(rankwise._resolved_options(rankwise._given_options('evaluate', given, []), false)) }}
+    {{ return(rankwise._resolved_options(rankwise._given_options('evaluate', given, []), false, 'evaluate')) }}
 {% endmacro %}
 
 {#- The options given to a macro (its `kwargs`), each checked by name: every
@@ -142,36 +145,36 @@
 
 {#- The column arguments checked, and the group columns quoted. Engines match
     names case-insensitively, so clashes are checked in lower case. -#}
-{% macro _checked_columns(options, group_by, argument='group_by') %}
+{% macro _checked_columns(options, group_by, argument, macro_name) %}
     {%- set user_col, item_col, rank_col, score_col, relevance_col = options.user_col, options.item_col, options.rank_col, options.score_col, options.relevance_col -%}
     {%- for argument, value in [('user_col', user_col), ('item_col', item_col), ('rank_col', rank_col)] -%}
         {%- if value is not string or value | length == 0 -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `" ~ argument ~ "` must be a non-empty column name; got " ~ rankwise._describe(value) ~ ".") }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `" ~ argument ~ "` must be a non-empty column name; got " ~ rankwise._describe(value) ~ ".") }}
         {%- endif -%}
     {%- endfor -%}
     {%- for argument, value in [('score_col', score_col), ('relevance_col', relevance_col)] -%}
         {%- if value is not none and (value is not string or value | length == 0) -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `" ~ argument ~ "` must be a non-empty column name or none; got " ~ rankwise._describe(value) ~ ".") }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `" ~ argument ~ "` must be a non-empty column name or none; got " ~ rankwise._describe(value) ~ ".") }}
         {%- endif -%}
     {%- endfor -%}
     {%- if group_by is none -%}{%- set group_by = [] -%}{%- elif group_by is string -%}{%- set group_by = [group_by] -%}{%- endif -%}
     {%- if group_by is mapping or group_by is not iterable -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `" ~ argument ~ "` must be a column name or a list of them; got " ~ rankwise._describe(group_by) ~ ".") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `" ~ argument ~ "` must be a column name or a list of them; got " ~ rankwise._describe(group_by) ~ ".") }}
     {%- endif -%}
     {%- set reserved = ['metric', 'k', 'metric_label', 'value', 'n_users', 'n_users_without_list', 'n_relevant', 'n_recommended', 'hits', 'dcg', 'idcg'] -%}
     {%- if user_col | lower in reserved -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `user_col` may not be named '" ~ user_col ~ "': the output has a column of that name. Rename it in a view first.") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `user_col` may not be named '" ~ user_col ~ "': the output has a column of that name. Rename it in a view first.") }}
     {%- endif -%}
     {%- set groups = [] -%}
     {%- for column in group_by -%}
         {%- if column is not string or column | length == 0 -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: every entry of `" ~ argument ~ "` must be a non-empty column name; got " ~ rankwise._describe(column) ~ ".") }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": every entry of `" ~ argument ~ "` must be a non-empty column name; got " ~ rankwise._describe(column) ~ ".") }}
         {%- endif -%}
         {%- if column | lower in reserved or column | lower in [user_col | lower, item_col | lower] or (column | lower).startswith('rw_') -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ argument ~ " column '" ~ column ~ "' clashes with a column rankwise uses (the user and item columns, " ~ reserved | join(', ') ~ ", or a name starting with rw_). Rename it in a view first.") }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": " ~ argument ~ " column '" ~ column ~ "' clashes with a column rankwise uses (the user and item columns, " ~ reserved | join(', ') ~ ", or a name starting with rw_). Rename it in a view first.") }}
         {%- endif -%}
         {%- if column | lower in groups | map('lower') | list -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ argument ~ " lists column '" ~ column ~ "' twice.") }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": " ~ argument ~ " lists column '" ~ column ~ "' twice.") }}
         {%- endif -%}
         {%- do groups.append(column) -%}
     {%- endfor -%}
@@ -184,7 +187,7 @@
     the models' lists are told apart as groups of the output. The metrics that
     compare a list with the reference model's (rbo, intersection) need
     model_col and reference; reference is refused when none of them is asked. -#}
-{% macro _groups_with_model(every_metric, group_by, partition_by, options) %}
+{% macro _groups_with_model(every_metric, group_by, partition_by, options, macro_name) %}
     {%- set readers = rankwise._readers_of('reference_lists') -%}
     {%- set asked = every_metric | map(attribute='name') | select('in', readers) | unique | list -%}
     {%- set groups = [] if group_by is none else ([group_by] if group_by is string else group_by) -%}
@@ -192,17 +195,17 @@
     {%- if options.model_col is none %}{% do missing.append("`model_col` (the column of the recommendations naming the model)") %}{% endif -%}
     {%- if options.reference is none %}{% do missing.append("`reference` (the reference model's value of it)") %}{% endif -%}
     {%- if asked | length > 0 and missing | length > 0 -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ asked | join(', ') ~ " compare" ~ ("s" if asked | length == 1 else "") ~ " each model's list with the reference model's list of the same user; give " ~ missing | join(' and ') ~ ".") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": " ~ asked | join(', ') ~ " compare" ~ ("s" if asked | length == 1 else "") ~ " each model's list with the reference model's list of the same user; give " ~ missing | join(' and ') ~ ".") }}
     {%- endif -%}
     {%- if asked | length == 0 and options.reference is not none -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: `reference` is given, but only " ~ readers | join(', ') ~ " read it and none is asked; add one to `metrics` or leave `reference` out.") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": `reference` is given, but only " ~ readers | join(', ') ~ " read it and none is asked; add one to `metrics` or leave `reference` out.") }}
     {%- endif -%}
     {%- if options.model_col is none or groups is mapping or groups is not iterable -%}
         {{ return(group_by) }}
     {%- endif -%}
     {%- set partitions = [] if partition_by is none else ([partition_by] if partition_by is string else partition_by) -%}
     {%- if partitions is iterable and partitions is not mapping and options.model_col | lower in partitions | map('string') | map('lower') | list -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: `model_col` '" ~ options.model_col ~ "' is in `partition_by`; the models are groups of the recommendations, not partitions of both inputs: leave it out of `partition_by`.") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": `model_col` '" ~ options.model_col ~ "' is in `partition_by`; the models are groups of the recommendations, not partitions of both inputs: leave it out of `partition_by`.") }}
     {%- endif -%}
     {%- if options.model_col | lower in groups | map('string') | map('lower') | list -%}
         {{ return(groups) }}
@@ -212,7 +215,7 @@
 
 {#- The quoted user group column (user_group_col), a group of the output after
     group_by's, read from the interactions; none without it. -#}
-{% macro _user_group_column(options, group_by, partition_by) %}
+{% macro _user_group_column(options, group_by, partition_by, macro_name) %}
     {%- set column = options.user_group_col -%}
     {%- if column is none -%}
         {{ return(none) }}
@@ -221,41 +224,41 @@
                     + ([] if partition_by is none else ([partition_by] if partition_by is string else partition_by | list))
                     + [options.user_col, options.item_col] -%}
     {%- if column | lower in taken | map('string') | map('lower') | list -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: `user_group_col` '" ~ column ~ "' is already the user, item, a group_by or a partition_by column; name the column of the interactions that holds each user's group.") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": `user_group_col` '" ~ column ~ "' is already the user, item, a group_by or a partition_by column; name the column of the interactions that holds each user's group.") }}
     {%- endif -%}
     {{ return(rankwise.quote_identifier(column)) }}
 {% endmacro %}
 
 {#- A value of the model column as a literal of its type: text, or a number. -#}
-{% macro _model_literal(value) %}
+{% macro _model_literal(value, macro_name) %}
     {%- if value is none -%}
         {{ return(none) }}
     {%- elif value is string -%}
         {{ return(rankwise._string_literal(value)) }}
     {%- endif -%}
-    {{ return(rankwise._number_literal('evaluate', 'reference', value)) }}
+    {{ return(rankwise._number_literal(macro_name, 'reference', value)) }}
 {% endmacro %}
 
 {#- The metrics asked (parsed entries), in order, split by level, each with
     what it reads under the options (`reads`), with the components and cutoffs
     the per-user ones need. -#}
-{% macro _planned_metrics(requested, per_user, resolved) %}
+{% macro _planned_metrics(requested, per_user, resolved, macro_name) %}
     {%- set registry = rankwise._metric_registry() -%}
     {%- set by_level = {'user': [], 'list': [], 'group': []} -%}
     {%- set components = [] -%}
     {%- set cutoffs = [] -%}
     {%- set cutoff_seen = {} -%}
     {%- set instances = {} -%}
-    {%- set user_sets = rankwise._user_sets(resolved.users, registry) -%}
+    {%- set user_sets = rankwise._user_sets(resolved.users, registry, macro_name) -%}
     {%- for entry in requested -%}
         {%- set metric = registry[entry.name] -%}
         {%- do entry.update({'position': loop.index, 'users': user_sets.get(entry.name, user_sets.default),
                              'level': metric.level, 'reads': rankwise._metric_reads(entry.name, resolved)}) -%}
         {%- if entry.k is none and metric.needs_cutoff is defined and rankwise._options_match(metric.needs_cutoff.when, resolved) -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ entry.name ~ " needs a cutoff " ~ metric.needs_cutoff.why ~ "; ask for '" ~ entry.name ~ "@10', say, not the whole list.") }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": " ~ entry.name ~ " needs a cutoff " ~ metric.needs_cutoff.why ~ "; ask for '" ~ entry.name ~ "@10', say, not the whole list.") }}
         {%- endif -%}
         {%- if entry.k is not none and metric.largest_cutoff is defined and rankwise._options_match(metric.largest_cutoff.when, resolved) and entry.k > metric.largest_cutoff.k -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ entry.name ~ "@" ~ entry.k ~ " " ~ metric.largest_cutoff.why ~ "; k may be at most " ~ metric.largest_cutoff.k ~ " there.") }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": " ~ entry.name ~ "@" ~ entry.k ~ " " ~ metric.largest_cutoff.why ~ "; k may be at most " ~ metric.largest_cutoff.k ~ " there.") }}
         {%- endif -%}
         {%- do by_level[metric.level].append(entry) -%}
         {%- if metric.level == 'user' -%}
@@ -276,7 +279,7 @@
         {%- if instance not in components %}{% do components.append(instance) %}{% endif -%}
     {%- endfor -%}
     {%- if per_user and by_level.group | length > 0 -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ (by_level.group | map(attribute='name') | join(', ')) ~ " has one value per group, not per user; drop it from `metrics` when per_user is true.") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": " ~ (by_level.group | map(attribute='name') | join(', ')) ~ " has one value per group, not per user; drop it from `metrics` when per_user is true.") }}
     {%- endif -%}
     {{ return({'requested': requested, 'user_metrics': by_level.user, 'group_metrics': by_level.group, 'list_metrics': by_level.list,
                'components': components, 'component_instances': instances, 'cutoffs': cutoffs}) }}
@@ -285,10 +288,10 @@
 {#- With propensity_col, every metric asked that reads the interactions must
     have a weighted form (the registry's `weighted`); the options that have
     none are refused too. -#}
-{% macro _check_weighted_metrics(every_metric, options) %}
+{% macro _check_weighted_metrics(every_metric, options, macro_name) %}
     {%- if options.propensity_col is none -%}
         {%- if options.propensity_clip is not none -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: `propensity_clip` bounds the weights of `propensity_col`, which is not given; give it, or leave `propensity_clip` out.") }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": `propensity_clip` bounds the weights of `propensity_col`, which is not given; give it, or leave `propensity_clip` out.") }}
         {%- endif -%}
         {{ return(none) }}
     {%- endif -%}
@@ -302,13 +305,13 @@
         {%- endif -%}
     {%- endfor -%}
     {%- if refused | length > 0 -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: with `propensity_col`, only " ~ weighted | join(', ') ~ " have an inverse-propensity estimate (docs/metrics.md, \"Debiased estimates\"); " ~ refused | join(', ') ~ (" has" if refused | length == 1 else " have") ~ " none. Evaluate " ~ ("it" if refused | length == 1 else "them") ~ " in a call without `propensity_col`.") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": with `propensity_col`, only " ~ weighted | join(', ') ~ " have an inverse-propensity estimate (docs/metrics.md, \"Debiased estimates\"); " ~ refused | join(', ') ~ (" has" if refused | length == 1 else " have") ~ " none. Evaluate " ~ ("it" if refused | length == 1 else "them") ~ " in a call without `propensity_col`.") }}
     {%- endif -%}
     {%- if options.duplicate_interactions == 'max' -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: duplicate_interactions='max' keeps one relevance of a pair listed twice, but not which of its propensities; with `propensity_col`, keep one row per (user, item).") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": duplicate_interactions='max' keeps one relevance of a pair listed twice, but not which of its propensities; with `propensity_col`, keep one row per (user, item).") }}
     {%- endif -%}
     {%- if options.idcg == 'k_positions' -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: idcg='k_positions' fills k slots with relevant items of gain 1, which have no propensity; with `propensity_col`, use idcg='truth'.") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": idcg='k_positions' fills k slots with relevant items of gain 1, which have no propensity; with `propensity_col`, use idcg='truth'.") }}
     {%- endif -%}
 {% endmacro %}
 
@@ -344,17 +347,17 @@
 {% endmacro %}
 
 {#- `users` as {'default': set, metric: set...}, checked. -#}
-{% macro _user_sets(users, registry) %}
+{% macro _user_sets(users, registry, macro_name) %}
     {%- set choices = ['both', 'interactions', 'relevant'] -%}
     {%- set sets = users if users is mapping else {'default': users} -%}
     {%- for name, value in sets.items() -%}
         {%- if name != 'default' and (name not in registry or registry[name].level != 'user') -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: `users` maps '" ~ name ~ "', which is not a per-user metric; use metric names without @k (" ~ (rankwise._metric_names_of_level('user') | join(', ')) ~ ") or 'default'.") }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": `users` maps '" ~ name ~ "', which is not a per-user metric; use metric names without @k (" ~ (rankwise._metric_names_of_level('user') | join(', ')) ~ ") or 'default'.") }}
         {%- endif -%}
-        {%- do rankwise._check_choice('evaluate', 'users' if name == 'default' else 'users.' ~ name, value, choices) -%}
+        {%- do rankwise._check_choice(macro_name, 'users' if name == 'default' else 'users.' ~ name, value, choices) -%}
     {%- endfor -%}
     {%- if 'default' not in sets -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: internal error, `users` has no default set.") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": internal error, `users` has no default set.") }}
     {%- endif -%}
     {{ return(sets) }}
 {% endmacro %}
@@ -564,23 +567,23 @@
     inputs (refused when a metric needs one that is missing), the item feature
     columns and the columns read from each input. `given` holds the options
     passed (evaluate's kwargs). -#}
-{% macro _evaluation_spec(metrics, k, group_by, per_user, partition_by, confidence, bootstrap_resamples, seed, items, train, given) %}
-    {%- set options = rankwise._given_options('evaluate', given, rankwise._evaluate_arguments()) -%}
-    {%- set spec = rankwise._evaluate_spec(metrics, k, group_by, per_user, options, partition_by) -%}
+{% macro _evaluation_spec(metrics, k, group_by, per_user, partition_by, confidence, bootstrap_resamples, seed, items, train, given, macro_name) %}
+    {%- set options = rankwise._given_options(macro_name, given, rankwise._evaluate_arguments()) -%}
+    {%- set spec = rankwise._evaluate_spec(metrics, k, group_by, per_user, options, partition_by, macro_name) -%}
     {%- if confidence is not none and not (confidence is number and confidence is not boolean and confidence > 0 and confidence < 1) -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `confidence` must be a number strictly between 0 and 1, such as 0.95, or none for no interval; got " ~ rankwise._describe(confidence) ~ ".") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `confidence` must be a number strictly between 0 and 1, such as 0.95, or none for no interval; got " ~ rankwise._describe(confidence) ~ ".") }}
     {%- endif -%}
     {%- if bootstrap_resamples is not none and not (bootstrap_resamples is integer and bootstrap_resamples is not boolean and bootstrap_resamples >= 1 and bootstrap_resamples <= 1000000) -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `bootstrap_resamples` must be an integer from 1 to 1000000 (the resamples of the bootstrap interval of group-level metrics such as entropy), or none; got " ~ rankwise._describe(bootstrap_resamples) ~ ".") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `bootstrap_resamples` must be an integer from 1 to 1000000 (the resamples of the bootstrap interval of group-level metrics such as entropy), or none; got " ~ rankwise._describe(bootstrap_resamples) ~ ".") }}
     {%- endif -%}
     {%- if bootstrap_resamples is not none and confidence is none -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: `bootstrap_resamples` gives group-level metrics an interval at level `confidence`, which is none; give a confidence such as 0.95.") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": `bootstrap_resamples` gives group-level metrics an interval at level `confidence`, which is none; give a confidence such as 0.95.") }}
     {%- endif -%}
-    {%- do rankwise._check_integer('evaluate', 'seed', seed) -%}
+    {%- do rankwise._check_integer(macro_name, 'seed', seed) -%}
     {%- if bootstrap_resamples is not none -%}
         {%- set with_interval = rankwise._metric_names_where('bootstrap') -%}
         {%- for entry in spec.group_metrics if entry.name not in with_interval -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: `bootstrap_resamples` gives " ~ with_interval | join(', ') ~ " a bootstrap interval; " ~ entry.name ~ " has none yet. Evaluate it in a call without bootstrap_resamples.") }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": `bootstrap_resamples` gives " ~ with_interval | join(', ') ~ " a bootstrap interval; " ~ entry.name ~ " has none yet. Evaluate it in a call without bootstrap_resamples.") }}
         {%- endfor -%}
     {%- endif -%}
     {%- do rankwise._plan_inputs(spec, options, group_by, partition_by, items, train) -%}
@@ -594,7 +597,7 @@
         {%- set part_options = rankwise._updated(given, part.overrides) -%}
         {%- do part_options.update({'item_vector_col': none, 'item_feature_cols': none, 'reference': none}) -%}
         {%- do parts.append(rankwise._evaluation_spec(part.metrics, k, group_by, per_user, partition_by, confidence, bootstrap_resamples,
-                                                      seed, none, none, part_options)) -%}
+                                                      seed, none, none, part_options, macro_name)) -%}
     {%- endfor -%}
     {%- do spec.update({'parts': parts}) -%}
     {#- whether the input checks can be fused into the query (stage_input_guard.sql):
@@ -631,11 +634,11 @@
     by level (and whether the report's verdict compares each), the optional inputs read, the warning for each optional input
     given that no metric reads, and the group columns (group_by with model_col). The
     arguments are evaluate's; `items` and `train` are true when given; `caller` names
-    the function (evaluate, compare) in the warnings. -#}
+    the function (evaluate, compare...) in the errors and warnings. -#}
 {% macro _evaluation_plan(metrics=none, k=none, group_by=none, per_user=false, partition_by=none, confidence=0.95,
                           bootstrap_resamples=none, seed=0, items=false, train=false, caller='evaluate') %}
     {%- set spec = rankwise._evaluation_spec(metrics, k, group_by, per_user, partition_by, confidence, bootstrap_resamples,
-                                             seed, 'items' if items else none, 'train' if train else none, kwargs) -%}
+                                             seed, 'items' if items else none, 'train' if train else none, kwargs, caller) -%}
     {%- set options = rankwise._updated(spec.options, {}) -%}
     {%- set unread = [] -%}
     {%- for input, given in [('items', items), ('train', train)] if given and input not in spec.inputs_read -%}
@@ -657,7 +660,7 @@
         'unread_inputs': unread,
         'metrics_shown_by_a_hit': rankwise._metrics_shown_by_a_hit(),
         'checks_fuse': spec.checks_fuse,
-        'group_by': rankwise._groups_with_model(spec.every_metric, group_by, partition_by, spec.options),
+        'group_by': rankwise._groups_with_model(spec.every_metric, group_by, partition_by, spec.options, spec.macro_name),
     }) }}
 {% endmacro %}
 
@@ -707,7 +710,7 @@
     {%- for input, relation in [('items', items), ('train', train)] if input in spec.inputs_read and relation is none -%}
         {%- set needing = [] -%}
         {%- for entry in spec.requested if input in entry.reads and entry.name not in needing %}{% do needing.append(entry.name) %}{% endfor -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ needing | join(', ') ~ " " ~ ("needs" if needing | length == 1 else "need") ~ " the `" ~ input ~ "` input ("
+        {{ exceptions.raise_compiler_error("rankwise." ~ spec.macro_name ~ ": " ~ needing | join(', ') ~ " " ~ ("needs" if needing | length == 1 else "need") ~ " the `" ~ input ~ "` input ("
             ~ ("the catalog: one row per item that could be recommended" if input == 'items' else "the interactions the model was trained on, for the items' popularity") ~ ").") }}
     {%- endfor -%}
     {{ return({'items_relation': items, 'train_relation': train}) }}
@@ -721,31 +724,31 @@
 {% macro _item_feature_columns(spec, item_col, item_vector_col, item_feature_cols) %}
     {%- set diversity = spec.pair_metrics | length > 0 -%}
     {%- if item_vector_col is not none and (item_vector_col is not string or item_vector_col | length == 0) -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `item_vector_col` must be a non-empty column name or none; got " ~ rankwise._describe(item_vector_col) ~ ".") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ spec.macro_name ~ ": argument `item_vector_col` must be a non-empty column name or none; got " ~ rankwise._describe(item_vector_col) ~ ".") }}
     {%- endif -%}
     {%- set features = [] if item_feature_cols is none else ([item_feature_cols] if item_feature_cols is string else item_feature_cols) -%}
     {%- if features is mapping or features is not iterable or (item_feature_cols is not none and features | length == 0) -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `item_feature_cols` must be a column name or a non-empty list of them, or none; got " ~ rankwise._describe(item_feature_cols) ~ ".") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ spec.macro_name ~ ": argument `item_feature_cols` must be a column name or a non-empty list of them, or none; got " ~ rankwise._describe(item_feature_cols) ~ ".") }}
     {%- endif -%}
     {%- for column in features -%}
         {%- if column is not string or column | length == 0 -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: every entry of `item_feature_cols` must be a non-empty column name; got " ~ rankwise._describe(column) ~ ".") }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ spec.macro_name ~ ": every entry of `item_feature_cols` must be a non-empty column name; got " ~ rankwise._describe(column) ~ ".") }}
         {%- endif -%}
         {%- if column | lower == item_col | lower or column | lower in (features[:loop.index0] | map('lower') | list) -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: `item_feature_cols` lists column '" ~ column ~ "' twice, or the item column; list each feature column once.") }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ spec.macro_name ~ ": `item_feature_cols` lists column '" ~ column ~ "' twice, or the item column; list each feature column once.") }}
         {%- endif -%}
     {%- endfor -%}
     {%- set given = (['item_vector_col'] if item_vector_col is not none else []) + (['item_feature_cols'] if features | length > 0 else []) -%}
     {%- if not diversity and given | length > 0 -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: `" ~ given | join('` and `') ~ "` " ~ ("is" if given | length == 1 else "are") ~ " given, but only " ~ rankwise._readers_of('item_features') | join(', ') ~ " reads the items' features and it is not asked; add it to `metrics` or leave the argument out.") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ spec.macro_name ~ ": `" ~ given | join('` and `') ~ "` " ~ ("is" if given | length == 1 else "are") ~ " given, but only " ~ rankwise._readers_of('item_features') | join(', ') ~ " reads the items' features and it is not asked; add it to `metrics` or leave the argument out.") }}
     {%- endif -%}
     {%- if diversity -%}
         {%- if spec.item_distance == 'cooccurrence' and given | length > 0 -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: item_distance='cooccurrence' compares items by their users in `train` and reads no feature; leave out `" ~ given | join('` and `') ~ "`, or pick item_distance='cosine' or 'hamming'.") }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ spec.macro_name ~ ": item_distance='cooccurrence' compares items by their users in `train` and reads no feature; leave out `" ~ given | join('` and `') ~ "`, or pick item_distance='cosine' or 'hamming'.") }}
         {%- elif spec.item_distance == 'hamming' and (item_vector_col is not none or features | length == 0) -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: item_distance='hamming' counts the features two items differ in; give the catalog's feature columns as `item_feature_cols` (and no `item_vector_col`).") }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ spec.macro_name ~ ": item_distance='hamming' counts the features two items differ in; give the catalog's feature columns as `item_feature_cols` (and no `item_vector_col`).") }}
         {%- elif spec.item_distance == 'cosine' and given | length != 1 -%}
-            {{ exceptions.raise_compiler_error("rankwise.evaluate: item_distance='cosine' compares the items' vectors; give either `item_vector_col` (a column of the catalog holding an array of numbers) or `item_feature_cols` (numeric columns that form the vector), " ~ ("not both." if given | length == 2 else "or pick item_distance='cooccurrence' to compare items by their users in `train`.")) }}
+            {{ exceptions.raise_compiler_error("rankwise." ~ spec.macro_name ~ ": item_distance='cosine' compares the items' vectors; give either `item_vector_col` (a column of the catalog holding an array of numbers) or `item_feature_cols` (numeric columns that form the vector), " ~ ("not both." if given | length == 2 else "or pick item_distance='cooccurrence' to compare items by their users in `train`.")) }}
         {%- endif -%}
     {%- endif -%}
     {%- set quoted = [] -%}
@@ -764,18 +767,18 @@
     than ignored. -#}
 {% macro _item_group_column(spec, item_col, item_group_col) %}
     {%- if item_group_col is not none and (item_group_col is not string or item_group_col | length == 0) -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: argument `item_group_col` must be a non-empty column name or none; got " ~ rankwise._describe(item_group_col) ~ ".") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ spec.macro_name ~ ": argument `item_group_col` must be a non-empty column name or none; got " ~ rankwise._describe(item_group_col) ~ ".") }}
     {%- endif -%}
     {%- set needing = [] -%}
     {%- for entry in spec.requested if 'item_groups' in entry.reads and entry.name not in needing %}{% do needing.append(entry.name) %}{% endfor -%}
     {%- if spec.needs_item_groups and item_group_col is none -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: " ~ needing | join(', ') ~ (" reads" if needing | length == 1 else " read") ~ " the items' groups; give `item_group_col`, the column of the catalog (`items`) naming each item's group.") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ spec.macro_name ~ ": " ~ needing | join(', ') ~ (" reads" if needing | length == 1 else " read") ~ " the items' groups; give `item_group_col`, the column of the catalog (`items`) naming each item's group.") }}
     {%- endif -%}
     {%- if item_group_col is not none and not spec.needs_item_groups -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: `item_group_col` is given, but only " ~ rankwise._readers_of('item_groups') | join(', ') ~ " read the item groups and none is asked; add one to `metrics` or leave the argument out.") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ spec.macro_name ~ ": `item_group_col` is given, but only " ~ rankwise._readers_of('item_groups') | join(', ') ~ " read the item groups and none is asked; add one to `metrics` or leave the argument out.") }}
     {%- endif -%}
     {%- if item_group_col is not none and item_group_col | lower == item_col | lower -%}
-        {{ exceptions.raise_compiler_error("rankwise.evaluate: `item_group_col` is the item column '" ~ item_col ~ "'; give the column of the catalog naming each item's group.") }}
+        {{ exceptions.raise_compiler_error("rankwise." ~ spec.macro_name ~ ": `item_group_col` is the item column '" ~ item_col ~ "'; give the column of the catalog naming each item's group.") }}
     {%- endif -%}
     {{ return({'item_group': none if item_group_col is none else rankwise.quote_identifier(item_group_col),
                'item_group_columns_read': [] if item_group_col is none else [(item_group_col, 'item group')]}) }}

@@ -235,7 +235,7 @@ def exposure_by_item_group(
     output = engine.check_output("exposure_by_item_group", output)
     arguments = macro_arguments("exposure_by_item_group", ["exposure_disparity"], k, group_by, False,
                                 {**options, "item_group_col": item_group_col}, partition_by, None)
-    plan = evaluation_plan(arguments, items=True)
+    plan = evaluation_plan(arguments, items=True, caller="exposure_by_item_group")
     with engine.opened("exposure_by_item_group", con, given, output=output, settings={},
                        text_keys=_checks.text_keys(plan)) as (running, inputs):
         if validate:
@@ -345,7 +345,7 @@ def check(
     # interactions, is planned under every one)
     arguments = macro_arguments("check", ["entropy"], k, group_by, False, options, partition_by)
     # The plan first: an invalid argument fails before anything touches a connection.
-    plan = evaluation_plan(arguments)
+    plan = evaluation_plan(arguments, caller="check")
     cutoffs = [cutoff for cutoff in (arguments["k"] if isinstance(arguments["k"], list) else [arguments["k"]])
                if cutoff is not None]
     largest_k = max(cutoffs) if cutoffs else None

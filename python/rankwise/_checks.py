@@ -413,7 +413,7 @@ def refuse_a_missing_model(engine: Engine, recommendations: ResolvedInput, model
     if model is None:
         return
     column = engine.macros.call("quote_identifier", model_col)
-    literal = engine.macros.call("_model_literal", model)
+    literal = engine.macros.call("_model_literal", model, caller)
     if engine.rows(f"select 1 from {recommendations.sql} where {column} = {literal} limit 1"):
         return
     _, shown = model_values(engine, recommendations.sql, model_col)

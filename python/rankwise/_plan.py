@@ -32,14 +32,14 @@ def metric_names(level: str | None = None) -> list[str]:
     return list(renderer().call("_metric_names_of_level", level))
 
 
-def _checked_metrics(metrics: Any) -> Any:
+def _checked_metrics(metrics: Any, caller: str) -> Any:
     """Suggests the closest name for an unknown metric; the planner checks
     everything else and raises the same error class."""
     if isinstance(metrics, str):
         metrics = [metrics]
     if not isinstance(metrics, Sequence) or not metrics:
         raise InvalidArgumentError(
-            f"rankwise.evaluate: argument `metrics` must be a non-empty list of metric names such as "
+            f"rankwise.{caller}: argument `metrics` must be a non-empty list of metric names such as "
             f"['ndcg@10', 'map']; got {metrics!r}. Valid names: {', '.join(metric_names())}."
         )
     known = metric_names()
@@ -52,7 +52,7 @@ def _checked_metrics(metrics: Any) -> Any:
             close = difflib.get_close_matches(name.lower(), known, n=1)
             suggestion = f" Did you mean '{close[0]}'?" if close else ""
             raise InvalidArgumentError(
-                f"rankwise.evaluate: unknown metric '{metric}'.{suggestion} "
+                f"rankwise.{caller}: unknown metric '{metric}'.{suggestion} "
                 f"Valid names, each optionally followed by @k: {', '.join(known)}."
             )
     return list(metrics)
@@ -84,7 +84,7 @@ def macro_arguments(
     numpy scalar made a Python number, before anything is rendered."""
     k = plain(k)
     return {
-        "metrics": _checked_metrics(plain(metrics)),
+        "metrics": _checked_metrics(plain(metrics), caller),
         "k": list(k) if isinstance(k, Sequence) and not isinstance(k, str) else k,
         "group_by": listed(plain(group_by)) if group_by is not None else None,
         "partition_by": listed(plain(partition_by)) if partition_by is not None else None,
@@ -141,7 +141,7 @@ def evaluation_plan(arguments: dict[str, Any], *, items: bool = False, train: bo
     """The planner's plan for the macro arguments of :func:`macro_arguments`:
     raises InvalidArgumentError on any invalid argument, before anything touches
     a connection. `items` and `train` say whether those inputs are given;
-    `caller` names the function in the plan's warnings."""
+    `caller` names the function in its errors and warnings."""
     planned = renderer().call("_evaluation_plan", **arguments, items=items, train=train, caller=caller)
     return Plan(
         arguments=arguments,

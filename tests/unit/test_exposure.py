@@ -88,3 +88,10 @@ def test_the_item_group_column_is_asked_for_and_read() -> None:
         rankwise.evaluate(RECOMMENDATIONS, INTERACTIONS, ["exposure_disparity@2"], items=ITEMS, item_group_col="grp")
     with pytest.raises(InvalidArgumentError, match="exposure_persistence"):
         _values(exposure_model="rbp", exposure_persistence=1.5)
+
+
+def test_the_table_by_item_group_names_itself_in_the_planners_errors() -> None:
+    with pytest.raises(InvalidArgumentError, match=r"^rankwise\.exposure_by_item_group: argument `k` must be a positive"):
+        rankwise.exposure_by_item_group(RECOMMENDATIONS, INTERACTIONS, ITEMS, 0, item_group_col="group")
+    with pytest.raises(InvalidArgumentError, match=r"^rankwise\.exposure_by_item_group: `item_group_col` is the item column"):
+        rankwise.exposure_by_item_group(RECOMMENDATIONS, INTERACTIONS, ITEMS, 2, item_group_col="item_id")

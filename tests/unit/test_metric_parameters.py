@@ -131,7 +131,7 @@ def test_a_bad_parameter_names_the_metric_and_its_parameters(metric: str, messag
 
 
 def test_the_planner_parses_each_string_once() -> None:
-    parsed = renderer().call("_parse_metrics", ["rbp(p=0.95)@20", "ndcg(rel=2)"], [5])
+    parsed = renderer().call("_parse_metrics", ["rbp(p=0.95)@20", "ndcg(rel=2)"], [5], "evaluate")
     assert [(entry["name"], entry["k"], entry["label"], entry["key"], entry["parameters"]) for entry in parsed] == [
         ("rbp", 20, "rbp(p=0.95)", "rbp", {"p": 0.95, "gain": "binary", "normalize": False, "rel": None}),
         ("ndcg", 5, "ndcg(rel=2)", "ndcg", {"rel": 2}),

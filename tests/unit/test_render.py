@@ -75,7 +75,7 @@ def test_quote_identifier_escapes_the_quote_character(adapter_type: str, expecte
 
 
 def test_return_hands_back_python_values() -> None:
-    plan = renderer().call("_parse_metrics", ["ndcg@10", "map", "r_precision"], [5, None])
+    plan = renderer().call("_parse_metrics", ["ndcg@10", "map", "r_precision"], [5, None], "evaluate")
     assert plan == [
         {"name": "ndcg", "k": 10, "parameters": {"rel": None}, "label": "ndcg", "key": "ndcg", "asked": "ndcg@10"},
         {"name": "map", "k": 5, "parameters": {"rel": None}, "label": "map", "key": "map", "asked": "map"},
@@ -86,7 +86,7 @@ def test_return_hands_back_python_values() -> None:
 
 
 def test_metric_strings_without_cutoff_take_every_k_and_duplicates_collapse() -> None:
-    plan = renderer().call("_parse_metrics", ["precision", "precision@5", "entropy"], [5, 10])
+    plan = renderer().call("_parse_metrics", ["precision", "precision@5", "entropy"], [5, 10], "evaluate")
     assert [(entry["name"], entry["k"]) for entry in plan] == [
         ("precision", 5),
         ("precision", 10),
@@ -145,6 +145,22 @@ def test_invalid_arguments_raise_a_compiler_error_naming_argument_and_value(argu
         renderer().call("evaluate", "recs", "truth", **arguments)
     assert message in str(raised.value)
     assert str(raised.value).startswith("rankwise.evaluate: ")
+
+
+# compare plans its metrics and options with evaluate's planner: its errors name
+# compare (those of evaluate's own arguments, and of the model column compare
+# refuses in group_by with its own message, left out)
+COMPARED_BAD_ARGUMENTS = [(arguments, message) for arguments, message in BAD_ARGUMENTS
+                          if "per_user" not in arguments and "entropy" not in arguments["metrics"]
+                          and "model" not in arguments.get("group_by", [])]
+
+
+@pytest.mark.parametrize(("arguments", "message"), COMPARED_BAD_ARGUMENTS, ids=[m for _, m in COMPARED_BAD_ARGUMENTS])
+def test_the_planner_names_compare_in_the_errors_of_a_comparison(arguments: dict, message: str) -> None:
+    with pytest.raises(InvalidArgumentError) as raised:
+        renderer().call("compare", "recs", "truth", **arguments)
+    assert message in str(raised.value)
+    assert str(raised.value).startswith("rankwise.compare: ")
 
 
 @pytest.mark.parametrize(
