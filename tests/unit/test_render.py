@@ -139,28 +139,23 @@ BAD_ARGUMENTS = [
 ]
 
 
-@pytest.mark.parametrize(("arguments", "message"), BAD_ARGUMENTS, ids=[m for _, m in BAD_ARGUMENTS])
-def test_invalid_arguments_raise_a_compiler_error_naming_argument_and_value(arguments: dict, message: str) -> None:
+# compare plans its metrics and options with evaluate's planner, and its errors
+# name compare: every case but those of evaluate's own arguments (per_user, a
+# group-level metric) and of the model column, which compare refuses in
+# group_by with its own message.
+CALLS_WITH_BAD_ARGUMENTS = [("evaluate", arguments, message) for arguments, message in BAD_ARGUMENTS] + [
+    ("compare", arguments, message) for arguments, message in BAD_ARGUMENTS
+    if "per_user" not in arguments and "entropy" not in arguments["metrics"] and "model" not in arguments.get("group_by", [])]
+
+
+@pytest.mark.parametrize(("macro", "arguments", "message"), CALLS_WITH_BAD_ARGUMENTS,
+                         ids=[f"{macro}: {message}" for macro, _, message in CALLS_WITH_BAD_ARGUMENTS])
+def test_invalid_arguments_raise_a_compiler_error_naming_argument_and_value(macro: str, arguments: dict,
+                                                                            message: str) -> None:
     with pytest.raises(InvalidArgumentError) as raised:
-        renderer().call("evaluate", "recs", "truth", **arguments)
+        renderer().call(macro, "recs", "truth", **arguments)
     assert message in str(raised.value)
-    assert str(raised.value).startswith("rankwise.evaluate: ")
-
-
-# compare plans its metrics and options with evaluate's planner: its errors name
-# compare (those of evaluate's own arguments, and of the model column compare
-# refuses in group_by with its own message, left out)
-COMPARED_BAD_ARGUMENTS = [(arguments, message) for arguments, message in BAD_ARGUMENTS
-                          if "per_user" not in arguments and "entropy" not in arguments["metrics"]
-                          and "model" not in arguments.get("group_by", [])]
-
-
-@pytest.mark.parametrize(("arguments", "message"), COMPARED_BAD_ARGUMENTS, ids=[m for _, m in COMPARED_BAD_ARGUMENTS])
-def test_the_planner_names_compare_in_the_errors_of_a_comparison(arguments: dict, message: str) -> None:
-    with pytest.raises(InvalidArgumentError) as raised:
-        renderer().call("compare", "recs", "truth", **arguments)
-    assert message in str(raised.value)
-    assert str(raised.value).startswith("rankwise.compare: ")
+    assert str(raised.value).startswith(f"rankwise.{macro}: ")
 
 
 @pytest.mark.parametrize(
