@@ -361,7 +361,7 @@ def evaluate_command(output: Path | None, output_format: str | None, fail_under:
     memory = {name: options.pop(name) for name in ("memory_limit", "temp_directory")}
     options = _read_stdin(options)
     with duckdb.connect() as con, stages() as stage:
-        apply_settings(con, **memory)
+        apply_settings(con, "evaluate", **memory)
         stage("checking the inputs and computing the metrics" if options.get("validate", True) else "computing the metrics")
         relation = _result_table(con, lambda: evaluate(con=con, output="relation", **_arguments(options)))
         stage("writing")

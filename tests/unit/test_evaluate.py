@@ -239,8 +239,10 @@ def test_memory_settings_are_refused_on_a_connection_rankwise_does_not_own(frame
 
 
 def test_a_memory_limit_duckdb_refuses_is_an_invalid_argument(frames) -> None:
-    with pytest.raises(InvalidArgumentError, match="argument `memory_limit` 'plenty' is not accepted by DuckDB"):
+    with pytest.raises(InvalidArgumentError, match="^rankwise.evaluate: argument `memory_limit` 'plenty' is not accepted by DuckDB"):
         rankwise.evaluate(*frames, ["ndcg@3"], memory_limit="plenty")
+    with pytest.raises(InvalidArgumentError, match="^rankwise.compare: argument `memory_limit` 'plenty' is not accepted by DuckDB"):
+        rankwise.compare(*frames, ["ndcg@3"], memory_limit="plenty")
 
 
 def test_a_convention_sets_the_options_an_explicit_option_overrides(frames) -> None:

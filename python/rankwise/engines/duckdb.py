@@ -131,9 +131,10 @@ def _resolve(con: duckdb.DuckDBPyConnection, role: str, value: Any, registered: 
     return ResolvedInput(quote_table_name(name), f"{role} ({type(value).__name__})", registered=True)
 
 
-def apply_settings(connection: duckdb.DuckDBPyConnection, **settings: Any) -> None:
+def apply_settings(connection: duckdb.DuckDBPyConnection, caller: str, **settings: Any) -> None:
     """Sets each DuckDB setting given (None leaves DuckDB's default), as a bound
-    parameter; a value DuckDB refuses is an InvalidArgumentError naming it."""
+    parameter; a value DuckDB refuses is an InvalidArgumentError naming it and
+    the function called (`caller`)."""
     for name, value in settings.items():
         if value is None:
             continue
@@ -142,7 +143,7 @@ def apply_settings(connection: duckdb.DuckDBPyConnection, **settings: Any) -> No
         except duckdb.Error as error:
             first_line = str(error).strip().splitlines()[0]
             raise InvalidArgumentError(
-                f"rankwise.evaluate: argument `{name}` {str(value)!r} is not accepted by DuckDB: {first_line}") from None
+                f"rankwise.{caller}: argument `{name}` {str(value)!r} is not accepted by DuckDB: {first_line}") from None
 
 
 def refuse_a_text_collation(connection: duckdb.DuckDBPyConnection, caller: str, text_columns: list[str]) -> None:
@@ -209,7 +210,7 @@ class DuckDBEngine(Engine):
         connection = duckdb.connect() if private else con
         try:
             if private:
-                apply_settings(connection, memory_limit=memory_limit, temp_directory=temp_directory)
+                apply_settings(connection, caller, memory_limit=memory_limit, temp_directory=temp_directory)
             engine = cls(connection)
             with resolved_inputs(connection, **inputs) as resolved:
                 engine.registered = any(value.registered for value in resolved.values())
