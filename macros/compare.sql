@@ -26,6 +26,7 @@
     {%- do rankwise._plan_inputs(spec, options, groups + [model_col], partition_by, items, train) -%}
     {%- do rankwise._check_relation_columns(recommendations, interactions, spec.columns_read,
                                             {'items': spec.items_relation, 'train': spec.train_relation}) -%}
+    {%- if rankwise._dbt_is_parsing() -%}{{ return('') }}{%- endif -%}
     {{- return(adapter.dispatch('compare', 'rankwise')(recommendations, interactions, spec)) -}}
 {% endmacro %}
 

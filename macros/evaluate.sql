@@ -26,6 +26,7 @@
                                              seed, items, train, kwargs, 'evaluate') -%}
     {%- do rankwise._check_relation_columns(recommendations, interactions, spec.columns_read,
                                             {'items': spec.items_relation, 'train': spec.train_relation}) -%}
+    {%- if rankwise._dbt_is_parsing() -%}{{ return('') }}{%- endif -%}
     {{- return(adapter.dispatch('evaluate', 'rankwise')(recommendations, interactions, spec)) -}}
 {% endmacro %}
 

@@ -23,6 +23,7 @@
 {% macro exposure_by_item_group(recommendations, interactions, items, k=none, group_by=none, partition_by=none) %}
     {%- set spec = rankwise._evaluation_spec(['exposure_disparity'], k, group_by, false, partition_by, none, none, 0, items, none, kwargs, 'exposure_by_item_group') -%}
     {%- do rankwise._check_relation_columns(recommendations, interactions, spec.columns_read, {'items': items, 'train': none}) -%}
+    {%- if rankwise._dbt_is_parsing() -%}{{ return('') }}{%- endif -%}
     {{- return(adapter.dispatch('exposure_by_item_group', 'rankwise')(recommendations, interactions, spec)) -}}
 {% endmacro %}
 

@@ -83,3 +83,15 @@
 {% macro _partition_columns(spec, alias=none) %}
     {{ return(rankwise._group_columns(spec.partitions, alias)) }}
 {% endmacro %}
+
+{#- dbt's parse phase of a node: dbt renders every model when it reads the
+    project, for its ref(), source() and config() calls only, with `execute`
+    false. evaluate, compare and exposure_by_item_group check their arguments
+    there (a misspelt option fails `dbt parse`) and return before writing the
+    query, which is most of the time a parse would take; dbt renders them again,
+    in full, when it compiles the model. The Python wrapper renders outside dbt,
+    with `execute` false too (no macro runs a query there) but no `model`: it
+    gets the query. -#}
+{% macro _dbt_is_parsing() %}
+    {{- return(not execute and model is defined) -}}
+{% endmacro %}

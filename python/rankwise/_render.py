@@ -152,8 +152,10 @@ class MacroRenderer:
             "exceptions": _Exceptions(),
             "return": _return,
             "dbt": _DbtNamespace(adapter_type),
-            # dbt's parse phase: nothing is run against a warehouse here (the
-            # wrapper checks its inputs in Python before the SQL runs)
+            # As in dbt's parse phase, no macro runs a query here (the wrapper
+            # checks its inputs in Python before the SQL runs); with no `model`
+            # in the context, the metric macros still write their query
+            # (macros/evaluate/helpers.sql, _dbt_is_parsing).
             "execute": False,
         }
         sources = hashlib.sha256()
