@@ -44,12 +44,13 @@ def pytest_itemcollected(item: pytest.Item) -> None:
 
 
 ENGINE_NAMES = ("duckdb", "postgres", "spark", "clickhouse")
-# The test files that read the DuckDB build of the integration project (the
-# session fixture duckdb_build), which a worker builds once for every test that
-# asks: they run in the work unit of that build's own tests, so that no second
-# worker builds it again.
-DUCKDB_BUILD_UNIT = "tests/engines/test_dbt_integration.py::duckdb"
-READ_THE_DUCKDB_BUILD = ("tests/engines/test_parity.py",)
+# The test files that read the integration build of an engine (the session
+# fixtures dbt_build and duckdb_build), which a worker makes once for every test
+# that asks: they run in the work unit of that build's own tests, so that no
+# second worker builds it again. test_parity reads DuckDB's build, the metrics
+# history the build of its test's engine.
+INTEGRATION_BUILD = "tests/engines/test_dbt_integration.py"
+READ_AN_INTEGRATION_BUILD = ("tests/engines/test_parity.py", "tests/engines/test_metrics_history.py")
 
 
 def _work_unit(nodeid: str) -> str:
@@ -57,15 +58,14 @@ def _work_unit(nodeid: str) -> str:
     so that a file's module fixtures (a dbt build, a started engine) are built
     once; a test of tests/engines parametrized by engine, its file and engine,
     so that one file's builds on several engines run on several workers; a
-    file that reads the DuckDB build, the unit of that build."""
+    file that reads an integration build, the unit of that build."""
     path, _, name = nodeid.partition("::")
-    if path in READ_THE_DUCKDB_BUILD:
-        return DUCKDB_BUILD_UNIT
+    engines = []
     if path.startswith("tests/engines/") and name.endswith("]"):
         engines = [part for part in name[name.index("[") + 1:-1].split("-") if part in ENGINE_NAMES]
-        if engines:
-            return f"{path}::{engines[0]}"
-    return path
+    if path in READ_AN_INTEGRATION_BUILD:
+        return f"{INTEGRATION_BUILD}::{engines[0] if engines else 'duckdb'}"
+    return f"{path}::{engines[0]}" if engines else path
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:

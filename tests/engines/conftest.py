@@ -6,6 +6,7 @@ import pytest
 
 from .dbt_project_runner import DbtRun, run_dbt
 from .engines import ENGINES
+from .metrics_history_run import history_commands
 
 
 def _selected_engines(config: pytest.Config) -> list[str]:
@@ -52,12 +53,15 @@ def selected_engines(request: pytest.FixtureRequest) -> list[str]:
 
 @pytest.fixture(scope="session")
 def dbt_builds(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], DbtRun]:
-    """One `dbt build` of integration_tests/ per engine for the whole session."""
+    """One `dbt build` of integration_tests/ per engine for the whole session,
+    and in the same dbt process the metrics history's builds
+    (tests/engines/test_metrics_history.py)."""
     builds: dict[str, DbtRun] = {}
 
     def build(engine: str) -> DbtRun:
         if engine not in builds:
-            builds[engine] = run_dbt(["build"], tmp_path_factory.mktemp(f"dbt_build_{engine}"), engine)
+            builds[engine] = run_dbt(["build"], tmp_path_factory.mktemp(f"dbt_build_{engine}"), engine,
+                                     and_then=history_commands(engine))
         return builds[engine]
 
     return build

@@ -1,6 +1,7 @@
-"""Runs dbt on a copy of the integration test project in a subprocess, on one
-engine, with the copy, the engine's state and dbt's artefacts in a scratch
-folder: runs on several pytest-xdist workers never share dbt_packages/."""
+"""Runs dbt on a copy of the integration test project, every command of a run in
+one dbt process (tests/engines/commands_in_one_process.py), on one engine,
+with the copy, the engine's state and dbt's artefacts in a scratch folder:
+runs on several pytest-xdist workers never share dbt_packages/."""
 
 from __future__ import annotations
 
@@ -12,10 +13,16 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .engines import ENGINES, IN_DBT_PROCESS
+from .engines import ENGINES
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 INTEGRATION_PROJECT = REPO_ROOT / "integration_tests"
+
+
+@dataclass
+class CommandOutput:
+    returncode: int
+    output: str
 
 
 @dataclass
@@ -25,6 +32,8 @@ class DbtRun:
     output: str
     results: list[dict]
     scratch: Path
+    # the commands run after it in the same dbt process (run_dbt's and_then)
+    and_then: list[CommandOutput]
 
     @property
     def project(self) -> Path:
@@ -61,24 +70,25 @@ def _environment(project: Path, engine_environment: dict[str, str]) -> dict[str,
     }
 
 
-@dataclass
-class CommandOutput:
-    returncode: int
-    output: str
+def _paths(scratch: Path, target: str) -> list[str]:
+    return ["--target-path", str(scratch / target), "--log-path", str(scratch / "logs")]
 
 
 def run_dbt_commands(commands: list[list[str]], scratch: Path, engine: str = "duckdb") -> list[CommandOutput]:
     """Starts `engine` once, then runs `dbt deps` and every command in one dbt
     process (tests/engines/commands_in_one_process.py); each command's output and exit
     code on its own. A command that fails does not stop the next."""
+    return _in_one_process([[*command, *_paths(scratch, "target")] for command in commands], scratch, engine)
+
+
+def _in_one_process(commands: list[list[str]], scratch: Path, engine: str) -> list[CommandOutput]:
     from .commands_in_one_process import MARKER
 
-    paths = ["--target-path", str(scratch / "target"), "--log-path", str(scratch / "logs")]
     project = _copy_project(scratch)
     with ENGINES[engine](scratch) as engine_environment:
         completed = subprocess.run(
             [sys.executable, "-c", Path(__file__).with_name("commands_in_one_process.py").read_text(),
-             json.dumps([["deps", "--quiet"], *[[*command, *paths] for command in commands]])],
+             json.dumps([["deps", "--quiet"], *commands])],
             cwd=project, env=_environment(project, engine_environment), capture_output=True, text=True, check=False,
         )
     outputs: list[CommandOutput] = []
@@ -101,30 +111,16 @@ def run_dbt_commands(commands: list[list[str]], scratch: Path, engine: str = "du
     return results
 
 
-def run_dbt(command: list[str], scratch: Path, engine: str = "duckdb") -> DbtRun:
-    """Starts `engine`, runs `dbt deps` then `dbt <command>` on it, and stops it."""
-    if engine in IN_DBT_PROCESS:
-        [result] = run_dbt_commands([command], scratch, engine)
-        return DbtRun(engine, result.returncode, result.output, _results(scratch), scratch)
-    dbt = Path(sys.executable).with_name("dbt")
-    paths = ["--target-path", str(scratch / "target"), "--log-path", str(scratch / "logs")]
-    output = []
-    project = _copy_project(scratch)
-    with ENGINES[engine](scratch) as engine_environment:
-        env = _environment(project, engine_environment)
-        for args in (["deps", "--quiet"], [*command, *paths]):
-            completed = subprocess.run(
-                [str(dbt), *args],
-                cwd=project,
-                env=env,
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-            output.append(completed.stdout + completed.stderr)
-            if completed.returncode != 0 and args[0] == "deps":
-                break
-    return DbtRun(engine, completed.returncode, "\n".join(output), _results(scratch), scratch)
+def run_dbt(command: list[str], scratch: Path, engine: str = "duckdb",
+            and_then: tuple[list[str], ...] = ()) -> DbtRun:
+    """Starts `engine`, runs `dbt deps`, `dbt <command>` and then the commands
+    of `and_then` in one dbt process (one engine start, one SparkSession), and
+    stops it. `and_then` keeps its artefacts in a target folder of its own, so
+    the run's results are `command`'s."""
+    first, *later = _in_one_process(
+        [[*command, *_paths(scratch, "target")], *([*after, *_paths(scratch, "target-and-then")] for after in and_then)],
+        scratch, engine)
+    return DbtRun(engine, first.returncode, first.output, _results(scratch), scratch, later)
 
 
 def _results(scratch: Path) -> list[dict]:

@@ -70,8 +70,8 @@ def spark_test_settings() -> dict[str, str]:
 @contextlib.contextmanager
 def clickhouse_engine(scratch: Path) -> Iterator[Environment]:
     """ClickHouse inside the dbt process (the `chdb` package), its data in the
-    scratch folder: dbt runs through tests/engines/commands_in_one_process.py,
-    which connects dbt-clickhouse to it (IN_DBT_PROCESS)."""
+    scratch folder: tests/engines/commands_in_one_process.py, where dbt runs,
+    connects dbt-clickhouse to it."""
     yield {"RANKWISE_TARGET": "clickhouse", "RANKWISE_CHDB_PATH": str(scratch / "chdb")}
 
 
@@ -81,7 +81,3 @@ ENGINES: dict[str, Callable[[Path], contextlib.AbstractContextManager[Environmen
     "spark": spark_engine,
     "clickhouse": clickhouse_engine,
 }
-
-# The engines that live inside the dbt process, which the `dbt` command cannot
-# reach: dbt runs on them through tests/engines/commands_in_one_process.py.
-IN_DBT_PROCESS = {"clickhouse"}

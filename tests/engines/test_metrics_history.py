@@ -1,86 +1,29 @@
 """The package model rankwise_metrics_history: three `dbt build`s on one
 database, two with the same evaluation key and one with another. The same key
 replaces its rows (never duplicates them); a new key adds one evaluation. On
-each engine (PostgreSQL, Spark and ClickHouse under the `engines` marker); the
-tables are read back with `dbt show` in the same dbt process, as the engines'
-servers live only while dbt runs."""
+each engine (PostgreSQL, Spark and ClickHouse under the `engines` marker),
+after the integration build of that engine, in its dbt process
+(tests/engines/metrics_history_run.py)."""
 
 from __future__ import annotations
 
-import json
 import math
 from datetime import datetime
 from typing import Any
 
 import pytest
 
-from .dbt_project_runner import CommandOutput, run_dbt_commands
-
-HISTORY = "{{ ref('rankwise', 'rankwise_metrics_history') }}"
-METRICS = "{{ ref('rankwise', 'rankwise_metrics') }}"
-COLUMNS = ("cast(example_id as varchar(40)) as example_id, metric, k, metric_label, value, n_users, "
-           "n_users_without_list")
-# One metric at every cutoff: the test is of the history's keys and rows; every
-# metric of rankwise_metrics is checked by the integration build on each engine.
-SWITCHED_ON = {"rankwise_metrics_history": True, "rankwise_metrics": ["ndcg"]}
-
-
-def _show(sql: str, variables: dict[str, Any]) -> list[str]:
-    # The vars of the build before it: other vars would make dbt parse the
-    # project again (a dozen seconds), the same ones let it reuse the parse.
-    return ["show", "--inline", sql, "--limit", "-1", "--output", "json", "--log-format", "json",
-            "--vars", json.dumps(variables)]
-
-
-def _rows(output: CommandOutput) -> list[dict[str, Any]]:
-    assert output.returncode == 0, output.output[-3000:]
-    [preview] = [json.loads(line)["data"]["preview"] for line in output.output.splitlines()
-                 if line.startswith("{") and '"preview"' in line]
-    return json.loads(preview)
+from .dbt_project_runner import DbtRun
+from .metrics_history_run import history_states
 
 
 def _at(value: str) -> datetime:
     return datetime.fromisoformat(value)
 
 
-# The model's description, which persist_docs writes as the table's comment.
-COMMENT_SQL = {
-    "duckdb": "select comment from duckdb_tables() where table_name = 'rankwise_metrics_history'",
-    "postgres": "select obj_description(oid) as comment from pg_class where relname = 'rankwise_metrics_history'",
-    "clickhouse": "select comment from system.tables where name = 'rankwise_metrics_history'",
-}
-
-
 @pytest.fixture(scope="module")
-def history(tmp_path_factory: pytest.TempPathFactory, engine: str) -> dict[str, Any]:
-    """Every build and query in one dbt process (one engine start): a build per
-    key, each followed by the per-key counts, then the final tables."""
-    scratch = tmp_path_factory.mktemp(f"metrics_history_{engine}")
-    per_key = (f"select evaluation_id, count(*) as n_rows, min(evaluated_at) as first_at, max(evaluated_at) as last_at "
-               f"from {HISTORY} group by evaluation_id order by evaluation_id")
-    steps = (("first", "2026-01-01"), ("again", "2026-01-01"), ("next", "2026-01-02"))
-    commands = []
-    for position, (_, key) in enumerate(steps):
-        variables = {**SWITCHED_ON, "rankwise_evaluation_id": key}
-        # the inputs and rankwise_metrics once; each later build only the history, as a scheduled run would
-        selected = ["+rankwise_metrics_history", "rankwise_metrics"] if position == 0 else ["rankwise_metrics_history"]
-        commands += [["build", "--select", *selected, "--vars", json.dumps(variables)], _show(per_key, variables)]
-    order = "order by example_id, metric, k"
-    finals = {"metrics": f"select {COLUMNS} from {METRICS} {order}",
-              "last": f"select {COLUMNS} from {HISTORY} where evaluation_id = '2026-01-02' {order}",
-              "columns": f"select * from {HISTORY} limit 1"}
-    if engine in COMMENT_SQL:
-        finals["comment"] = COMMENT_SQL[engine]
-    outputs = run_dbt_commands([*commands, *(_show(sql, variables) for sql in finals.values())], scratch, engine)
-    states: dict[str, Any] = {"engine": engine}
-    for position, (step, _) in enumerate(steps):
-        build = outputs[2 * position]
-        assert build.returncode == 0, build.output[-3000:]
-        states[step] = _rows(outputs[2 * position + 1])
-    for name, output in zip(finals, outputs[len(commands):]):
-        states[name] = _rows(output)
-    states["columns"] = list(states["columns"][0])
-    return states
+def history(dbt_build: DbtRun) -> dict[str, Any]:
+    return history_states(dbt_build.and_then, dbt_build.engine)
 
 
 def test_the_same_key_replaces_its_rows(history) -> None:
