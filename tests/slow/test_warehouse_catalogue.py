@@ -6,7 +6,10 @@ function, type, clause, operator or table constructor outside the engine's
 catalogue (tests/unit/warehouse_catalogue.py) fails. The queries: evaluate for
 the cases of tests/unit/test_dialects.py and for every value of every option
 (the means, whose SQL holds the per-user values; the per-user output is
-rendered by the cases of test_dialects), compare, and the checks.
+rendered by the cases of test_dialects), compare, and the checks. The same
+parse carries, on these warehouses, the checks that
+tests/slow/test_dialects_whole_queries.py holds every query of evaluate and
+compare to on the other engines (_problems).
 
 An option's value changes a few lines of evaluate's query, so the values are
 walked in a few calls that set many options at once (OPTION_CALLS), not one
@@ -22,8 +25,8 @@ from sqlglot import exp
 
 from rankwise import _options, metric_names
 from tests.slow.test_dialects_whole_queries import COMPARE_CASES
-from tests.unit.test_dialects import EVALUATE_CASES, VALIDATION_CASES, _render
-from tests.unit.test_warehouse_catalogue import WAREHOUSES, construct_names, parse, undocumented
+from tests.unit.test_dialects import EVALUATE_CASES, VALIDATION_CASES, _render, column_problem, whole_query_problems
+from tests.unit.test_warehouse_catalogue import WAREHOUSES, Parsed, construct_names, parse, undocumented
 from tests.unit.warehouse_catalogue import CATALOGUES, KNOWN_GAPS, KNOWN_RULE_GAPS
 
 EVERY_METRIC = [*metric_names("user"), *metric_names("list"), *metric_names("group")]
@@ -132,6 +135,30 @@ class Walk(NamedTuple):
     constructs: dict[tuple[str, str], int]
     # per SELECT, see _sort_orders_per_select; Redshift's rule, so on Redshift only
     sort_orders: list[int] | None
+    # what tests/unit/test_dialects.py refuses in any whole query, and in
+    # evaluate's and compare's their inputs and grouping columns (_problems)
+    problems: list[str]
+
+
+def _problems(parsed: Parsed, sql: str, dialect: str, macro: str, tables: tuple[str, ...],
+              arguments: dict[str, Any]) -> list[str]:
+    """The checks of tests/slow/test_dialects_whole_queries.py's evaluate and
+    compare cases, which on these warehouses run here, on the walk's parse:
+    the whole query's (test_dialects.whole_query_problems); the inputs read
+    (evaluate's recommendations, as entropy alone reads nothing else; compare's
+    both); each partition and group column quoted the engine's way."""
+    problems = whole_query_problems(parsed.tree, sql, dialect, parsed.tokens)
+    if macro not in ("evaluate", "compare") or problems:
+        return problems
+    read = {table.name for table in parsed.tree.find_all(exp.Table)}
+    expected = {name.rsplit(".", 1)[-1] for name in (tables if macro == "compare" else tables[:1])}
+    if not expected <= read:
+        problems.append(f"reads {sorted(read)}, not {sorted(expected - read)}")
+    for column in [*(arguments.get("partition_by") or []), *(arguments.get("group_by") or [])]:
+        problem = column_problem(parsed.tree, sql, dialect, column)
+        if problem:
+            problems.append(problem)
+    return problems
 
 
 def _sort_orders_per_select(tree: exp.Expression, dialect: str) -> list[int]:
@@ -161,13 +188,18 @@ class Walks:
         if adapter_type not in self._walks:
             dialect = WAREHOUSES[adapter_type]
             queries = self.queries(adapter_type)
-            by_text: dict[str, Walk] = {}
-            for sql in queries.values():
-                if sql not in by_text:
-                    parsed = parse(sql, dialect)
-                    sort_orders = _sort_orders_per_select(parsed.tree, dialect) if adapter_type == "redshift" else None
-                    by_text[sql] = Walk(construct_names(sql, dialect, parsed), sort_orders)
-            self._walks[adapter_type] = {name: by_text[sql] for name, sql in queries.items()}
+            names_by_text: dict[str, list[str]] = {}
+            for name, sql in queries.items():
+                names_by_text.setdefault(sql, []).append(name)
+            calls = _calls()
+            walks = {}
+            for sql, names in names_by_text.items():
+                parsed = parse(sql, dialect)
+                constructs = construct_names(sql, dialect, parsed)
+                sort_orders = _sort_orders_per_select(parsed.tree, dialect) if adapter_type == "redshift" else None
+                for name in names:
+                    walks[name] = Walk(constructs, sort_orders, _problems(parsed, sql, dialect, *calls[name]))
+            self._walks[adapter_type] = {name: walks[name] for name in queries}
         return self._walks[adapter_type]
 
 
@@ -197,6 +229,12 @@ def test_the_option_calls_render_every_line_of_every_option_value(adapter_type: 
         if lines - walked:
             unwalked[name] = sorted(lines - walked)[:3]
     assert unwalked == {}, f"{adapter_type}: lines of these values' own calls that no call of OPTION_CALLS renders"
+
+
+@pytest.mark.parametrize("adapter_type", list(CATALOGUES))
+def test_every_query_parses_as_one_query_each_engine_reads_alike(adapter_type: str, walks: Walks) -> None:
+    problems = {name: walk.problems for name, walk in walks(adapter_type).items() if walk.problems}
+    assert problems == {}, f"{adapter_type}: {problems}"
 
 
 @pytest.mark.parametrize("adapter_type", list(CATALOGUES))

@@ -262,19 +262,34 @@ def parsed(sql: str, dialect: str) -> exp.Expression:
     UNION (ClickHouse orders its last branch only), and every column of a
     select list named as ClickHouse names it too (_misnamed_columns)."""
     tree = sqlglot.parse_one(sql, read=dialect, error_level=sqlglot.ErrorLevel.RAISE)
+    problems = whole_query_problems(tree, sql, dialect)
+    assert not problems, problems
+    return tree
+
+
+def whole_query_problems(tree: exp.Expression, sql: str, dialect: str,
+                         tokens: list[Token] | None = None) -> list[str]:
+    """What `parsed` refuses in the tree of `sql` (and its tokens, if they are
+    at hand), each problem as a message."""
     # several statements parse into an exp.Block
-    assert isinstance(tree, exp.Query), f"not a single query in {dialect}: {type(tree).__name__}"
+    if not isinstance(tree, exp.Query):
+        return [f"not a single query in {dialect}: {type(tree).__name__}"]
+    problems = []
     one_argument_logs = [node.sql(dialect) for node in tree.find_all(exp.Log) if node.args.get("expression") is None]
-    assert not one_argument_logs, f"one-argument log() in {dialect}: {one_argument_logs}"
+    if one_argument_logs:
+        problems.append(f"one-argument log() in {dialect}: {one_argument_logs}")
     # BigQuery, Spark and Databricks read a one-argument LOG as exp.Ln, so the
     # tokens are checked too (when the text has a log call at all).
-    if re.search(r"(?i)\blog\s*\(", sql):
-        assert _one_argument_log_calls(sqlglot.tokenize(sql, read=dialect)) == 0, f"one-argument log() in {dialect}"
-    assert not list(tree.find_all(exp.Qualify)), f"QUALIFY in {dialect}"
-    assert not [union for union in tree.find_all(exp.Union) if union.args.get("order")], f"ORDER BY of a UNION in {dialect}"
+    if re.search(r"(?i)\blog\s*\(", sql) and _one_argument_log_calls(tokens or sqlglot.tokenize(sql, read=dialect)):
+        problems.append(f"one-argument log() in {dialect}")
+    if list(tree.find_all(exp.Qualify)):
+        problems.append(f"QUALIFY in {dialect}")
+    if [union for union in tree.find_all(exp.Union) if union.args.get("order")]:
+        problems.append(f"ORDER BY of a UNION in {dialect}")
     misnamed = _misnamed_columns(tree)
-    assert not misnamed, f"columns ClickHouse names otherwise in {dialect}: {misnamed}"
-    return tree
+    if misnamed:
+        problems.append(f"columns ClickHouse names otherwise in {dialect}: {misnamed}")
+    return problems
 
 
 def _misnamed_columns(tree: exp.Expression) -> list[str]:
@@ -379,10 +394,20 @@ def quoted(name: str, dialect: str) -> str:
 def assert_column(tree: exp.Expression, sql: str, dialect: str, name: str) -> None:
     """`name` is in the SQL as the engine's quoted identifier, which sqlglot reads
     as a quoted column (not a string literal) of that exact name."""
-    assert quoted(name, dialect) in sql, f"{name!r} is not quoted as {quoted(name, dialect)} in {dialect}"
+    problem = column_problem(tree, sql, dialect, name)
+    assert problem is None, problem
+
+
+def column_problem(tree: exp.Expression, sql: str, dialect: str, name: str) -> str | None:
+    """What assert_column refuses, as a message; None when `name` passes."""
+    if quoted(name, dialect) not in sql:
+        return f"{name!r} is not quoted as {quoted(name, dialect)} in {dialect}"
     columns = [column for column in tree.find_all(exp.Column) if column.name == name]
-    assert columns, f"no column named {name!r} in the {dialect} tree"
-    assert all(column.this.quoted != _plain(name) for column in columns), f"{name!r} quoted wrongly in {dialect}"
+    if not columns:
+        return f"no column named {name!r} in the {dialect} tree"
+    if not all(column.this.quoted != _plain(name) for column in columns):
+        return f"{name!r} quoted wrongly in {dialect}"
+    return None
 
 
 def _render(adapter_type: str, macro: str, *args: Any, **kwargs: Any) -> str:
