@@ -74,14 +74,10 @@ def _paths(scratch: Path, target: str) -> list[str]:
     return ["--target-path", str(scratch / target), "--log-path", str(scratch / "logs")]
 
 
-def run_dbt_commands(commands: list[list[str]], scratch: Path, engine: str = "duckdb") -> list[CommandOutput]:
+def _in_one_process(commands: list[list[str]], scratch: Path, engine: str) -> list[CommandOutput]:
     """Starts `engine` once, then runs `dbt deps` and every command in one dbt
     process (tests/engines/commands_in_one_process.py); each command's output and exit
     code on its own. A command that fails does not stop the next."""
-    return _in_one_process([[*command, *_paths(scratch, "target")] for command in commands], scratch, engine)
-
-
-def _in_one_process(commands: list[list[str]], scratch: Path, engine: str) -> list[CommandOutput]:
     from .commands_in_one_process import MARKER
 
     project = _copy_project(scratch)
