@@ -55,7 +55,8 @@ def history_commands(engine: str) -> tuple[list[str], ...]:
         variables = {**SWITCHED_ON, "rankwise_evaluation_id": key}
         selected = ["rankwise_metrics_history", "rankwise_metrics"] if position == 0 else ["rankwise_metrics_history"]
         commands += [["build", "--select", *selected, "--vars", json.dumps(variables)], _show(PER_KEY, variables)]
-    return (*commands, *(_show(sql, variables) for sql in _finals(engine).values()))
+    last_build = {**SWITCHED_ON, "rankwise_evaluation_id": STEPS[-1][1]}
+    return (*commands, *(_show(sql, last_build) for sql in _finals(engine).values()))
 
 
 def _rows(output: CommandOutput) -> list[dict[str, Any]]:

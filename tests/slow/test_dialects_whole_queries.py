@@ -15,7 +15,7 @@ import duckdb
 import pytest
 import sqlglot
 from sqlglot import exp
-from sqlglot.tokens import TokenType
+from sqlglot.tokens import Token, TokenType
 
 import rankwise
 from rankwise._api import DIALECT_ADAPTERS
@@ -35,7 +35,9 @@ from tests.unit.test_dialects import (
     _one_argument_log_calls,
     _render,
     assert_column,
+    column_problem,
     parsed,
+    whole_query_problems,
 )
 from tests.unit.warehouse_catalogue import CATALOGUES
 
@@ -64,27 +66,37 @@ def _cast_types(sql: str, dialect: str) -> set[str]:
 UNWALKED = [adapter_type for adapter_type in DIALECTS if adapter_type not in CATALOGUES]
 
 
-@pytest.mark.parametrize("adapter_type", UNWALKED)
-@pytest.mark.parametrize("case", EVALUATE_CASES)
-def test_evaluate_parses_in_each_dialect(adapter_type: str, case: str) -> None:
-    dialect = DIALECTS[adapter_type]
-    sql = _render(adapter_type, "evaluate", "analytics.recs", "analytics.truth", **EVALUATE_CASES[case])
-    tree = parsed(sql, dialect)
-    # entropy alone reads only the recommendations
-    assert "recs" in {table.name for table in tree.find_all(exp.Table)}
-    for column in EVALUATE_CASES[case].get("group_by") or []:
-        assert_column(tree, sql, dialect, column)
+def call_problems(tree: exp.Expression, sql: str, dialect: str, macro: str, tables: tuple[str, ...],
+                  arguments: dict[str, Any], tokens: list[Token] | None = None) -> list[str]:
+    """What a whole query of `macro` must pass, each problem as a message:
+    test_dialects' checks of any whole query; and of evaluate's and compare's,
+    the inputs read (evaluate's recommendations, as entropy alone reads nothing
+    else; compare's both) and each partition and group column quoted the
+    engine's way."""
+    problems = whole_query_problems(tree, sql, dialect, tokens)
+    if macro not in ("evaluate", "compare") or problems:
+        return problems
+    read = {table.name for table in tree.find_all(exp.Table)}
+    expected = {name.rsplit(".", 1)[-1] for name in (tables if macro == "compare" else tables[:1])}
+    if not expected <= read:
+        problems.append(f"reads {sorted(read)}, not {sorted(expected - read)}")
+    for column in [*(arguments.get("partition_by") or []), *(arguments.get("group_by") or [])]:
+        problem = column_problem(tree, sql, dialect, column)
+        if problem:
+            problems.append(problem)
+    return problems
 
 
 @pytest.mark.parametrize("adapter_type", UNWALKED)
-@pytest.mark.parametrize("case", COMPARE_CASES)
-def test_compare_parses_in_each_dialect(adapter_type: str, case: str) -> None:
+@pytest.mark.parametrize("macro, case", [*(("evaluate", case) for case in EVALUATE_CASES),
+                                         *(("compare", case) for case in COMPARE_CASES)])
+def test_evaluate_and_compare_parse_in_each_dialect(adapter_type: str, macro: str, case: str) -> None:
     dialect = DIALECTS[adapter_type]
-    sql = _render(adapter_type, "compare", "analytics.recs", "analytics.truth", **COMPARE_CASES[case])
-    tree = parsed(sql, dialect)
-    assert {"recs", "truth"} <= {table.name for table in tree.find_all(exp.Table)}
-    for column in [*(COMPARE_CASES[case].get("partition_by") or []), *(COMPARE_CASES[case].get("group_by") or [])]:
-        assert_column(tree, sql, dialect, column)
+    tables = ("analytics.recs", "analytics.truth")
+    arguments = (EVALUATE_CASES if macro == "evaluate" else COMPARE_CASES)[case]
+    sql = _render(adapter_type, macro, *tables, **arguments)
+    tree = sqlglot.parse_one(sql, read=dialect, error_level=sqlglot.ErrorLevel.RAISE)
+    assert call_problems(tree, sql, dialect, macro, tables, arguments) == []
 
 
 @pytest.mark.parametrize("adapter_type", DIALECTS)

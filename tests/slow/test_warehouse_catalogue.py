@@ -9,7 +9,7 @@ the cases of tests/unit/test_dialects.py and for every value of every option
 rendered by the cases of test_dialects), compare, and the checks. The same
 parse carries, on these warehouses, the checks that
 tests/slow/test_dialects_whole_queries.py holds every query of evaluate and
-compare to on the other engines (_problems).
+compare to on the other engines (its call_problems).
 
 An option's value changes a few lines of evaluate's query, so the values are
 walked in a few calls that set many options at once (OPTION_CALLS), not one
@@ -24,9 +24,9 @@ import pytest
 from sqlglot import exp
 
 from rankwise import _options, metric_names
-from tests.slow.test_dialects_whole_queries import COMPARE_CASES
-from tests.unit.test_dialects import EVALUATE_CASES, VALIDATION_CASES, _render, column_problem, whole_query_problems
-from tests.unit.test_warehouse_catalogue import WAREHOUSES, Parsed, construct_names, parse, undocumented
+from tests.slow.test_dialects_whole_queries import COMPARE_CASES, call_problems
+from tests.unit.test_dialects import EVALUATE_CASES, VALIDATION_CASES, _render
+from tests.unit.test_warehouse_catalogue import WAREHOUSES, construct_names, parse, undocumented
 from tests.unit.warehouse_catalogue import CATALOGUES, KNOWN_GAPS, KNOWN_RULE_GAPS
 
 EVERY_METRIC = [*metric_names("user"), *metric_names("list"), *metric_names("group")]
@@ -135,30 +135,8 @@ class Walk(NamedTuple):
     constructs: dict[tuple[str, str], int]
     # per SELECT, see _sort_orders_per_select; Redshift's rule, so on Redshift only
     sort_orders: list[int] | None
-    # what tests/unit/test_dialects.py refuses in any whole query, and in
-    # evaluate's and compare's their inputs and grouping columns (_problems)
+    # what test_dialects_whole_queries.call_problems refuses in the query
     problems: list[str]
-
-
-def _problems(parsed: Parsed, sql: str, dialect: str, macro: str, tables: tuple[str, ...],
-              arguments: dict[str, Any]) -> list[str]:
-    """The checks of tests/slow/test_dialects_whole_queries.py's evaluate and
-    compare cases, which on these warehouses run here, on the walk's parse:
-    the whole query's (test_dialects.whole_query_problems); the inputs read
-    (evaluate's recommendations, as entropy alone reads nothing else; compare's
-    both); each partition and group column quoted the engine's way."""
-    problems = whole_query_problems(parsed.tree, sql, dialect, parsed.tokens)
-    if macro not in ("evaluate", "compare") or problems:
-        return problems
-    read = {table.name for table in parsed.tree.find_all(exp.Table)}
-    expected = {name.rsplit(".", 1)[-1] for name in (tables if macro == "compare" else tables[:1])}
-    if not expected <= read:
-        problems.append(f"reads {sorted(read)}, not {sorted(expected - read)}")
-    for column in [*(arguments.get("partition_by") or []), *(arguments.get("group_by") or [])]:
-        problem = column_problem(parsed.tree, sql, dialect, column)
-        if problem:
-            problems.append(problem)
-    return problems
 
 
 def _sort_orders_per_select(tree: exp.Expression, dialect: str) -> list[int]:
@@ -198,7 +176,8 @@ class Walks:
                 constructs = construct_names(sql, dialect, parsed)
                 sort_orders = _sort_orders_per_select(parsed.tree, dialect) if adapter_type == "redshift" else None
                 for name in names:
-                    walks[name] = Walk(constructs, sort_orders, _problems(parsed, sql, dialect, *calls[name]))
+                    problems = call_problems(parsed.tree, sql, dialect, *calls[name], parsed.tokens)
+                    walks[name] = Walk(constructs, sort_orders, problems)
             self._walks[adapter_type] = {name: walks[name] for name in queries}
         return self._walks[adapter_type]
 
