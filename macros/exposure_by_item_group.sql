@@ -22,6 +22,7 @@
     is required. -#}
 {% macro exposure_by_item_group(recommendations, interactions, items, k=none, group_by=none, partition_by=none) %}
     {%- set spec = rankwise._evaluation_spec(['exposure_disparity'], k, group_by, false, partition_by, none, none, 0, items, none, kwargs, 'exposure_by_item_group') -%}
+    {%- do rankwise._plan_stages(spec, rankwise._stage_roots().exposure_by_item_group) -%}
     {%- do rankwise._check_relation_columns(recommendations, interactions, spec.columns_read, {'items': items, 'train': none}) -%}
     {%- if rankwise._dbt_is_parsing() -%}{{ return('') }}{%- endif -%}
     {{- return(adapter.dispatch('exposure_by_item_group', 'rankwise')(recommendations, interactions, spec)) -}}
@@ -29,31 +30,34 @@
 
 {#- evaluate's stages up to each item group's shares, then one SELECT per cutoff. -#}
 {% macro default__exposure_by_item_group(recommendations, interactions, spec) -%}
-{%- set stages = [rankwise._stage_recommendations(recommendations, spec, interactions), rankwise._stage_list_rows(spec),
-                  rankwise._stage_interactions(interactions, spec), rankwise._stage_item_exposures(spec),
-                  rankwise._stage_item_groups(spec), rankwise._stage_relevant_by_item_group(spec),
-                  rankwise._stage_item_group_shares(spec)] -%}
-{%- set outputs = [] -%}
-{%- for entry in spec.item_group_metrics -%}
-    {%- do outputs.append('select\n    ' ~ rankwise._selected_columns(spec.groups, 'shares')
-        ~ 'cast(' ~ (entry.k if entry.k is not none else 'null') ~ ' as bigint) as k,\n'
-        ~ '    shares.rw_item_group as item_group,\n'
-        ~ '    cast(shares.rw_n_items as bigint) as n_items,\n'
-        ~ '    cast(shares.rw_exposure__' ~ entry.position ~ ' as ' ~ rankwise.type_float64() ~ ') as exposure,\n'
-        ~ '    cast(shares.rw_exposure_share__' ~ entry.position ~ ' as ' ~ rankwise.type_float64() ~ ') as exposure_share,\n'
-        ~ '    cast(shares.rw_relevant_pairs as bigint) as n_relevant_pairs,\n'
-        ~ '    cast(shares.rw_relevance_share as ' ~ rankwise.type_float64() ~ ') as relevance_share,\n'
-        ~ '    cast(' ~ rankwise.safe_divide('shares.rw_exposure_share__' ~ entry.position, 'shares.rw_relevance_share') ~ ' as ' ~ rankwise.type_float64() ~ ') as exposure_ratio\n'
-        ~ 'from rw_item_group_shares as shares') -%}
-{%- endfor -%}
+{%- do spec.update({'relations': {'recommendations': recommendations, 'interactions': interactions, 'items': spec.items_relation}}) -%}
 {%- set keys = [] -%}
 {%- for column in spec.groups %}{% do keys.append(column ~ ' asc nulls last') %}{% endfor -%}
 with
 
-{{ stages | map('trim') | join(',\n\n') }}
+{{ rankwise._written_stages(spec) | join(',\n\n') }}
 
 select * from (
-{{ outputs | join('\n\nunion all\n\n') }}
+{{ rankwise._written_outputs(spec) | join('\n\nunion all\n\n') }}
 ) as rw_result
 order by {{ (keys + ['k asc nulls last', 'item_group asc nulls last']) | join(', ') }}
 {%- endmacro %}
+
+{#- The item groups' shares at each cutoff, one SELECT per cutoff. -#}
+{% macro _output_item_group_exposure(spec) %}
+    {%- set float = rankwise.type_float64() -%}
+    {%- set outputs = [] -%}
+    {%- for entry in spec.item_group_metrics -%}
+        {%- do outputs.append('select\n    ' ~ rankwise._selected_columns(spec.groups, 'shares')
+            ~ 'cast(' ~ (entry.k if entry.k is not none else 'null') ~ ' as bigint) as k,\n'
+            ~ '    shares.rw_item_group as item_group,\n'
+            ~ '    cast(shares.rw_n_items as bigint) as n_items,\n'
+            ~ '    cast(shares.rw_exposure__' ~ entry.position ~ ' as ' ~ float ~ ') as exposure,\n'
+            ~ '    cast(shares.rw_exposure_share__' ~ entry.position ~ ' as ' ~ float ~ ') as exposure_share,\n'
+            ~ '    cast(shares.rw_relevant_pairs as bigint) as n_relevant_pairs,\n'
+            ~ '    cast(shares.rw_relevance_share as ' ~ float ~ ') as relevance_share,\n'
+            ~ '    cast(' ~ rankwise.safe_divide('shares.rw_exposure_share__' ~ entry.position, 'shares.rw_relevance_share') ~ ' as ' ~ float ~ ') as exposure_ratio\n'
+            ~ 'from rw_item_group_shares as shares') -%}
+    {%- endfor -%}
+    {{ return(outputs | join('\n\nunion all\n\n')) }}
+{% endmacro %}

@@ -254,9 +254,9 @@ rw_power_{{ step }} as (
 )
 {%- endmacro %}
 
-{#- The stages above, in order. -#}
-{% macro _detectable_difference_stages(spec) %}
-    {%- set stages = [rankwise._stage_comparison_ranked(spec), rankwise._stage_power_nodes(spec)] -%}
+{#- rw_power_1 ... rw_power_<steps>: the steps of Halley's method, each a CTE. -#}
+{% macro _stage_power_steps(spec) %}
+    {%- set stages = [] -%}
     {%- for step in range(1, rankwise._power_quadrature().steps + 1) %}{% do stages.append(rankwise._stage_power_step(spec, step)) %}{% endfor -%}
     {{ return(stages) }}
 {% endmacro %}

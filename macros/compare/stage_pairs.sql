@@ -106,7 +106,7 @@ rw_pair_differences as (
         {%- endfor %}
         {%- endfor %}
     from rw_pair_values as pair_values
-    {%- if spec.needs_pair_lists %}
+    {%- if rankwise._planned(spec, 'pair_populations') %}
     {%- for side, model in [('model_list', 'rw_model'), ('baseline_list', 'rw_baseline')] %}
     left join rw_list_rows as {{ side }}
         on {{ side }}.rw_user = pair_values.rw_user

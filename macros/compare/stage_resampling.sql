@@ -97,6 +97,10 @@ rw_resamples as (
 )
 {%- endmacro %}
 
+{% macro _stage_list_flipped_sums(spec) %}
+    {{ return(rankwise._stage_flipped_sums(spec, 'list')) }}
+{% endmacro %}
+
 {#- rw_randomization (rw_list_randomization): per (pair, cutoff), the resamples
     whose flipped sum is at least as far from 0 as the observed one. Sums that
     are equal in exact arithmetic may differ in the last bits (they add in
@@ -120,6 +124,10 @@ rw_resamples as (
 )
 {%- endmacro %}
 
+{% macro _stage_list_randomization(spec) %}
+    {{ return(rankwise._stage_randomization(spec, 'list')) }}
+{% endmacro %}
+
 {#- rw_population_weights: per (pair, resample), the Poisson(1) weights summed over
     each user set: every truth user of the partition, and where a metric asks,
     the users with a list under both models (and a relevant item). -#}
@@ -130,7 +138,7 @@ rw_population_weights as (
     select
         pair.rw_pair as rw_pair, truth_weights.rw_resample as rw_resample,
         truth_weights.rw_weight_interactions as rw_weight_interactions
-        {%- if spec.needs_pair_lists %},
+        {%- if rankwise._planned(spec, 'pair_populations') %},
         pair_weights.rw_weight_both as rw_weight_both,
         pair_weights.rw_weight_relevant as rw_weight_relevant
         {%- endif %}
@@ -145,7 +153,7 @@ rw_population_weights as (
         group by {{ rankwise._partition_columns(spec, 'drawn') }}drawn.rw_resample
     ) as truth_weights
         on 1 = 1{{ rankwise._partitions_match('truth_weights', 'pair', spec) }}
-    {%- if spec.needs_pair_lists %}
+    {%- if rankwise._planned(spec, 'pair_populations') %}
     left join (
         select
             drawn.rw_pair as rw_pair, drawn.rw_resample as rw_resample,

@@ -26,8 +26,8 @@
     per-user metrics' and the list-level metrics'. -#}
 {% macro _stage_comparison_moments(spec) %}
     {%- set parts = [] -%}
-    {%- if spec.needs_user_metrics %}{% do parts.append(rankwise._user_metric_moments(spec)) %}{% endif -%}
-    {%- if spec.needs_list_metrics %}{% do parts.append(rankwise._list_metric_moments(spec)) %}{% endif -%}
+    {%- if rankwise._planned(spec, 'pair_sums') %}{% do parts.append(rankwise._user_metric_moments(spec)) %}{% endif -%}
+    {%- if rankwise._planned(spec, 'list_pair_sums') %}{% do parts.append(rankwise._list_metric_moments(spec)) %}{% endif -%}
 rw_comparison_moments as (
     {{ parts | join('\n    union all\n    ') }}
 )
@@ -68,7 +68,7 @@ rw_comparison_moments as (
         on {{ rankwise._pairs_match('sums', 'pair', spec) }} and sums.rw_limit = grid.rw_limit
     left join rw_truth_totals as totals
         on 1 = 1{{ rankwise._partitions_match('totals', 'pair', spec) }}
-    {%- if spec.needs_pair_lists %}
+    {%- if rankwise._planned(spec, 'pair_populations') %}
     left join rw_pair_populations as populations
         on {{ rankwise._pairs_match('populations', 'pair', spec) }}
     {%- endif %}

@@ -14,7 +14,7 @@
       read_by   the metrics or stages that read it
       help      one or two sentences: the Python docstrings, the command line's
                 help and docs/metrics.md's table of options are made from it
-    Everything else reads this: the planner's checks (plan.sql), the Python
+    Everything else reads this: the planner's checks (macros/planner/), the Python
     wrapper's TypedDict (tested equal), its defaults and the CLI's flags.
     Adding an option: one entry here, the stage or formula that reads it. -#}
 {% macro _option_registry() %}

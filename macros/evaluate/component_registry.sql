@@ -20,29 +20,34 @@
       parameters  the metric parameters its aggregate reads (the metric
                   registry's `parameters`): one instance of the component per
                   set of their values, its aggregate(spec, parameters)
-      row_windows the windows over each list's judged rows in rank order its
-                  aggregate reads: 'hits_so_far' (rw_hits_so_far, the relevant
-                  items up to the row) or 'continuation' (the cascade's chance of
-                  reaching the row, see strategies/running_hits.sql)
-      max_relevance_when  the parameter values under which its aggregate reads
-                  rw_max_relevance, the largest relevance of the interactions
-                  ({} for always) -#}
+      reads       what it needs besides its source's rows (stages, or what
+                  a stage provides: macros/evaluate/stage_registry.sql):
+                  'hits_so_far' (rw_hits_so_far on each judged row, the
+                  relevant items up to it), 'continuation' (the cascade's
+                  chance of reaching the row: strategies/running_hits.sql),
+                  'relevance_scale' (rw_max_relevance, the largest relevance
+                  of the interactions), 'n_relevant_on_rows' (R on each
+                  judged row), 'all_running_lists', 'list_lengths',
+                  'ideal_gains'
+      reads_when  more reads under some values of its parameters:
+                  [{'when': {parameter: value}, 'reads': [...]}]
+    -#}
 {% macro _component_registry() %}
     {{ return({
         'hits':                         {'source': 'judged',      'aggregate': '_aggregate_hits', 'without_list': '0', 'from_rank_bits': true, 'from_user_arrays': '_array_hits'},
         'weighted_hits':                {'source': 'judged',      'aggregate': '_aggregate_weighted_hits', 'without_list': '0e0', 'from_rank_bits': false, 'from_user_arrays': '_array_weighted_hits'},
-        'precision_sum':                {'source': 'judged',      'aggregate': '_aggregate_precision_sum', 'without_list': '0', 'from_rank_bits': true, 'from_user_arrays': '_array_precision_sum', 'row_windows': ['hits_so_far']},
+        'precision_sum':                {'source': 'judged',      'aggregate': '_aggregate_precision_sum', 'without_list': '0', 'from_rank_bits': true, 'from_user_arrays': '_array_precision_sum', 'reads': ['hits_so_far']},
         'first_relevant_rank':          {'source': 'judged',      'aggregate': '_aggregate_first_relevant_rank', 'without_list': 'null', 'from_rank_bits': true, 'from_user_arrays': '_array_first_relevant_rank'},
         'dcg':                          {'source': 'judged',      'aggregate': '_aggregate_dcg', 'without_list': '0', 'from_rank_bits': true, 'from_user_arrays': '_array_dcg'},
-        'hits_within_n_relevant':       {'source': 'judged',      'aggregate': '_aggregate_hits_within_n_relevant', 'without_list': '0', 'from_rank_bits': false, 'from_user_arrays': '_array_hits_within_n_relevant'},
-        'precision_sum_to_full_recall': {'source': 'all_running', 'aggregate': '_aggregate_precision_sum_to_full_recall', 'without_list': '0', 'from_rank_bits': false},
-        'ranks_to_full_recall':         {'source': 'all_running', 'aggregate': '_aggregate_ranks_to_full_recall', 'without_list': '0', 'from_rank_bits': false},
+        'hits_within_n_relevant':       {'source': 'judged',      'aggregate': '_aggregate_hits_within_n_relevant', 'without_list': '0', 'from_rank_bits': false, 'from_user_arrays': '_array_hits_within_n_relevant', 'reads': ['n_relevant_on_rows']},
+        'precision_sum_to_full_recall': {'source': 'all_running', 'aggregate': '_aggregate_precision_sum_to_full_recall', 'without_list': '0', 'from_rank_bits': false, 'reads': ['all_running_lists']},
+        'ranks_to_full_recall':         {'source': 'all_running', 'aggregate': '_aggregate_ranks_to_full_recall', 'without_list': '0', 'from_rank_bits': false, 'reads': ['all_running_lists']},
         'rank_biased_gain':             {'source': 'judged',      'aggregate': '_aggregate_rank_biased_gain', 'without_list': '0', 'from_rank_bits': false,
-                                         'parameters': ['p', 'gain'], 'max_relevance_when': {'gain': 'graded'}},
+                                         'parameters': ['p', 'gain'], 'reads_when': [{'when': {'gain': 'graded'}, 'reads': ['relevance_scale']}]},
         'expected_reciprocal_rank':     {'source': 'judged',      'aggregate': '_aggregate_expected_reciprocal_rank', 'without_list': '0', 'from_rank_bits': false,
-                                         'row_windows': ['continuation'], 'max_relevance_when': {}},
-        'n_recommended':                {'source': 'list_rows',   'aggregate': none, 'without_list': none, 'from_rank_bits': false},
-        'idcg':                         {'source': 'truth',       'aggregate': none, 'without_list': none, 'from_rank_bits': false},
+                                         'reads': ['continuation', 'relevance_scale']},
+        'n_recommended':                {'source': 'list_rows',   'aggregate': none, 'without_list': none, 'from_rank_bits': false, 'reads': ['list_lengths']},
+        'idcg':                         {'source': 'truth',       'aggregate': none, 'without_list': none, 'from_rank_bits': false, 'reads': ['ideal_gains']},
     }) }}
 {% endmacro %}
 

@@ -39,7 +39,8 @@
                       metric but idcg, a property of the user's truth)
       reads           what it reads besides the lists: the optional inputs
                       ('items': the catalog; 'train': the training interactions)
-                      and the stages it needs (see _plan_stages)
+                      and the stages it needs, or what a stage provides
+                      (macros/evaluate/stage_registry.sql)
       reads_when      the reads instead of `reads` under some option values: a
                       list of {'when': {option: value or [values]}, 'reads': [...]}
                       whose first match wins
@@ -79,6 +80,7 @@
         'mrr':                {'cutoff': true,  'level': 'user',  'components': ['first_relevant_rank'], 'formula': '_formula_mrr', 'zero_without_list': true},
         'dcg':                {'cutoff': true,  'level': 'user',  'components': ['dcg'], 'formula': '_formula_dcg', 'zero_without_list': true, 'weighted': {}},
         'idcg':               {'cutoff': true,  'level': 'user',  'components': ['idcg'], 'formula': '_formula_idcg', 'zero_without_list': false, 'weighted': {},
+                               'reads': ['idcg_sums', 'truth_idcg_sums'],
                                'needs_cutoff': {'when': {'idcg': 'k_positions'}, 'why': "with idcg='k_positions'"},
                                'largest_cutoff': {'when': {'idcg': 'k_positions'}, 'k': 10000000, 'why': "with idcg='k_positions' sums the discount of every one of the k slots"}},
         'ndcg':               {'cutoff': true,  'level': 'user',  'components': ['dcg', 'idcg'], 'formula': '_formula_ndcg', 'zero_without_list': true, 'weighted': {},
@@ -111,13 +113,13 @@
         'serendipity':        {'cutoff': true,  'level': 'list',  'formula': '_formula_serendipity',
                                'reads': ['items', 'train', 'catalog_size', 'train_popularity', 'popularity_rank', 'shown_relevance']},
         'intra_list_diversity': {'cutoff': true, 'level': 'list', 'formula': '_formula_item_distance', 'pairs': '_pairs_intra_list_diversity',
-                               'reads': ['items', 'item_features'],
-                               'reads_when': [{'when': {'item_distance': 'cooccurrence'}, 'reads': ['train', 'train_popularity']}]},
+                               'reads': ['items', 'item_features', 'list_diversity'],
+                               'reads_when': [{'when': {'item_distance': 'cooccurrence'}, 'reads': ['train', 'train_popularity', 'list_diversity']}]},
         'popularity_lift':    {'cutoff': true,  'level': 'list',  'formula': '_formula_item_popularity', 'profile': '_profile_popularity_lift',
                                'reads': ['train', 'train_popularity', 'train_profiles']},
-        'miscalibration':     {'cutoff': true,  'level': 'list',  'calibration': '_calibration_miscalibration', 'reads': ['items', 'train', 'train_popularity', 'item_groups'],
+        'miscalibration':     {'cutoff': true,  'level': 'list',  'calibration': '_calibration_miscalibration', 'reads': ['items', 'train', 'train_popularity', 'item_groups', 'calibration'],
                                'parameters': {'alpha': {'kind': 'probability', 'default': 0.01, 'help': "the list's share of a group mixed with the user's, (1 - alpha) q + alpha p, so that a group the list lacks keeps the divergence finite (Steck 2018)"}}},
-        'rbo':                {'cutoff': true,  'level': 'list',  'reference': '_reference_rbo', 'reads': ['reference_lists'],
+        'rbo':                {'cutoff': true,  'level': 'list',  'reference': '_reference_rbo', 'reads': ['reference_lists', 'overlap_weights'],
                                'needs_cutoff': {'when': {}, 'why': "(both lists are cut at k, and RBO_ext extrapolates from there)"},
                                'largest_cutoff': {'when': {}, 'k': 10000000, 'why': "reads its weights from a table of every depth up to k"},
                                'parameters': {'p': {'kind': 'probability', 'default': 0.9, 'help': "the persistence: depth d weighs p^(d-1) times depth 1's"}}},

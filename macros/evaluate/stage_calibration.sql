@@ -1,29 +1,16 @@
 {#- Stages of miscalibration (Steck 2018): per list, KL(p || q~) over the item
     groups of the user's train items, p their shares of the user's distinct
     train items, q their shares of the list's top-k slots. The item groups are
-    read once per item (rw_item_groups), the train pairs are those the
-    popularity already grouped (stage_train_popularity.sql), the list's slots
-    are counted per (list, group) at every cutoff in one GROUP BY. -#}
+    read once per item (rw_item_groups, stage_item_groups.sql), the train pairs
+    are those the popularity already grouped (stage_train_popularity.sql), the
+    list's slots are counted per (list, group) at every cutoff in one GROUP
+    BY. -#}
 
-{#- rw_item_groups: the catalog's group of each item. An item listed twice
-    with one group counts once; with two (or none), the wrapper refuses the
-    catalog before this runs (_item_group_problems). -#}
-{% macro _stages_calibration(spec) %}
-    {%- set cutoffs = spec.calibration_cutoffs -%}
-    {%- set list_partition = 'partition by ' ~ rankwise._group_columns(spec.groups) ~ 'rw_user' -%}
+{#- rw_train_group_shares, p: each group's share of the user's distinct train
+    items (train items missing from the catalog have no group and are left
+    out). -#}
+{% macro _stage_train_group_shares(spec) %}
     {%- set train_partition = 'partition by ' ~ rankwise._partition_columns(spec) ~ 'rw_user' -%}
-    {%- set registry = rankwise._metric_registry() -%}
-    {%- set stages = [] -%}
-    {%- set stage -%}
-rw_item_groups as (
-    select distinct {{ spec.item }} as rw_item, {{ spec.item_group }} as rw_item_group
-    from {{ spec.items_relation }}
-)
-    {%- endset -%}
-    {%- do stages.append(stage) -%}
-    {#- p: each group's share of the user's distinct train items (train items
-        missing from the catalog have no group and are left out) -#}
-    {%- set stage -%}
 rw_train_group_shares as (
     select
         {{ rankwise._partition_columns(spec) }}rw_user,
@@ -40,10 +27,13 @@ rw_train_group_shares as (
         group by {{ rankwise._partition_columns(spec, 'pair') }}pair.rw_user, item_group.rw_item_group
     ) as group_items
 )
-    {%- endset -%}
-    {%- do stages.append(stage) -%}
-    {#- q: each group's share of the list's slots within each cutoff -#}
-    {%- set stage -%}
+{%- endmacro %}
+
+{#- rw_list_group_shares, q: each group's share of the list's slots within each
+    cutoff. -#}
+{% macro _stage_list_group_shares(spec) %}
+    {%- set cutoffs = spec.calibration_cutoffs -%}
+    {%- set list_partition = 'partition by ' ~ rankwise._group_columns(spec.groups) ~ 'rw_user' -%}
 rw_list_group_shares as (
     select
         {{ rankwise._group_columns(spec.groups) }}rw_user,
@@ -67,11 +57,14 @@ rw_list_group_shares as (
         group by {{ rankwise._group_columns(spec.groups, 'recommendation') }}recommendation.rw_user, item_group.rw_item_group
     ) as slots
 )
-    {%- endset -%}
-    {%- do stages.append(stage) -%}
-    {#- per list, the sum of the terms over its user's train groups (p > 0); a
-        group the list lacks has q = 0. A user without train groups has no row. -#}
-    {%- set stage -%}
+{%- endmacro %}
+
+{#- rw_calibration: per list, the sum of the terms over its user's train groups
+    (p > 0); a group the list lacks has q = 0. A user without train groups has
+    no row. -#}
+{% macro _stage_calibration(spec) %}
+    {%- set cutoffs = spec.calibration_cutoffs -%}
+    {%- set registry = rankwise._metric_registry() -%}
 rw_calibration as (
     select
         {{ rankwise._selected_columns(spec.groups, 'list') }}list.rw_user as rw_user
@@ -87,7 +80,4 @@ rw_calibration as (
         on slots.rw_user = list.rw_user and slots.rw_item_group = train.rw_item_group{{ rankwise._groups_match('slots', 'list', spec.groups) }}
     group by {{ rankwise._group_columns(spec.groups, 'list') }}list.rw_user
 )
-    {%- endset -%}
-    {%- do stages.append(stage) -%}
-    {{ return(stages) }}
-{% endmacro %}
+{%- endmacro %}

@@ -90,7 +90,7 @@ rw_group_metrics as (
             {%- endfor %}
             {%- endfor %}
         from rw_item_shares
-        {%- if spec.needs_train_item_set %}
+        {%- if rankwise._planned(spec, 'train_item_set') %}
         left join rw_train_item_set as train_item
             on train_item.rw_item = rw_item_shares.rw_item{{ rankwise._partitions_match('train_item', 'rw_item_shares', spec) }}
         {%- endif %}
@@ -102,14 +102,14 @@ rw_group_metrics as (
         {{ rankwise._group_by_groups(spec.groups) }}
     ) as lists
         on 1 = 1{{ rankwise._groups_match('aggregates', 'lists', spec.groups) }}
-    {%- if spec.needs_catalog_size %}
+    {%- if rankwise._planned(spec, 'catalog') %}
     cross join rw_catalog as catalog
     {%- endif %}
-    {%- if spec.item_group_metrics | length > 0 %}
+    {%- if rankwise._planned(spec, 'item_group_disparity') %}
     left join rw_item_group_disparity as disparity
         on 1 = 1{{ rankwise._groups_match('disparity', 'aggregates', spec.groups) }}
     {%- endif %}
-    {%- if spec.needs_train_item_set %}
+    {%- if rankwise._planned(spec, 'train_item_set') %}
     left join (
         select {{ rankwise._partition_columns(spec) }}count(*) as rw_train_items
         from rw_train_item_set
@@ -122,20 +122,22 @@ rw_group_metrics as (
 
 {#- The bootstrap interval of each group-level metric (evaluate's
     bootstrap_resamples): the users of each partition with a list, numbered in
-    byte order of their ids (rw_list_user_keys); per resample, every top-k slot
+    byte order of their ids (rw_bootstrap_user_keys); per resample, every top-k slot
     weighted by its user's Poisson(1) count (rankwise.poisson_one_weight of
     rankwise.resample_draw, the same on every engine), the metric recomputed
     from the weighted shares, and its percentile interval over the resamples
     (rw_group_intervals). It costs one row per (top-k slot, resample). -#}
-{% macro _stage_group_bootstrap(spec) %}
-    {%- set registry = rankwise._metric_registry() -%}
-    {%- set tail = (1.0 - spec.confidence) / 2.0 -%}
-{{ rankwise._user_keys_cte('rw_list_user_keys', '(select distinct ' ~ rankwise._partition_columns(spec) ~ 'rw_user from rw_list_rows)', spec) }},
+{% macro _stage_bootstrap_user_keys(spec) %}
+    {{ return(rankwise._user_keys_cte('rw_bootstrap_user_keys', '(select distinct ' ~ rankwise._partition_columns(spec) ~ 'rw_user from rw_list_rows)', spec)) }}
+{% endmacro %}
 
+{% macro _stage_group_resamples(spec) %}
 rw_group_resamples as (
     select rw_position as rw_resample from {{ rankwise._positions(spec.group_bootstrap) }} as rw_positions
-),
+)
+{%- endmacro %}
 
+{% macro _stage_resampled_exposures(spec) %}
 rw_resampled_exposures as (
     select
         {{ rankwise._selected_columns(spec.groups, 'weighted') }}weighted.rw_item as rw_item, weighted.rw_resample as rw_resample
@@ -151,14 +153,18 @@ rw_resampled_exposures as (
                 {{ rankwise._selected_columns(spec.groups, 'slots') }}slots.rw_item as rw_item, slots.rw_rank as rw_rank, resample.rw_resample as rw_resample,
                 {{ rankwise.resample_draw('keys.rw_user_key', 'resample.rw_resample', spec.seed) }} as rw_draw
             from rw_recommendations as slots
-            inner join rw_list_user_keys as keys
+            inner join rw_bootstrap_user_keys as keys
                 on keys.rw_user = slots.rw_user{{ rankwise._partitions_match('keys', 'slots', spec) }}
             cross join rw_group_resamples as resample
         ) as drawn
     ) as weighted
     group by {{ rankwise._group_columns(spec.groups, 'weighted') }}weighted.rw_item, weighted.rw_resample
-),
+)
+{%- endmacro %}
 
+{% macro _stage_group_intervals(spec) %}
+    {%- set registry = rankwise._metric_registry() -%}
+    {%- set tail = (1.0 - spec.confidence) / 2.0 -%}
 rw_group_intervals as (
     select
         {{ rankwise._selected_columns(spec.groups, 'resampled') }}count(*) as rw_n_resamples

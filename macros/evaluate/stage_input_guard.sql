@@ -40,7 +40,7 @@
     its items (rw_check_items) or its ranks (rw_check_ranks). -#}
 {% macro _input_guard_aggregates(spec, side) %}
     {%- set aggregates = ['count(case when ' ~ rankwise._row_problem(spec, side) ~ ' then 1 end) as rw_problem_rows'] -%}
-    {%- if spec.means_in_one_pass -%}
+    {%- if spec.strategies.means == 'one_pass' -%}
         {#- the user_arrays strategy's entries hold every value of the list -#}
         {%- do aggregates.append(rankwise._repeated_in_entries(spec, side, 'rw_item') ~ ' as rw_check_items') -%}
         {%- if side == 'lists' and spec.score is none -%}

@@ -94,9 +94,3 @@ rw_item_group_disparity as (
     {{ rankwise._group_by_groups(spec.groups) }}
 )
 {%- endmacro %}
-
-{#- The stages above, in the order they read each other. -#}
-{% macro _stages_item_groups(spec) %}
-    {{ return([rankwise._stage_item_groups(spec), rankwise._stage_relevant_by_item_group(spec),
-               rankwise._stage_item_group_shares(spec), rankwise._stage_item_group_disparity(spec)]) }}
-{% endmacro %}

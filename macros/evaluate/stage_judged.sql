@@ -1,15 +1,6 @@
-{#- Stages over the recommended rows found in the interactions (the judged rows),
-    and, for map_to_full_recall only, over every recommended row. -#}
-
-{#- rw_judged, and its (list, cutoff) aggregates rw_judged_lists: written by the
-    plan's judged_strategy (macros/evaluate/strategies/). -#}
-{% macro _stage_judged(spec) %}
-    {{- return(rankwise['_stage_judged__' ~ spec.judged_strategy](spec)) -}}
-{% endmacro %}
-
-{% macro _stage_judged_lists(spec) %}
-    {{- return(rankwise['_stage_judged_lists__' ~ spec.judged_strategy](spec)) -}}
-{% endmacro %}
+{#- Stages over every recommended row, for map_to_full_recall only; the judged
+    rows (the recommended rows found in the interactions) are the judged
+    strategy's (macros/evaluate/strategies/). -#}
 
 {#- rw_all_running: every recommended row of a user with truth, with the running
     count of hits; map_to_full_recall averages P@i over non-relevant ranks too. -#}
@@ -54,5 +45,5 @@ rw_all_running_lists as (
     the largest cutoff: rw_judged_lists (a row per cutoff), or with the rank_bits
     strategy the lists' bit sets, the same lists once each. -#}
 {% macro _judged_list_rows(spec) %}
-    {{- return('rw_list_bits' if spec.judged_strategy == 'rank_bits' else 'rw_judged_lists') -}}
+    {{- return('rw_list_bits' if spec.strategies.judged == 'rank_bits' else 'rw_judged_lists') -}}
 {% endmacro %}

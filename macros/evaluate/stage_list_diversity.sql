@@ -5,17 +5,6 @@
     the larger of their ranks. The distance reads the catalog's vectors or
     features (item_distance 'cosine' or 'hamming'), or how many train users two
     items share ('cooccurrence'). -#}
-{% macro _stages_list_diversity(spec) %}
-    {%- set stages = [rankwise._stage_list_pairs(spec)] -%}
-    {%- if spec.item_distance == 'cooccurrence' -%}
-        {%- do stages.append(rankwise._stage_pair_cooccurrence(spec)) -%}
-    {%- else -%}
-        {%- do stages.append(rankwise._stage_item_features(spec)) -%}
-    {%- endif -%}
-    {%- do stages.append(rankwise._stage_list_diversity(spec)) -%}
-    {{ return(stages) }}
-{% endmacro %}
-
 {#- rw_list_pairs: per list, each unordered pair of its items (the smaller id
     first) and the larger of their ranks. -#}
 {% macro _stage_list_pairs(spec) %}

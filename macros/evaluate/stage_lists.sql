@@ -3,8 +3,9 @@
 
 {#- rw_recommendations: (groups, rw_user, rw_item, rw_rank). With a score column
     the rank is derived; the tie rule is the `ties` option. -#}
-{% macro _stage_recommendations(recommendations, spec, interactions=none) %}
+{% macro _stage_recommendations(spec) %}
     {%- set list = rankwise._group_columns(spec.groups) ~ spec.user -%}
+    {%- set recommendations, interactions = spec.relations.recommendations, spec.relations.interactions -%}
 {{ rankwise._cte_as('rw_recommendations', spec.inlined_recommendations) }}
     select
         {{ rankwise._group_columns(spec.groups) }}{{ spec.user }} as rw_user,
@@ -52,7 +53,7 @@ rw_list_rows as (
     select
         {{ rankwise._group_columns(spec.groups) }}rw_user,
         cast(count(*) as bigint) as rw_list_length
-        {%- if spec.means_in_one_pass %},
+        {%- if spec.strategies.means == 'one_pass' %},
         {{ rankwise._list_entries_aggregate(spec) }} as rw_list_entries
         {%- endif %}
         {%- if spec.input_guard %}
@@ -84,12 +85,11 @@ rw_cutoffs as (
 )
 {%- endmacro %}
 
-{#- rw_list_lengths: per (list, cutoff), the items within the cutoff. Exact at
-    every cutoff when something reads it there (per-user output,
-    precision_denominator='list_length'); otherwise only the whole list reads it. -#}
-{% macro _stage_list_lengths(spec) %}
+{#- rw_list_lengths: per (list, cutoff), the items within the cutoff, where
+    something reads it at every cutoff (the plan's lengths strategy 'exact':
+    per-user output, precision_denominator='list_length'). -#}
+{% macro _stage_list_lengths__exact(spec) %}
 rw_list_lengths as (
-    {%- if spec.exact_lengths %}
     select
         {{ rankwise._selected_columns(spec.groups, 'recommendation') }}recommendation.rw_user as rw_user,
         cutoff.rw_limit as rw_limit,
@@ -98,12 +98,17 @@ rw_list_lengths as (
     inner join rw_cutoffs as cutoff
         on recommendation.rw_rank <= cutoff.rw_limit
     group by {{ rankwise._group_columns(spec.groups, 'recommendation') }}recommendation.rw_user, cutoff.rw_limit
-    {%- else %}
+)
+{%- endmacro %}
+
+{#- rw_list_lengths at the whole list only, the one cutoff that reads a length
+    otherwise (the lengths strategy 'whole_list'). -#}
+{% macro _stage_list_lengths__whole_list(spec) %}
+rw_list_lengths as (
     select
         {{ rankwise._group_columns(spec.groups) }}rw_user,
         cast({{ spec.whole_list }} as bigint) as rw_limit,
         rw_list_length as rw_n_recommended
     from rw_list_rows
-    {%- endif %}
 )
 {%- endmacro %}

@@ -11,9 +11,6 @@
     population variance of their values (combined with the unlisted zeros in the
     output, see _interval_half_width). -#}
 {% macro _stage_group_sums(spec) %}
-    {%- if spec.means_in_one_pass -%}
-        {{- return(rankwise._stage_group_sums_of_user_rows(spec)) -}}
-    {%- endif -%}
 rw_group_sums as (
     select
         {{ rankwise._group_columns(spec.groups) }}rw_limit
@@ -26,38 +23,6 @@ rw_group_sums as (
         {%- endfor %}
     from rw_user_metrics
     group by {{ rankwise._group_columns(spec.groups) }}rw_limit
-)
-{%- endmacro %}
-
-{#- rw_group_sums when the means are one pass over a row per list (or truth
-    user without one) and cutoff (the user_arrays strategy: every metric 0
-    without a list): per (group, cutoff) the sums over the truth's users, the
-    counts of rw_group_counts, the truth's users (rw_truth_totals' count when
-    there are no groups: each is a row once) and the input guard's counts. In
-    groups, the truth's users without a list are a row apart (rw_has_list 0),
-    which only the guard reads. -#}
-{% macro _stage_group_sums_of_user_rows(spec) %}
-    {%- set keys = rankwise._group_columns(spec.groups) ~ 'rw_limit' ~ (', rw_has_list' if spec.groups | length > 0 else '') -%}
-rw_group_sums as (
-    select
-        {{ keys }}
-        {%- for metric in spec.user_metric_names %}
-        {%- set value = 'case when rw_has_truth = 1 then rw_value__' ~ metric.key ~ ' end' %},
-        sum({{ value }}) as rw_sum__{{ metric.key }}
-        {%- if spec.confidence is not none %},
-        count({{ value }}) as rw_listed__{{ metric.key }},
-        {{ rankwise._var_pop(value) }} as rw_var__{{ metric.key }}
-        {%- endif %}
-        {%- endfor %},
-        count(case when rw_has_truth = 1 then 1 end) as rw_n_truth_users,
-        count(case when rw_has_truth = 1 and rw_has_list = 1 then 1 end) as rw_n_both,
-        count(case when rw_has_truth = 1 and rw_has_list = 1 and rw_n_relevant > 0 then 1 end) as rw_n_relevant
-        {%- if spec.input_guard %},
-        count(case when rw_has_list = 1 then 1 end) as rw_n_lists,
-        sum(rw_problem_rows) as rw_problem_rows
-        {%- endif %}
-    from rw_user_metrics
-    group by {{ keys }}
 )
 {%- endmacro %}
 
@@ -126,71 +91,57 @@ rw_truth_idcg_sums as (
 )
 {%- endmacro %}
 
+{#- The select-list entries of rw_group_means, each led by a comma: each
+    metric's mean (`counts` names the relation of its users' counts per set,
+    `truth_users` the users of the interactions), its users, and for the
+    interval its listed users and their variance; then the users of the
+    interactions without a list. -#}
+{% macro _group_mean_columns(spec, counts, truth_users) %}
+    {%- set columns = [] -%}
+    {%- for metric in spec.user_metric_names -%}
+        {%- set name = metric.key -%}
+        {%- set count = {'interactions': truth_users, 'both': counts ~ '.rw_n_both', 'relevant': counts ~ '.rw_n_relevant'}[metric.users] -%}
+        {%- if metric.zero_without_list -%}
+            {%- set total = 'coalesce(sums.rw_sum__' ~ name ~ ', 0)' -%}
+        {%- else -%}
+            {%- set total = {'interactions': 'truth_idcg.rw_sum_interactions__idcg', 'both': 'idcg_sums.rw_sum__idcg',
+                             'relevant': 'idcg_sums.rw_sum_relevant__idcg'}[metric.users] -%}
+        {%- endif -%}
+        {%- do columns.extend([rankwise.safe_divide(total, count) ~ ' as rw_value__' ~ name, count ~ ' as rw_n_users__' ~ name]) -%}
+        {%- if spec.confidence is not none -%}
+            {#- idcg's sums run over every user of the set: none is left unlisted -#}
+            {%- set listed = 'coalesce(sums.rw_listed__' ~ name ~ ', 0)' if metric.zero_without_list else count -%}
+            {%- set variance = 'sums.rw_var__' ~ name if metric.zero_without_list else {'interactions': 'truth_idcg.rw_var_interactions__idcg',
+                               'both': 'idcg_sums.rw_var__idcg', 'relevant': 'idcg_sums.rw_var_relevant__idcg'}[metric.users] -%}
+            {%- do columns.extend([listed ~ ' as rw_listed__' ~ name, 'coalesce(' ~ variance ~ ', 0) as rw_var__' ~ name]) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {#- the users of the interactions are counted per partition, not per user group -#}
+    {%- do columns.append(('cast(null as bigint)' if spec.user_group is not none else 'coalesce(' ~ truth_users ~ ', 0) - ' ~ counts ~ '.rw_n_both')
+                          ~ ' as rw_n_users_without_list') -%}
+    {%- set entries = [] -%}
+    {%- for column in columns %}{% do entries.append(',\n        ' ~ column) %}{% endfor -%}
+    {{ return(entries | join('')) }}
+{% endmacro %}
+
 {#- rw_group_means: per (group, cutoff), each metric's mean and the number of
     users it is over; every group with a list has a row at every cutoff. -#}
 {% macro _stage_group_means(spec) %}
-    {#- in one pass, the sums' row carries the counts, its cutoff and without
-        groups the truth's users -#}
-    {%- set counts = 'sums' if spec.means_in_one_pass else 'counts' -%}
-    {%- set cutoff = 'sums' if spec.means_in_one_pass else 'cutoff' -%}
-    {%- set truth_users = 'sums.rw_n_truth_users' if spec.means_in_one_pass and spec.groups | length == 0 else 'totals.rw_n_interactions' -%}
 rw_group_means as (
     select
-        {{ rankwise._selected_columns(spec.groups, counts) }}{{ cutoff }}.rw_limit as rw_limit
-        {%- for metric in spec.user_metric_names %}
-        {%- set name = metric.key %}
-        {%- set count = {'interactions': truth_users, 'both': counts ~ '.rw_n_both', 'relevant': counts ~ '.rw_n_relevant'}[metric.users] %}
-        {%- if metric.zero_without_list %}
-        {%- set total = 'coalesce(sums.rw_sum__' ~ name ~ ', 0)' %}
-        {%- else %}
-        {%- set total = {'interactions': 'truth_idcg.rw_sum_interactions__idcg', 'both': 'idcg_sums.rw_sum__idcg', 'relevant': 'idcg_sums.rw_sum_relevant__idcg'}[metric.users] %}
-        {%- endif %},
-        {{ rankwise.safe_divide(total, count) }} as rw_value__{{ name }},
-        {{ count }} as rw_n_users__{{ name }}
-        {%- if spec.confidence is not none %}
-        {#- idcg's sums run over every user of the set: none is left unlisted #}
-        {%- set listed = 'coalesce(sums.rw_listed__' ~ name ~ ', 0)' if metric.zero_without_list else count %}
-        {%- set variance = 'sums.rw_var__' ~ name if metric.zero_without_list else {'interactions': 'truth_idcg.rw_var_interactions__idcg', 'both': 'idcg_sums.rw_var__idcg', 'relevant': 'idcg_sums.rw_var_relevant__idcg'}[metric.users] %},
-        {{ listed }} as rw_listed__{{ name }},
-        coalesce({{ variance }}, 0) as rw_var__{{ name }}
-        {%- endif %}
-        {%- endfor %},
-        {#- the truth users are counted per partition, not per user group -#}
-        {{ 'cast(null as bigint)' if spec.user_group is not none else 'coalesce(' ~ truth_users ~ ', 0) - ' ~ counts ~ '.rw_n_both' }} as rw_n_users_without_list
-    {%- if spec.means_in_one_pass %}
-    {#- the guard's totals over every group and the truth's users without a
-        list: each list and truth user has a row at every cutoff #}
-    from (
-        select
-            rw_group_sums.*{% if spec.input_guard %},
-            sum(rw_n_lists) over (partition by rw_limit) as rw_all_lists,
-            sum(rw_n_truth_users) over (partition by rw_limit) as rw_all_truth_users,
-            sum(rw_problem_rows) over (partition by rw_limit) as rw_all_problem_rows
-            {%- endif %}
-        from rw_group_sums
-    ) as sums
-    {%- if spec.groups | length > 0 %}
-    left join rw_truth_totals as totals
-        on 1 = 1{{ rankwise._partitions_match('totals', 'sums', spec) }}
-    {%- endif %}
-    {%- set conditions = (['sums.rw_has_list = 1'] if spec.groups | length > 0 else [])
-                         + ([rankwise._inputs_pass('sums.rw_all_lists', 'sums.rw_all_truth_users', ['sums.rw_all_problem_rows'])] if spec.input_guard else []) %}
-    {%- if conditions | length > 0 %}
-    where {{ conditions | join(' and ') }}
-    {%- endif %}
-    {%- else %}
+        {{ rankwise._selected_columns(spec.groups, 'counts') }}cutoff.rw_limit as rw_limit
+        {{- rankwise._group_mean_columns(spec, 'counts', 'totals.rw_n_interactions') }}
     from rw_group_counts as counts
     cross join rw_cutoffs as cutoff
     left join rw_group_sums as sums
         on sums.rw_limit = cutoff.rw_limit{{ rankwise._groups_match('sums', 'counts', spec.groups) }}
     left join rw_truth_totals as totals
         on 1 = 1{{ rankwise._partitions_match('totals', 'counts', spec) }}
-    {%- if spec.needs_present_idcg %}
+    {%- if rankwise._planned(spec, 'idcg_sums') %}
     left join rw_idcg_sums as idcg_sums
         on idcg_sums.rw_limit = cutoff.rw_limit{{ rankwise._groups_match('idcg_sums', 'counts', spec.groups) }}
     left join rw_truth_idcg_sums as truth_idcg
         on truth_idcg.rw_limit = cutoff.rw_limit{{ rankwise._partitions_match('truth_idcg', 'counts', spec) }}
-    {%- endif %}
     {%- endif %}
 )
 {%- endmacro %}

@@ -3,14 +3,6 @@
     model column holds `reference` and whose other groups are the list's. Both
     lists are cut at each cutoff asked; a shared item's depth is the larger of
     its two ranks, and it is shared within k when that depth is. -#}
-{% macro _stages_reference_overlap(spec) %}
-    {%- set stages = [] -%}
-    {%- if spec.overlap_persistences | length > 0 %}{% do stages.append(rankwise._stage_overlap_weights(spec)) %}{% endif -%}
-    {%- do stages.extend([rankwise._stage_reference_depths(spec), rankwise._stage_reference_pairs(spec),
-                          rankwise._stage_reference_shared(spec), rankwise._stage_reference_overlap(spec)]) -%}
-    {{ return(stages) }}
-{% endmacro %}
-
 {#- The groups but the model column: those a list and its reference list share. -#}
 {% macro _groups_but_model(spec) %}
     {{ return(spec.groups | reject('equalto', spec.model) | list) }}

@@ -4,7 +4,8 @@
 {#- rw_interactions: (rw_user, rw_item, rw_relevance), and with propensity_col
     each interaction's weight rw_weight; duplicate_interactions='max' keeps the
     highest relevance of a pair listed twice (and takes no propensity_col). -#}
-{% macro _stage_interactions(interactions, spec) %}
+{% macro _stage_interactions(spec) %}
+    {%- set interactions = spec.relations.interactions -%}
     {%- set relevance = 'cast(' ~ (spec.relevance if spec.relevance is not none else 1) ~ ' as ' ~ rankwise.type_float64() ~ ')' -%}
 {{ rankwise._cte_as('rw_interactions', spec.duplicate_interactions != 'max') }}
     select
@@ -37,7 +38,7 @@ rw_user_truth_counts as (
         {%- if spec.propensity is not none %},
         sum(case when {{ rankwise._is_relevant('rw_relevance', spec) }} then rw_weight else 0e0 end) as rw_weighted_relevant
         {%- endif %}
-        {%- if spec.means_in_one_pass %},
+        {%- if spec.strategies.means == 'one_pass' %},
         {{ rankwise._truth_items_aggregate(spec) }} as rw_truth_items
         {%- if rankwise._truth_entries_aggregate(spec) is not none %},
         {{ rankwise._truth_entries_aggregate(spec) }} as rw_truth_entries
@@ -76,20 +77,15 @@ rw_relevance_scale as (
               ~ rankwise._partitions_match('judged', relation, spec) ~ ')') }}
 {% endmacro %}
 
-{#- rw_ideal_lists (or rw_slot_idcg), the IDCG of each user at each cutoff: written
-    by the plan's ideal_strategy (macros/evaluate/strategies/). -#}
-{% macro _stage_ideal_lists(spec) %}
-    {{- return(rankwise['_stage_ideal_lists__' ~ spec.ideal_strategy](spec)) -}}
-{% endmacro %}
-
-{#- The IDCG of a (user, cutoff) row of relation `alias`: the join that brings
-    it, and its value at the row's cutoff `limit`. -#}
+{#- The IDCG of a (user, cutoff) row of relation `alias`, by the plan's ideal
+    strategy (macros/evaluate/strategies/): the join that brings it, and its
+    value at the row's cutoff `limit`. -#}
 {% macro _join_idcg(alias, limit, spec) %}
-    {{ return(rankwise['_join_ideal_lists__' ~ spec.ideal_strategy](alias, limit, spec)) }}
+    {{ return(rankwise['_join_ideal_lists__' ~ spec.strategies.ideal](alias, limit, spec)) }}
 {% endmacro %}
 
 {% macro _idcg_value(limit, spec) %}
-    {{ return(rankwise['_idcg_value__' ~ spec.ideal_strategy](limit, spec)) }}
+    {{ return(rankwise['_idcg_value__' ~ spec.strategies.ideal](limit, spec)) }}
 {% endmacro %}
 
 {#- An interaction's inverse-propensity weight, 1 / max(propensity,

@@ -15,7 +15,7 @@
     {%- set rows -%}
     (
         select
-            {%- if spec.materialise_missing_users %}
+            {%- if spec.rows_for_users_without_list %}
             {{ rankwise._selected_columns(spec.groups, 'rw_group_keys') }}truth.rw_user as rw_user,
             case when list.rw_user is null then 0 else 1 end as rw_has_list,
             {%- else %}
@@ -30,7 +30,7 @@
             cutoff.rw_limit as rw_limit,
             cutoff.rw_k as rw_k
         from rw_user_truth_counts as truth
-        {%- if spec.materialise_missing_users %}
+        {%- if spec.rows_for_users_without_list %}
         {%- if spec.groups | length > 0 %}
         {#- every group of the truth user's partition #}
         inner join (select distinct {{ spec.groups | join(', ') }} from rw_list_rows) as rw_group_keys
@@ -54,9 +54,6 @@
 {#- rw_user_components: per (group, user, cutoff), every component the formulas
     read; a list with no judged row within the cutoff has no hit. -#}
 {% macro _stage_user_components(spec) %}
-    {%- if spec.means_in_one_pass -%}
-        {{- return(rankwise._stage_user_components__user_arrays(spec)) -}}
-    {%- endif -%}
     {%- set registry = rankwise._component_registry() -%}
     {%- set keys = 'judged' if not spec.per_user else 'truth' -%}
 rw_user_components as (
@@ -75,27 +72,27 @@ rw_user_components as (
         {%- for instance in spec.components_from.all_running %},
         coalesce(all_running.{{ rankwise._component_column(instance) }}, {{ registry[spec.component_instances[instance].component].without_list }}) as {{ rankwise._component_column(instance) }}
         {%- endfor %}
-        {%- if spec.needs_list_lengths %},
+        {%- if rankwise._planned(spec, 'list_lengths') %},
         coalesce(lengths.rw_n_recommended, 0) as rw_n_recommended
         {%- elif 'n_recommended' in spec.components %},
         {#- only the whole list's row would have a length, and there is none #}
         cast(0 as bigint) as rw_n_recommended
         {%- endif %}
-        {%- if spec.needs_idcg %},
+        {%- if 'idcg' in spec.components %},
         {{ rankwise._idcg_value(keys ~ '.rw_limit', spec) }} as rw_idcg
         {%- endif %}
     from {{ rankwise._user_component_rows(spec) }}
-    {%- if spec.needs_all_running %}
+    {%- if rankwise._planned(spec, 'all_running_lists') %}
     left join rw_all_running_lists as all_running
         on all_running.rw_user = {{ keys }}.rw_user
         and all_running.rw_limit = {{ keys }}.rw_limit{{ rankwise._groups_match('all_running', keys, spec.groups) }}
     {%- endif %}
-    {%- if spec.needs_list_lengths %}
+    {%- if rankwise._planned(spec, 'list_lengths') %}
     left join rw_list_lengths as lengths
         on lengths.rw_user = {{ keys }}.rw_user
         and lengths.rw_limit = {{ keys }}.rw_limit{{ rankwise._groups_match('lengths', keys, spec.groups) }}
     {%- endif %}
-    {%- if spec.needs_idcg %}
+    {%- if 'idcg' in spec.components %}
     {{ rankwise._join_idcg('truth', keys ~ '.rw_limit', spec) }}
     {%- endif %}
 )
@@ -109,7 +106,7 @@ rw_user_metrics as (
     select
         rw_user_components.*
         {%- for metric in spec.user_metric_names %},
-        {%- set condition = rankwise._in_user_set(metric.users) if spec.per_user or spec.means_in_one_pass or metric.users == 'relevant' else none %}
+        {%- set condition = rankwise._in_user_set(metric.users) if spec.strategies.means != 'counted' or metric.users == 'relevant' else none %}
         {%- set value = 'cast(' ~ rankwise._metric_expression(metric, spec) ~ ' as ' ~ rankwise.type_float64() ~ ')' %}
         {{ value if condition is none else 'case when ' ~ condition ~ ' then ' ~ value ~ ' end' }} as rw_value__{{ metric.key }}
         {%- endfor %}

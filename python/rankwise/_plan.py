@@ -1,7 +1,7 @@
 """The plan of an evaluation, as the macros decide it.
 
 Every argument check and every decision lives in the planner macros
-(macros/evaluate/plan.sql). This module only turns Python values into what the
+(macros/planner/). This module only turns Python values into what the
 macros take (numpy scalars into numbers, a column name into a list) and asks the
 planner for the plan: the options resolved, the metrics asked by level, the
 optional inputs they read. The wrapper reads the plan and re-derives none of it.

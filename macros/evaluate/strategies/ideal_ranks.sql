@@ -2,7 +2,7 @@
     sorted by relevance (each row numbered by a window), through the public
     idcg_at_k; with propensity_col, of the weighted gains in their best order. Only a user with a judged row can have a DCG above 0, and NDCG is
     0 for the others whatever their IDCG, so unless a metric reads every user's
-    IDCG (every_idcg), only those users' truth is sorted. Runs on every engine. -#}
+    IDCG (the plan's idcg_of_every_user), only those users' truth is sorted. Runs on every engine. -#}
 {% macro _stage_ideal_lists__ideal_ranks(spec) %}
 rw_ideal_lists as (
     select
@@ -26,7 +26,7 @@ rw_ideal_lists as (
                                order by {{ rankwise.relevance_gain('rw_relevance', spec.gain, spec.min_gain_relevance) }} * rw_weight desc, rw_item asc) as rw_ideal_rank
             {%- endif %}
         from rw_interactions
-        {%- if not spec.every_idcg %}
+        {%- if not spec.idcg_of_every_user %}
         where {{ rankwise._with_judged_list('rw_interactions', spec) }}
         {%- endif %}
     ) as ideal

@@ -6,7 +6,7 @@
     item, so the hits within rank p are the set bits below bit p: P@rank for AP
     without a sort. DCG is the public dcg_at_k at each cutoff. Its cost against
     the window is in docs/benchmarks.md. -#}
-{% macro _stage_judged__rank_bits(spec) %}
+{% macro _stage_list_bits(spec) %}
 rw_list_bits as (
     select
         {{ rankwise._selected_columns(spec.groups, 'recommendation') }}recommendation.rw_user as rw_user,

@@ -3,7 +3,7 @@
     for every cutoff at once) and ERR's chance of reaching the row; then per (list, cutoff) with a judged row within
     the cutoff, the components, the rows joined to the cutoffs so that one GROUP
     BY computes every cutoff. Runs on every engine. -#}
-{% macro _stage_judged__running_hits(spec) %}
+{% macro _stage_judged_rows(spec) %}
 rw_judged as (
     select
         {{ rankwise._selected_columns(spec.groups, 'recommendation') }}recommendation.rw_user as rw_user,
@@ -13,13 +13,13 @@ rw_judged as (
         {%- if spec.propensity is not none %},
         judgement.rw_weight as rw_weight
         {%- endif %}
-        {%- if spec.needs_n_relevant_on_rows %},
+        {%- if 'n_relevant_on_rows' in spec.demands %},
         truth.rw_n_relevant as rw_n_relevant
         {%- endif %}
-        {%- if spec.needs_max_relevance %},
+        {%- if rankwise._planned(spec, 'relevance_scale') %},
         scale.rw_max_relevance as rw_max_relevance
         {%- endif %}
-        {%- if spec.needs_continuation %},
+        {%- if 'continuation' in spec.demands %},
         {#- ERR's cascade: the product over the ranks before the row of the
             chances of reading on, as the exponent of a sum of logarithms; a
             chance of 0 (a relevance far above the rest) is counted apart, as it
@@ -29,7 +29,7 @@ rw_judged as (
         {{ rankwise._before_rank_in_list('case when ' ~ continuation ~ ' > 0 then ln(' ~ continuation ~ ') else 0e0 end', spec, 'recommendation') }} as rw_log_continuation_before,
         {{ rankwise._before_rank_in_list('case when ' ~ continuation ~ ' > 0 then 0 else 1 end', spec, 'recommendation') }} as rw_stops_before
         {%- endif %}
-        {%- if spec.needs_running_hits %},
+        {%- if 'hits_so_far' in spec.demands %},
         sum(case when {{ rankwise._is_relevant('judgement.rw_relevance', spec) }} then 1 else 0 end) over (
             {{ rankwise._over_list_in_rank_order(spec, 'recommendation') }}
         ) as rw_hits_so_far
@@ -38,11 +38,11 @@ rw_judged as (
     inner join rw_interactions as judgement
         on recommendation.rw_user = judgement.rw_user
         and recommendation.rw_item = judgement.rw_item{{ rankwise._partitions_match('recommendation', 'judgement', spec) }}
-    {%- if spec.needs_max_relevance %}
+    {%- if rankwise._planned(spec, 'relevance_scale') %}
     inner join rw_relevance_scale as scale
         on 1 = 1{{ rankwise._partitions_match('recommendation', 'scale', spec) }}
     {%- endif %}
-    {%- if spec.needs_n_relevant_on_rows %}
+    {%- if 'n_relevant_on_rows' in spec.demands %}
     inner join rw_user_truth_counts as truth
         on recommendation.rw_user = truth.rw_user{{ rankwise._partitions_match('recommendation', 'truth', spec) }}
     {%- endif %}

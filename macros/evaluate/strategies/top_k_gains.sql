@@ -20,7 +20,7 @@ rw_ideal_lists as (
         list_transform({{ top }},
             lambda rw_ideal_relevance, rw_ideal_rank: {{ rankwise.dcg_term('rw_ideal_rank', 'rw_ideal_relevance', spec.gain, spec.min_gain_relevance) }}) as rw_ideal_gains
     from rw_interactions
-    {%- if not spec.every_idcg %}
+    {%- if not spec.idcg_of_every_user %}
     where {{ rankwise._with_judged_list('rw_interactions', spec) }}
     {%- endif %}
     group by {{ rankwise._partition_columns(spec) }}rw_user
