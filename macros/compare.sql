@@ -31,9 +31,12 @@
 {% macro default__compare(recommendations, interactions, spec) -%}
 {%- do spec.update({'relations': {'recommendations': recommendations, 'interactions': interactions,
                                   'items': spec.items_relation, 'train': spec.train_relation}}) -%}
+{%- set query -%}
 with
 
 {{ rankwise._written_stages(spec) | join(',\n\n') }}
 
 {{ rankwise._written_outputs(spec) | join('') }}
+{%- endset -%}
+{{ rankwise._wrapped_lines(query) }}
 {%- endmacro %}

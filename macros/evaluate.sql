@@ -47,18 +47,15 @@
     the inputs under its options, the rows of all in one order. -#}
 {% macro default__evaluate(recommendations, interactions, spec) -%}
 {%- if spec.parts | length == 0 -%}
-{{ rankwise._evaluation_query(recommendations, interactions, spec) }}
-{{ rankwise._output_order(spec) }}
+    {%- set query = rankwise._evaluation_query(recommendations, interactions, spec) ~ '\n' ~ rankwise._output_order(spec) -%}
 {%- else -%}
     {%- set queries = [] -%}
     {%- for part in ([spec] if spec.requested | length > 0 else []) + spec.parts -%}
         {%- do queries.append('select * from (\n' ~ rankwise._evaluation_query(recommendations, interactions, part) ~ '\n) as rw_part_' ~ loop.index) -%}
     {%- endfor -%}
-select * from (
-{{ queries | join('\n\nunion all\n\n') }}
-) as rw_parts
-{{ rankwise._output_order(spec) }}
+    {%- set query = 'select * from (\n' ~ queries | join('\n\nunion all\n\n') ~ '\n) as rw_parts\n' ~ rankwise._output_order(spec) -%}
 {%- endif -%}
+{{ rankwise._wrapped_lines(query) }}
 {%- endmacro %}
 
 {#- The plan's stages, each a CTE, then its outputs; with the input guard
@@ -67,14 +64,20 @@ select * from (
 {% macro _evaluation_query(recommendations, interactions, spec) -%}
 {%- do spec.update({'relations': {'recommendations': recommendations, 'interactions': interactions,
                                   'items': spec.items_relation, 'train': spec.train_relation}}) -%}
+{%- set outputs = rankwise._written_outputs(spec) -%}
 with
 
 {{ rankwise._written_stages(spec) | join(',\n\n') }}
 
+{% if outputs | length == 1 and not rankwise._planned(spec, 'input_guard') -%}
+{{ outputs[0] }}
+{%- else -%}
+{#- one relation to order: ClickHouse orders only the last SELECT of a UNION -#}
 select * from (
-{{ rankwise._written_outputs(spec) | join('\n\nunion all\n\n') }}
+{{ outputs | join('\n\nunion all\n\n') }}
 ) as rw_result
 {%- if rankwise._planned(spec, 'input_guard') %}
 where exists (select 1 from rw_input_guard)
+{%- endif %}
 {%- endif %}
 {%- endmacro %}

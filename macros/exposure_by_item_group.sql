@@ -33,6 +33,7 @@
 {%- do spec.update({'relations': {'recommendations': recommendations, 'interactions': interactions, 'items': spec.items_relation}}) -%}
 {%- set keys = [] -%}
 {%- for column in spec.groups %}{% do keys.append(column ~ ' asc nulls last') %}{% endfor -%}
+{%- set query -%}
 with
 
 {{ rankwise._written_stages(spec) | join(',\n\n') }}
@@ -41,6 +42,8 @@ select * from (
 {{ rankwise._written_outputs(spec) | join('\n\nunion all\n\n') }}
 ) as rw_result
 order by {{ (keys + ['k asc nulls last', 'item_group asc nulls last']) | join(', ') }}
+{%- endset -%}
+{{ rankwise._wrapped_lines(query) }}
 {%- endmacro %}
 
 {#- The item groups' shares at each cutoff, one SELECT per cutoff. -#}

@@ -77,7 +77,7 @@ rw_group_metrics as (
         {{ rankwise._selected_columns(spec.groups, 'aggregates') }}lists.rw_n_users as rw_n_users
         {%- for entry in spec.group_metrics %}
         {%- set columns = {'n_items': 'aggregates.rw_n_items', 'n_lists': 'lists.rw_n_users', 'catalog_size': 'catalog.rw_catalog_size',
-                           'train_items': 'train_catalog.rw_train_items', 'item_group_disparity': 'disparity.rw_disparity__' ~ entry.position} -%}
+                           'train_items': 'train_catalog.rw_n_train_items', 'item_group_disparity': 'disparity.rw_disparity__' ~ entry.position} -%}
         {%- for name, sql in rankwise._group_aggregates(entry, spec) %}{% do columns.update({name: 'aggregates.rw_' ~ name ~ '__' ~ entry.position}) %}{% endfor %},
         cast({{ rankwise[registry[entry.name].formula](columns, entry.k, spec) }} as {{ rankwise.type_float64() }}) as rw_value__{{ entry.position }}
         {%- endfor %}
@@ -111,7 +111,7 @@ rw_group_metrics as (
     {%- endif %}
     {%- if rankwise._planned(spec, 'train_item_set') %}
     left join (
-        select {{ rankwise._partition_columns(spec) }}count(*) as rw_train_items
+        select {{ rankwise._partition_columns(spec) }}count(*) as rw_n_train_items
         from rw_train_item_set
         {{ rankwise._group_by_groups(spec.partitions) }}
     ) as train_catalog

@@ -70,18 +70,14 @@ rw_list_rows as (
     for the whole list), rw_limit, the largest rank within it, never NULL so that
     it can be joined on, and whether it is one of the cutoffs of `k`. -#}
 {% macro _stage_cutoffs(spec) %}
-    {%- set default_cutoffs = {} -%}
-    {%- for cutoff in spec.default_cutoffs %}{% do default_cutoffs.update({cutoff: true}) %}{% endfor -%}
     {%- set rows = [] -%}
     {%- for cutoff in spec.cutoffs -%}
-        {%- do rows.append([cutoff if cutoff is not none else 'null', 1 if cutoff in default_cutoffs else 0]) -%}
+        {%- do rows.append(['null' if cutoff is none else cutoff, spec.whole_list if cutoff is none else cutoff,
+                            1 if cutoff in spec.default_cutoffs else 0]) -%}
     {%- endfor -%}
 rw_cutoffs as (
-    select
-        cast(rw_k as bigint) as rw_k,
-        coalesce(cast(rw_k as bigint), cast({{ spec.whole_list }} as bigint)) as rw_limit,
-        rw_is_default
-    from ({{ rankwise._literal_rows(['rw_k', 'rw_is_default'], rows) }}) as rw_cutoff_values
+    select cast(rw_k as bigint) as rw_k, cast(rw_limit as bigint) as rw_limit, rw_is_default
+    from ({{ rankwise._literal_rows(['rw_k', 'rw_limit', 'rw_is_default'], rows) }}) as rw_cutoff_values
 )
 {%- endmacro %}
 

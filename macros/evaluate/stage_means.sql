@@ -45,7 +45,7 @@ rw_group_counts as (
     truth user. -#}
 {% macro _stage_truth_totals(spec) %}
 rw_truth_totals as (
-    select {{ rankwise._partition_columns(spec) }}count(*) as rw_n_interactions
+    select {{ rankwise._partition_columns(spec) }}count(*) as rw_n_truth_users
     from rw_user_truth_counts
     {{ rankwise._group_by_groups(spec.partitions) }}
 )
@@ -130,7 +130,7 @@ rw_truth_idcg_sums as (
 rw_group_means as (
     select
         {{ rankwise._selected_columns(spec.groups, 'counts') }}cutoff.rw_limit as rw_limit
-        {{- rankwise._group_mean_columns(spec, 'counts', 'totals.rw_n_interactions') }}
+        {{- rankwise._group_mean_columns(spec, 'counts', 'totals.rw_n_truth_users') }}
     from rw_group_counts as counts
     cross join rw_cutoffs as cutoff
     left join rw_group_sums as sums

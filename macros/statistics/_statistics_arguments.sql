@@ -26,7 +26,8 @@
 {% macro _double_literal(value) %}
     {%- set text = (value * 1.0) | string -%}
     {%- if 'e' not in text -%}
-        {%- set text = text ~ 'e0' -%}
+        {#- 8.0 as 8e0 -#}
+        {%- set text = (text[:-2] if text.endswith('.0') else text) ~ 'e0' -%}
     {%- endif -%}
     {{ return('(' ~ text ~ ')' if value < 0 else text) }}
 {% endmacro %}

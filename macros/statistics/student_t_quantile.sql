@@ -22,26 +22,64 @@
 {% endmacro %}
 
 {% macro default__student_t_quantile(p, df) -%}
-    {%- set degrees = 'cast(' ~ df ~ ' as ' ~ rankwise.type_float64() ~ ')' -%}
-    {%- if p == 0.5 -%}
-        (case when {{ degrees }} >= 1 then 0e0 end)
-    {%- else -%}
-        {#- the quantile of p < 1/2 is minus that of 1 - p -#}
-        {%- set upper_tail = 1.0 - p if p > 0.5 else p -%}
-        {%- set pieces = rankwise._student_t_quantile_pieces(upper_tail) -%}
-        {%- set terms = [] -%}
-        {%- for piece in pieces -%}
-            {%- set w = '(' ~ rankwise._double_literal(2.0 / (piece.high - piece.low)) ~ ' / ' ~ degrees ~ ' - '
-                ~ rankwise._double_literal((piece.high + piece.low) / (piece.high - piece.low)) ~ ')' -%}
-            {%- set ns = namespace(horner=rankwise._double_literal(piece.coefficients[-1])) -%}
-            {%- for coefficient in piece.coefficients[:-1] | reverse -%}
-                {%- set ns.horner = rankwise._double_literal(coefficient) ~ ' + ' ~ w ~ ' * (' ~ ns.horner ~ ')' -%}
-            {%- endfor -%}
-            {%- do terms.append('when ' ~ degrees ~ ' >= ' ~ rankwise._double_literal(1.0 / piece.high) ~ ' then ' ~ ns.horner) -%}
-        {%- endfor -%}
-        ({{ '-' if p < 0.5 }}exp(case {{ terms | join(' ') }} end))
-    {%- endif -%}
+    {%- set float = rankwise.type_float64() -%}
+    {{- rankwise._bound('cast(' ~ df ~ ' as ' ~ float ~ ')', 'rw_bound_df', rankwise._student_t_quantile_of(p, 'rw_bound_df')) -}}
 {%- endmacro %}
+
+{#- The quantile for `degrees`, a SQL expression of a 64-bit float (a column
+    such as rw_df), one Horner step of the polynomial a line. Each piece's
+    polynomial is in its own variable of 1/degrees (_student_t_quantile_variables),
+    written out, or read from a column when `variables` names one per piece.
+    With `whole_degrees` (degrees an integer, as n - 1 is), the degrees below
+    the last piece's (1, 2, 3) take their quantile as a literal, computed when
+    the SQL is rendered, in place of that piece's polynomial. -#}
+{% macro _student_t_quantile_of(p, degrees, variables=none, whole_degrees=false) %}
+    {%- if p == 0.5 -%}
+        {{ return('(case when ' ~ degrees ~ ' >= 1 then 0e0 end)') }}
+    {%- endif -%}
+    {#- the quantile of p < 1/2 is minus that of 1 - p -#}
+    {%- set upper_tail = 1.0 - p if p > 0.5 else p -%}
+    {%- set sign = '-' if p < 0.5 else '' -%}
+    {%- set written = rankwise._student_t_quantile_variables(p, degrees) -%}
+    {%- set pieces = rankwise._student_t_quantile_pieces(upper_tail) -%}
+    {%- set terms = [] -%}
+    {%- for piece in (pieces[:1] if whole_degrees else pieces) -%}
+        {%- set w = variables[loop.index0] if variables is not none else written[loop.index0] -%}
+        {%- set steps = [] -%}
+        {%- for coefficient in piece.coefficients[:-1] -%}
+            {%- do steps.append(rankwise._double_literal(coefficient) ~ ' + ' ~ w ~ ' * (') -%}
+        {%- endfor -%}
+        {%- do terms.append('when ' ~ degrees ~ ' >= ' ~ rankwise._double_literal(1.0 / piece.high) ~ ' then ' ~ sign ~ 'exp(\n    '
+            ~ steps | join('\n    ') ~ '\n    ' ~ rankwise._double_literal(piece.coefficients[-1]) ~ ')' * (steps | length + 1)) -%}
+    {%- endfor -%}
+    {%- if whole_degrees -%}
+        {%- for quantile in rankwise._student_t_whole_degree_quantiles(upper_tail, (1.0 / pieces[0].high) | int) -%}
+            {%- do terms.append('when ' ~ degrees ~ ' = ' ~ loop.index ~ ' then ' ~ rankwise._double_literal(quantile * (-1 if p < 0.5 else 1))) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {{ return('(case\n' ~ terms | join('\n') ~ '\nend)') }}
+{% endmacro %}
+
+{#- The upper-tail quantiles of Student's t for 1, 2, ..., below - 1 degrees
+    of freedom, computed when the SQL is rendered. -#}
+{% macro _student_t_whole_degree_quantiles(upper_tail, below) %}
+    {%- set quantiles = [] -%}
+    {%- for df in range(1, below) -%}
+        {%- do quantiles.append(rankwise._math_student_t_quantile(upper_tail, df * 1.0, rankwise._math_student_t_quantile_start(upper_tail, df * 1.0))) -%}
+    {%- endfor -%}
+    {{ return(quantiles) }}
+{% endmacro %}
+
+{#- The variable of each piece's polynomial, (2u - (low + high)) / (high - low)
+    with u = 1 / `degrees`, as SQL. -#}
+{% macro _student_t_quantile_variables(p, degrees) %}
+    {%- set variables = [] -%}
+    {%- for piece in rankwise._student_t_quantile_pieces(1.0 - p if p > 0.5 else p) if p != 0.5 -%}
+        {%- do variables.append('(' ~ rankwise._double_literal(2.0 / (piece.high - piece.low)) ~ ' / ' ~ degrees ~ ' - '
+            ~ rankwise._double_literal((piece.high + piece.low) / (piece.high - piece.low)) ~ ')') -%}
+    {%- endfor -%}
+    {{ return(variables) }}
+{% endmacro %}
 
 {#- For the upper tail q = P(T > t) in (0, 1/2): the polynomials in
     w = (2u - (low + high)) / (high - low), u = 1/df, that give ln t on each piece,

@@ -13,7 +13,7 @@ that dbt compiles:
   :class:`rankwise.errors.InvalidArgumentError`;
 - the ``rankwise`` namespace, a dict, so that private helpers (``rankwise._x``)
   resolve as they do in dbt;
-- ``dbt.type_string()``, and the ``do`` statement.
+- ``dbt.type_string()``, ``modules.re`` and the ``do`` statement.
 
 dbt renders in a sandboxed Jinja environment; so does this module, so a macro
 that works here does not rely on anything dbt would refuse. See
@@ -26,6 +26,8 @@ import functools
 import hashlib
 import json
 import os
+import re
+import types
 from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
@@ -152,6 +154,9 @@ class MacroRenderer:
             "exceptions": _Exceptions(),
             "return": _return,
             "dbt": _DbtNamespace(adapter_type),
+            # dbt's `modules`: the Python modules a macro may use (re, for the
+            # layout of the rendered SQL: macros/evaluate/layout.sql)
+            "modules": types.SimpleNamespace(re=re),
             # As in dbt's parse phase, no macro runs a query here (the wrapper
             # checks its inputs in Python before the SQL runs); with no `model`
             # in the context, the metric macros still write their query
@@ -190,12 +195,13 @@ class MacroRenderer:
 
 # Macros whose result depends on their (numeric) arguments only and is slow
 # to compute in Jinja: the Chebyshev fit of Student's t
-# quantile at a confidence level, which every evaluate with an interval renders.
+# quantile at a confidence level and its exact quantiles at 1-3 degrees of
+# freedom, which every evaluate with an interval renders.
 # dbt computes it once per compiled model; a Python process reuses it, and so
 # does the next process: the result is kept beside Jinja's bytecode cache (a
 # folder of the user's own), keyed by the text of every macro file and the
 # arguments, so an edited macro is never answered from an old result.
-_PURE_MACROS = {"_student_t_quantile_pieces"}
+_PURE_MACROS = {"_student_t_quantile_pieces", "_student_t_whole_degree_quantiles"}
 
 
 def _memoised(macro: Callable[..., Any], name: str, sources_digest: str, folder: str | None) -> Callable[..., Any]:

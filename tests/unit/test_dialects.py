@@ -520,34 +520,34 @@ def _normalised(sql: str) -> str:
 # slots sums over, each as the engine's reference documents it (the catalogue of
 # tests/slow holds every query to the references).
 CONSTRUCTS: dict[str, tuple[str, str]] = {
-    "duckdb": ("from (values (5, 0), (10, 0)) as rw_rows(rw_k, rw_is_default)",
+    "duckdb": ("from (values (5, 5, 0), (10, 10, 0)) as rw_rows(rw_k, rw_limit, rw_is_default)",
                "(select rw_position from generate_series(1, 10) as rw_series(rw_position))"),
-    "postgres": ("from (values (5, 0), (10, 0)) as rw_rows(rw_k, rw_is_default)",
+    "postgres": ("from (values (5, 5, 0), (10, 10, 0)) as rw_rows(rw_k, rw_limit, rw_is_default)",
                  "(select rw_position from generate_series(1, 10) as rw_series(rw_position))"),
     # Spark's inline table, and its range table function (end exclusive)
-    "spark": ("from values (5, 0), (10, 0) as rw_rows(rw_k, rw_is_default)",
+    "spark": ("from values (5, 5, 0), (10, 10, 0) as rw_rows(rw_k, rw_limit, rw_is_default)",
               "(select id as rw_position from range(1, 10 + 1))"),
-    "databricks": ("from values (5, 0), (10, 0) as rw_rows(rw_k, rw_is_default)",
+    "databricks": ("from values (5, 5, 0), (10, 10, 0) as rw_rows(rw_k, rw_limit, rw_is_default)",
                    "(select id as rw_position from range(1, 10 + 1))"),
     # Redshift has no VALUES list in FROM (a UNION ALL of one-row SELECTs), and
     # runs generate_series on its leader node only (the positions are the
     # numbers of decimal digits, cross joined)
-    "redshift": ("from (select 5 as rw_k, 0 as rw_is_default union all select 10 as rw_k, 0 as rw_is_default)",
+    "redshift": ("from (select 5 as rw_k, 5 as rw_limit, 0 as rw_is_default union all select 10 as rw_k, 10 as rw_limit, 0 as rw_is_default)",
                  "(select rw_position from (select rw_digit_0.rw_digit * 1 + 1 as rw_position from (select 0 as rw_digit "
                  + " ".join(f"union all select {digit} as rw_digit" for digit in range(1, 10))
                  + ") as rw_digit_0) as rw_numbers where rw_position <= 10)"),
     # Snowflake's GENERATOR rows numbered by ROW_NUMBER
-    "snowflake": ("from (values (5, 0), (10, 0)) as rw_rows(rw_k, rw_is_default)",
+    "snowflake": ("from (values (5, 5, 0), (10, 10, 0)) as rw_rows(rw_k, rw_limit, rw_is_default)",
                   "(select row_number() over (order by seq4()) as rw_position from table(generator(rowcount => 10)))"),
     # BigQuery unnests an array of structs, and an array of the positions
-    "bigquery": ("from unnest([struct(5 as rw_k, 0 as rw_is_default), struct(10 as rw_k, 0 as rw_is_default)])",
+    "bigquery": ("from unnest([struct(5 as rw_k, 5 as rw_limit, 0 as rw_is_default), struct(10 as rw_k, 10 as rw_limit, 0 as rw_is_default)])",
                  "(select rw_position from unnest(generate_array(1, 10)) as rw_position)"),
     # Trino unnests sequence(), naming its column
-    "trino": ("from (values (5, 0), (10, 0)) as rw_rows(rw_k, rw_is_default)",
+    "trino": ("from (values (5, 5, 0), (10, 10, 0)) as rw_rows(rw_k, rw_limit, rw_is_default)",
               "(select rw_position from unnest(sequence(1, 10)) as rw_series(rw_position))"),
     # ClickHouse's numbers(offset, count) table function: its generate_series
     # ignores the column alias
-    "clickhouse": ("from (values (5, 0), (10, 0)) as rw_rows(rw_k, rw_is_default)",
+    "clickhouse": ("from (values (5, 5, 0), (10, 10, 0)) as rw_rows(rw_k, rw_limit, rw_is_default)",
                    "(select cast(number as bigint) as rw_position from numbers(1, 10))"),
 }
 

@@ -212,7 +212,7 @@ def test_the_kept_fit_renders_the_same_sql_as_the_computed_one(tmp_path):
     import rankwise
 
     sql = rankwise.sql("recommendations", "interactions", ["map@10"], confidence=0.9)
-    assert "exp(case" in sql
+    assert "then exp(" in sql
     # the process's renderer keeps its results in Jinja's cache folder; a renderer
     # built anew reads them back
     from rankwise import _render

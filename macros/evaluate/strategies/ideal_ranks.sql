@@ -37,7 +37,7 @@ rw_ideal_lists as (
 {%- endmacro %}
 
 {% macro _join_ideal_lists__ideal_ranks(alias, limit, spec) %}
-    {{ return('left join rw_ideal_lists as idcg on idcg.rw_user = ' ~ alias ~ '.rw_user and idcg.rw_limit = ' ~ limit
+    {{ return('left join rw_ideal_lists as idcg\n        on idcg.rw_user = ' ~ alias ~ '.rw_user and idcg.rw_limit = ' ~ limit
               ~ rankwise._partitions_match('idcg', alias, spec)) }}
 {% endmacro %}
 

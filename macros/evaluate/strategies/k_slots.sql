@@ -17,7 +17,7 @@ rw_slot_idcg as (
 {%- endmacro %}
 
 {% macro _join_ideal_lists__k_slots(alias, limit, spec) %}
-    {{ return('left join rw_slot_idcg as idcg on idcg.rw_limit = ' ~ limit) }}
+    {{ return('left join rw_slot_idcg as idcg\n        on idcg.rw_limit = ' ~ limit) }}
 {% endmacro %}
 
 {% macro _idcg_value__k_slots(limit, spec) %}

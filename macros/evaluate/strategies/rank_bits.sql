@@ -9,20 +9,27 @@
 {% macro _stage_list_bits(spec) %}
 rw_list_bits as (
     select
-        {{ rankwise._selected_columns(spec.groups, 'recommendation') }}recommendation.rw_user as rw_user,
-        bit_or({{ rankwise._rank_bit('recommendation.rw_rank') }}) as rw_judged_ranks,
-        bit_or(case when {{ rankwise._is_relevant('judgement.rw_relevance', spec) }} then {{ rankwise._rank_bit('recommendation.rw_rank') }} else 0 end) as rw_relevant_ranks
+        {{ rankwise._group_columns(spec.groups) }}rw_user,
+        bit_or(rw_rank_bit) as rw_judged_ranks,
+        bit_or(case when {{ rankwise._is_relevant('rw_relevance', spec) }} then rw_rank_bit else 0 end) as rw_relevant_ranks
         {%- if 'dcg' in spec.components_from.judged %}
         {%- for cutoff in spec.cutoffs %},
-        {{ rankwise.dcg_at_k('recommendation.rw_rank', 'judgement.rw_relevance', cutoff, spec.gain, spec.min_gain_relevance) }} as rw_dcg_at_{{ cutoff }}
+        {{ rankwise.dcg_at_k('rw_rank', 'rw_relevance', cutoff, spec.gain, spec.min_gain_relevance) }} as rw_dcg_at_{{ cutoff }}
         {%- endfor %}
         {%- endif %}
-    from rw_recommendations as recommendation
-    inner join rw_interactions as judgement
-        on recommendation.rw_user = judgement.rw_user
-        and recommendation.rw_item = judgement.rw_item{{ rankwise._partitions_match('recommendation', 'judgement', spec) }}
-    where recommendation.rw_rank <= {{ spec.cutoffs | max }}
-    group by {{ rankwise._group_columns(spec.groups, 'recommendation') }}recommendation.rw_user
+    from (
+        select
+            {{ rankwise._selected_columns(spec.groups, 'recommendation') }}recommendation.rw_user as rw_user,
+            recommendation.rw_rank as rw_rank,
+            judgement.rw_relevance as rw_relevance,
+            {{ rankwise._rank_bit('recommendation.rw_rank') }} as rw_rank_bit
+        from rw_recommendations as recommendation
+        inner join rw_interactions as judgement
+            on recommendation.rw_user = judgement.rw_user
+            and recommendation.rw_item = judgement.rw_item{{ rankwise._partitions_match('recommendation', 'judgement', spec) }}
+        where recommendation.rw_rank <= {{ spec.cutoffs | max }}
+    ) as judged
+    group by {{ rankwise._group_columns(spec.groups) }}rw_user
 )
 {%- endmacro %}
 
@@ -48,16 +55,18 @@ rw_judged_lists as (
         {%- if 'dcg' in components %},
         case cutoff.rw_limit{% for cutoff in spec.cutoffs %} when {{ cutoff }} then bits.rw_dcg_at_{{ cutoff }}{% endfor %} end as {{ rankwise._component_column('dcg') }}
         {%- endif %}
+    {%- if 'precision_sum' in components %}
     from (
         select
             rw_list_bits.*
-            {%- if 'precision_sum' in components %}
             {%- for cutoff in spec.cutoffs %},
-            {% for position in range(1, cutoff + 1) %}{{ ' + ' if not loop.first }}{{ rankwise._precision_at_relevant_rank('rw_relevant_ranks', position) }}{% endfor %} as rw_precision_sum_at_{{ cutoff }}
+            {% for position in range(1, cutoff + 1) %}{{ '\n                + ' if not loop.first }}{{ rankwise._precision_at_relevant_rank('rw_relevant_ranks', position) }}{% endfor %} as rw_precision_sum_at_{{ cutoff }}
             {%- endfor %}
-            {%- endif %}
         from rw_list_bits
     ) as bits
+    {%- else %}
+    from rw_list_bits as bits
+    {%- endif %}
     inner join rw_cutoffs as cutoff
         on (bits.rw_judged_ranks & {{ rankwise._ranks_up_to('cutoff.rw_limit') }}) <> 0
 )

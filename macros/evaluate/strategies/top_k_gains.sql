@@ -28,7 +28,7 @@ rw_ideal_lists as (
 {%- endmacro %}
 
 {% macro _join_ideal_lists__top_k_gains(alias, limit, spec) %}
-    {{ return('left join rw_ideal_lists as idcg on idcg.rw_user = ' ~ alias ~ '.rw_user' ~ rankwise._partitions_match('idcg', alias, spec)) }}
+    {{ return('left join rw_ideal_lists as idcg\n        on idcg.rw_user = ' ~ alias ~ '.rw_user' ~ rankwise._partitions_match('idcg', alias, spec)) }}
 {% endmacro %}
 
 {% macro _idcg_value__top_k_gains(limit, spec) %}
