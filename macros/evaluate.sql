@@ -37,8 +37,8 @@
     (the plan's checks_fuse). -#}
 {% macro _guarded_evaluate(recommendations, interactions, metrics=none, k=none, group_by=none, per_user=false,
                            partition_by=none, confidence=0.95, bootstrap_resamples=none, seed=0, items=none, train=none) %}
-    {%- set spec = rankwise._evaluation_spec(metrics, k, group_by, per_user, partition_by, confidence, bootstrap_resamples,
-                                             seed, items, train, kwargs, 'evaluate', input_guard=true) -%}
+    {%- set spec = rankwise._guarded_spec(rankwise._evaluation_spec(metrics, k, group_by, per_user, partition_by, confidence,
+                                                                    bootstrap_resamples, seed, items, train, kwargs, 'evaluate')) -%}
     {{- return(adapter.dispatch('evaluate', 'rankwise')(recommendations, interactions, spec)) -}}
 {% endmacro %}
 

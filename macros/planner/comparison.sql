@@ -13,7 +13,8 @@
     {%- set spec = rankwise._evaluate_spec(metrics, k, groups + [model_col], false, options, partition_by, 'compare') -%}
     {%- do spec.update(rankwise._comparison_plan(spec, model_col, baseline, confidence, tests, n_resamples, seed, correction, alpha,
                                                  margin, equivalence)) -%}
-    {%- do rankwise._plan_inputs(spec, options, groups + [model_col], partition_by, items, train) -%}
+    {#- the model column is read as such, not as one more group column -#}
+    {%- do rankwise._plan_inputs(spec, rankwise._updated(options, {'model_col': model_col}), groups, partition_by, items, train) -%}
     {%- do rankwise._plan_stages(spec, rankwise._comparison_roots(spec)) -%}
     {{ return(spec) }}
 {% endmacro %}

@@ -99,8 +99,7 @@
     inputs (refused when a metric needs one that is missing), the item feature
     columns and the columns read from each input. `given` holds the options
     passed (evaluate's kwargs). -#}
-{% macro _evaluation_spec(metrics, k, group_by, per_user, partition_by, confidence, bootstrap_resamples, seed, items, train, given, macro_name,
-                          input_guard=false) %}
+{% macro _evaluation_spec(metrics, k, group_by, per_user, partition_by, confidence, bootstrap_resamples, seed, items, train, given, macro_name) %}
     {%- set options = rankwise._given_options(macro_name, given, rankwise._evaluate_arguments()) -%}
     {%- set spec = rankwise._evaluate_spec(metrics, k, group_by, per_user, options, partition_by, macro_name) -%}
     {%- if confidence is not none and not (confidence is number and confidence is not boolean and confidence > 0 and confidence < 1) -%}
@@ -139,12 +138,20 @@
         reads the truth's pairs already grouped -#}
     {%- do spec.update({'checks_fuse': parts | length == 0 and not per_user and spec.user_metrics | length > 0
                                        and spec.duplicate_interactions != 'max' and spec.propensity is none}) -%}
-    {%- if input_guard and not spec.checks_fuse -%}
-        {{ exceptions.raise_compiler_error("rankwise._guarded_evaluate: this evaluation's checks cannot be fused into its query.") }}
-    {%- endif -%}
-    {%- do spec.update({'input_guard': input_guard}) -%}
     {%- do rankwise._plan_stages(spec, rankwise._evaluation_roots(spec)) -%}
     {{ return(spec) }}
+{% endmacro %}
+
+{#- The plan `spec` with the input checks fused into its query
+    (stage_input_guard.sql): a copy, its stages planned again with the input
+    guard. Its plan must be one query over the per-user metrics (checks_fuse). -#}
+{% macro _guarded_spec(spec) %}
+    {%- if not spec.checks_fuse -%}
+        {{ exceptions.raise_compiler_error("rankwise._guarded_evaluate: this evaluation's checks cannot be fused into its query.") }}
+    {%- endif -%}
+    {%- set guarded = rankwise._updated(spec, {'input_guard': true}) -%}
+    {%- do rankwise._plan_stages(guarded, rankwise._evaluation_roots(guarded)) -%}
+    {{ return(guarded) }}
 {% endmacro %}
 
 {#- Where an evaluation's stages start: per level of the metrics asked, the

@@ -12,7 +12,7 @@ from typing import Any, Unpack
 
 from . import _checks
 from ._options import Convention, EvaluateOptions, documented
-from ._plan import evaluation_plan, macro_arguments, metric_names, render_evaluate
+from ._plan import _registry, macro_arguments, metric_names, plan_of, render
 from ._render import renderer
 from .engines import DIALECT_ADAPTERS, Output, engine_for, quote_table_name
 from .errors import InvalidArgumentError, RankwiseWarning
@@ -26,7 +26,7 @@ def convention_options(convention: Convention = "rankwise") -> dict[str, Any]:
     >>> convention_options("rectools")["idcg"]
     'k_positions'
     """
-    options = dict(renderer().call("convention_options", convention))
+    options = dict(_registry("convention_options", convention=convention))
     if isinstance(options.get("users"), dict):
         options["users"] = dict(options["users"])
     return options
@@ -144,7 +144,8 @@ def evaluate(
     arguments = macro_arguments("evaluate", metrics, k, group_by, per_user, options, partition_by, confidence,
                                 bootstrap_resamples, seed)
     # The plan first: an invalid argument fails before anything touches a connection.
-    plan = evaluation_plan(arguments, items="items" in optional, train="train" in optional)
+    plan = plan_of("evaluate", arguments, adapter_type=engine.adapter_type, items="items" in optional,
+                   train="train" in optional)
     for unread in plan.unread_inputs:
         warnings.warn(unread["message"], RankwiseWarning, stacklevel=2)
 
@@ -168,10 +169,7 @@ def evaluate(
         _checks.warn_of_an_unread_relevance(running, inputs, plan)
 
         def query(guarded: bool) -> str:
-            return render_evaluate(running.adapter_type, arguments, inputs["recommendations"].sql,
-                                   inputs["interactions"].sql,
-                                   *(inputs[role].sql if role in optional else None for role in ("items", "train")),
-                                   guarded=guarded)
+            return render(plan, _relations(inputs), guarded=guarded)
 
         result = running.run(query(fused))
         if arguments["per_user"]:
@@ -235,18 +233,13 @@ def exposure_by_item_group(
     output = engine.check_output("exposure_by_item_group", output)
     arguments = macro_arguments("exposure_by_item_group", ["exposure_disparity"], k, group_by, False,
                                 {**options, "item_group_col": item_group_col}, partition_by, None)
-    plan = evaluation_plan(arguments, items=True, caller="exposure_by_item_group")
+    plan = plan_of("exposure_by_item_group", arguments, adapter_type=engine.adapter_type, items=True)
     with engine.opened("exposure_by_item_group", con, given, output=output, settings={},
                        text_keys=_checks.text_keys(plan)) as (running, inputs):
         if validate:
             _checks.refuse_bad_input(running, inputs, plan, overlap=False)
             _checks.refuse_bad_optional_inputs(running, inputs, plan, ["items"])
-        macro_arguments_of = {name: value for name, value in arguments.items()
-                              if name not in ("metrics", "per_user", "confidence", "bootstrap_resamples", "seed")}
-        query = str(renderer(running.adapter_type).call(
-            "exposure_by_item_group", inputs["recommendations"].sql, inputs["interactions"].sql, inputs["items"].sql,
-            **macro_arguments_of)).strip()
-        return running.returned(running.run(query), output)
+        return running.returned(running.run(render(plan, _relations(inputs))), output)
 
 
 @documented
@@ -291,13 +284,10 @@ def sql(
     arguments = macro_arguments("sql", metrics, k, group_by, per_user, options, partition_by, confidence,
                                 bootstrap_resamples, seed)
     adapter_type, written_in = DIALECT_ADAPTERS[dialect]
-    rendered = render_evaluate(
-        adapter_type,
-        arguments,
-        quote_table_name(recommendations, adapter_type),
-        quote_table_name(interactions, adapter_type),
-        *(None if name is None else quote_table_name(name, adapter_type) for name in (items, train)),
-    )
+    names = {"recommendations": recommendations, "interactions": interactions, "items": items, "train": train}
+    plan = plan_of("sql", arguments, adapter_type=adapter_type, items=items is not None, train=train is not None)
+    rendered = render(plan, {role: None if name is None else quote_table_name(name, adapter_type)
+                             for role, name in names.items()})
     if written_in == dialect:
         return rendered
     import sqlglot  # only here: evaluate() need not pay for its import
@@ -345,16 +335,23 @@ def check(
     # interactions, is planned under every one)
     arguments = macro_arguments("check", ["entropy"], k, group_by, False, options, partition_by)
     # The plan first: an invalid argument fails before anything touches a connection.
-    plan = evaluation_plan(arguments, caller="check")
+    plan = plan_of("check", arguments, adapter_type=engine.adapter_type)
     cutoffs = [cutoff for cutoff in (arguments["k"] if isinstance(arguments["k"], list) else [arguments["k"]])
                if cutoff is not None]
     largest_k = max(cutoffs) if cutoffs else None
     # Given as None, the threshold is refused (check never took None for it).
     threshold = None if options.get("relevance_threshold", 0) is None else plan.options["relevance_threshold"]
-    renderer().call("evaluation_notes", "recommendations", "interactions", relevance_threshold=threshold,
-                    k=largest_k, group_by=arguments["group_by"] or [], partition_by=arguments["partition_by"] or [],
-                    **{name: plan.options[name] for name in ("user_col", "item_col", "score_col", "relevance_col")})
+    # the notes' own arguments checked before anything touches a connection
+    renderer(engine.adapter_type).call("_python_check_query", "notes", {
+        "recommendations": "recommendations", "interactions": "interactions", "relevance_threshold": threshold,
+        "k": largest_k, "group_by": arguments["group_by"] or [], "partition_by": plan.partition_by,
+        **{name: plan.options[name] for name in ("user_col", "item_col", "score_col", "relevance_col")}})
     with engine.opened("check", con, given, output="pandas", settings={},
                        text_keys=_checks.text_keys(plan)) as (running, inputs):
         rows = _checks.report_rows(running, inputs, plan, threshold, largest_k)
     return pd.DataFrame(rows, columns=CHECK_COLUMNS)
+
+
+def _relations(inputs: dict[str, Any]) -> dict[str, str | None]:
+    """The SQL each input is read under, None for an optional one not given."""
+    return {role: inputs[role].sql if role in inputs else None for role in ("recommendations", "interactions", "items", "train")}

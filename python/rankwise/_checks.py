@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,8 +49,9 @@ class Problem:
     example: str | None
 
     def error(self) -> InvalidValueError:
-        message = renderer().call("_problem_message", self.table, self.problem, self.column_name, self.n_rows,
-                                  self.example)
+        message = renderer().call("_python_message", "problem", {
+            "table": self.table, "problem": self.problem, "column_name": self.column_name, "n_rows": self.n_rows,
+            "example": self.example})
         kind = _PROBLEM_KINDS.get(self.problem, InvalidValueError)
         return kind(message, table=self.table, column=self.column_name, problem=self.problem,
                     n_rows=self.n_rows, example=self.example)
@@ -61,7 +62,8 @@ def _require(schema: dict[str, ColumnType], table: str, role: str, column: str) 
         return schema[column]
     close = difflib.get_close_matches(column, list(schema), n=1)
     # the wording of the dbt macros' check of a relation's columns
-    message = renderer().call("_missing_column_message", column, role, table, list(schema), close[0] if close else None)
+    message = renderer().call("_python_message", "missing_column", {
+        "column": column, "purpose": role, "table": table, "columns": list(schema), "suggestion": close[0] if close else None})
     raise MissingColumnError(message, table=table, column=column)
 
 
@@ -71,91 +73,85 @@ def require_column(engine: Engine, resolved: ResolvedInput, role: str, column: s
     _require(engine.column_types(resolved), resolved.label, role, column)
 
 
-def check_columns(
-    engine: Engine,
-    recommendations: ResolvedInput,
-    interactions: ResolvedInput,
-    *,
-    user_col: str,
-    item_col: str,
-    rank_col: str,
-    score_col: str | None,
-    relevance_col: str | None,
-    group_by: Sequence[str],
-    partition_by: Sequence[str] = (),
-    rows: bool = True,
-    model_col: str | None = None,
-    propensity_col: str | None = None,
-    user_group_col: str | None = None,
-) -> None:
+# What a column read for each purpose must hold; which columns are read, and
+# for what, is the planner's (the plan's columns_read).
+_ID_PURPOSES = ("user id", "item id")
+_NUMERIC_PURPOSES = ("score", "rank", "relevance", "propensity")
+_GROUP_PURPOSES = ("group_by column", "model column")
+
+
+def check_columns(engine: Engine, recommendations: ResolvedInput, interactions: ResolvedInput,
+                  columns_read: Mapping[str, Sequence[tuple[str | None, str]]], *, rows: bool = True) -> None:
     """Both tables have rows (unless `rows` is false, for a query that checks
-    that itself), and every column the evaluation reads exists and has a type
-    it can use; `group_by` may hold `model_col`, named as such."""
+    that itself), and every column the plan reads of them (`columns_read`: per
+    input, its (column, purpose) pairs) exists and has a type its purpose can
+    use: ids strings or numbers of one kind in both tables, ranks, scores,
+    relevances and propensities numbers, the partition columns of one kind in
+    both, the user group column in the interactions alone."""
     tables = {"recommendations": engine.column_types(recommendations), "interactions": engine.column_types(interactions)}
     for resolved in engine.empty_inputs([recommendations, interactions]) if rows else []:
         raise EmptyInputError(f"rankwise: the {resolved.label} is empty: there is nothing to evaluate.", table=resolved.label)
     labels = {"recommendations": recommendations.label, "interactions": interactions.label}
-    id_types = {}
+    read = {role: [(column, purpose) for column, purpose in columns_read[role] if column is not None] for role in tables}
+    kinds: dict[tuple[str, str], ColumnType] = {}
     for role, schema in tables.items():
-        for column, purpose in ((user_col, "user id"), (item_col, "item id")):
+        for column, purpose in read[role]:
+            if purpose not in _ID_PURPOSES:
+                continue
             kind = _require(schema, labels[role], purpose, column)
             if kind.family == "nested":
                 raise ColumnTypeError(
                     f"rankwise: the {purpose} column '{column}' of the {labels[role]} is of type {kind.name}; "
                     "ids must be strings or numbers.", table=labels[role], column=column)
-            id_types[(role, purpose)] = kind
-    for purpose, column in (("user id", user_col), ("item id", item_col)):
-        _check_comparable(purpose, column, (id_types[("recommendations", purpose)], id_types[("interactions", purpose)]),
-                          labels, "cast one so that both are strings or both numbers")
-    numeric_columns = [("recommendations", score_col, "score") if score_col else ("recommendations", rank_col, "rank")]
-    if relevance_col is not None:
-        numeric_columns.append(("interactions", relevance_col, "relevance"))
-    if propensity_col is not None:
-        numeric_columns.append(("interactions", propensity_col, "propensity"))
-    for role, column, purpose in numeric_columns:
-        kind = _require(tables[role], labels[role], purpose, column)
-        if not kind.numeric:
-            raise ColumnTypeError(
-                f"rankwise: the {purpose} column '{column}' of the {labels[role]} is of type {kind.name}; it must be numeric.",
-                table=labels[role], column=column)
-    for column in group_by:
-        role = "model column" if column == model_col else "group_by column"
-        _require(tables["recommendations"], labels["recommendations"], role, column)
-    if user_group_col is not None:
-        _require(tables["interactions"], labels["interactions"], "user group", user_group_col)
-        if user_group_col in tables["recommendations"]:
+            kinds[(role, column)] = kind
+    for column, purpose in read["recommendations"]:
+        if purpose in _ID_PURPOSES:
+            _check_comparable(purpose, column, (kinds[("recommendations", column)], kinds[("interactions", column)]),
+                              labels, "cast one so that both are strings or both numbers")
+    for role, schema in tables.items():
+        for column, purpose in read[role]:
+            if purpose in _NUMERIC_PURPOSES and not _require(schema, labels[role], purpose, column).numeric:
+                raise ColumnTypeError(
+                    f"rankwise: the {purpose} column '{column}' of the {labels[role]} is of type "
+                    f"{schema[column].name}; it must be numeric.", table=labels[role], column=column)
+    for column, purpose in read["recommendations"]:
+        if purpose in _GROUP_PURPOSES:
+            _require(tables["recommendations"], labels["recommendations"], purpose, column)
+    for column, purpose in read["interactions"]:
+        if purpose != "user group":
+            continue
+        _require(tables["interactions"], labels["interactions"], purpose, column)
+        if column in tables["recommendations"]:
             raise InvalidArgumentError(
-                f"rankwise: the {labels['recommendations']} have a column '{user_group_col}' too, the name of the user "
+                f"rankwise: the {labels['recommendations']} have a column '{column}' too, the name of the user "
                 "group column of the interactions (`user_group_col`), which the lists take their user's group under; "
                 "rename one of them.")
-    for column in partition_by:
-        kinds = tuple(_require(tables[role], labels[role], "partition_by column", column) for role in tables)
-        _check_comparable("partition_by", column, kinds, labels, "cast one so that both are of one type")
+    for column, purpose in read["recommendations"]:
+        if purpose == "partition_by column":
+            found = tuple(_require(tables[role], labels[role], purpose, column) for role in tables)
+            _check_comparable("partition_by", column, found, labels, "cast one so that both are of one type")
 
 
 def check_optional_inputs(
     engine: Engine,
     recommendations: ResolvedInput,
     optional: dict[str, ResolvedInput],
+    columns_read: Mapping[str, Sequence[tuple[str, str]]],
     *,
-    user_col: str,
-    item_col: str,
-    partition_by: Sequence[str] = (),
-    item_vector_col: str | None = None,
-    item_feature_cols: Sequence[str] = (),
     cosine: bool = False,
-    item_group_col: str | None = None,
     interactions: ResolvedInput | None = None,
     relevance_col: str | None = None,
     relevance_threshold: float = 1,
 ) -> None:
     """The catalog (`items`) and the train interactions (`train`), when given:
-    rows, the columns read with ids of the recommendations' kind, no null ids,
-    and every recommended item in the catalog; with the features that
-    intra_list_diversity reads, one row per item, no null feature, and for a
-    cosine distance numbers (or arrays of numbers) that make a vector of one
-    length other than zero; with item_group_col, one group per item, none null,
-    and every relevant item of `interactions` in the catalog."""
+    rows, the columns the plan reads of them (`columns_read`) with ids of the
+    recommendations' kind, no null ids, and every recommended item in the
+    catalog; with the features that intra_list_diversity reads, one row per
+    item, no null feature, and for a cosine distance numbers (or arrays of
+    numbers) that make a vector of one length other than zero; with an item
+    group column, one group per item, none null, and every relevant item of
+    `interactions` (given when the relevant items' groups are read) in the
+    catalog."""
     shown = engine.column_types(recommendations)
     for role, resolved in optional.items():
         schema = engine.column_types(resolved)
@@ -163,25 +159,32 @@ def check_optional_inputs(
             raise EmptyInputError(f"rankwise: the {resolved.label} is empty: "
                                   + ("a catalog has at least the recommended items." if role == "items"
                                      else "popularity needs train interactions."), table=resolved.label)
-        columns = [(item_col, "item id")] + ([(user_col, "user id")] if role == "train" else [])
-        columns += [(column, "partition_by column") for column in (partition_by if role == "train" else ())]
+        read = list(columns_read[role])
+        of_purpose = {purpose: [column for column, kind in read if kind == purpose] for _, purpose in read}
+        item_col = of_purpose["item id"][0]
         labels = {"recommendations": recommendations.label, "interactions": resolved.label}
-        for column, purpose in columns:
-            kind = _require(schema, resolved.label, purpose, column)
-            _check_comparable(purpose, column, (shown[column], kind), labels,
-                              "cast one so that both are strings or both numbers")
+        for column, purpose in read:
+            if purpose in ("user id", "item id", "partition_by column"):
+                kind = _require(schema, resolved.label, purpose, column)
+                _check_comparable(purpose, column, (shown[column], kind), labels,
+                                  "cast one so that both are strings or both numbers")
+        vector_col = (of_purpose.get("item vector") or [None])[0]
+        feature_cols = of_purpose.get("item feature", [])
+        group_col = (of_purpose.get("item group") or [None])[0]
         if role == "items":
-            _check_item_features(schema, resolved.label, item_vector_col, item_feature_cols, cosine)
-            if item_group_col is not None:
-                _require(schema, resolved.label, "item group", item_group_col)
-        macros = engine.macros
-        relevance_shares = role == "items" and item_group_col is not None and interactions is not None
-        query = (macros.call("_catalog_problems", recommendations.sql, resolved.sql, item_col,
-                             vector_col=item_vector_col, feature_cols=list(item_feature_cols), cosine=cosine,
-                             group_col=item_group_col,
-                             **({"interactions": interactions.sql, "relevance_col": relevance_col,
-                                 "relevance_threshold": relevance_threshold} if relevance_shares else {}))
-                 if role == "items" else macros.call("_train_problems", resolved.sql, user_col, item_col))
+            _check_item_features(schema, resolved.label, vector_col, feature_cols, cosine)
+            if group_col is not None:
+                _require(schema, resolved.label, "item group", group_col)
+        relevance_shares = role == "items" and group_col is not None and interactions is not None
+        if role == "items":
+            query = _check_query(engine, "catalog_problems", recommendations=recommendations.sql, items=resolved.sql,
+                                 item_col=item_col, vector_col=vector_col, feature_cols=feature_cols, cosine=cosine,
+                                 group_col=group_col,
+                                 **({"interactions": interactions.sql, "relevance_col": relevance_col,
+                                     "relevance_threshold": relevance_threshold} if relevance_shares else {}))
+        else:
+            query = _check_query(engine, "train_problems", train=resolved.sql, user_col=of_purpose["user id"][0],
+                                 item_col=item_col)
         for problem, column_name, n_rows, example in engine.rows(query):
             if n_rows:
                 table = {"item_not_in_catalog": recommendations.label,
@@ -207,6 +210,12 @@ def _check_item_features(schema: dict[str, ColumnType], label: str, vector_col: 
             raise ColumnTypeError(
                 f"rankwise: the item vector column '{vector_col}' of the {label} is {kind.name}, but "
                 "item_distance='cosine' reads an array of numbers (DOUBLE[]) per item.", table=label, column=vector_col)
+
+
+def _check_query(engine: Engine, check: str, **arguments: Any) -> str:
+    """The SQL of one input check, for the engine's adapter (the contract's
+    _python_check_query)."""
+    return engine.macros.call("_python_check_query", check, arguments)
 
 
 def _check_comparable(purpose: str, column: str, kinds: tuple[ColumnType, ColumnType], labels: dict[str, str],
@@ -239,13 +248,13 @@ def problems(
 ) -> list[Problem]:
     """Every value problem of both tables; `gain` is the resolved gain, which
     decides whether a relevance can be too large."""
-    macros = engine.macros
-    query = macros.call(
-        "_input_problems",
-        macros.call("recommendation_problems", recommendations.sql, user_col, item_col, rank_col, score_col,
-                    list(group_by)),
-        macros.call("interaction_problems", interactions.sql, user_col, item_col, relevance_col, gain,
-                    list(partition_by), propensity_col, user_group_col))
+    query = _check_query(
+        engine, "input_problems",
+        recommendations={"recommendations": recommendations.sql, "user_col": user_col, "item_col": item_col,
+                         "rank_col": rank_col, "score_col": score_col, "group_by": list(group_by)},
+        interactions={"interactions": interactions.sql, "user_col": user_col, "item_col": item_col,
+                      "relevance_col": relevance_col, "gain": gain, "partition_by": list(partition_by),
+                      "propensity_col": propensity_col, "user_group_col": user_group_col})
     tables = (recommendations.label, interactions.label)
     return [Problem(tables[table], problem, column_name, int(n_rows), example)
             for table, problem, column_name, n_rows, example in engine.rows(query)
@@ -268,10 +277,10 @@ def notes(
 ) -> list[tuple[str, str, int, str | None]]:
     """Facts that are not errors (one-sided users, users without a relevant item,
     short lists, tied scores), from the macro evaluation_notes."""
-    query = engine.macros.call(
-        "evaluation_notes", recommendations.sql, interactions.sql, user_col, item_col, score_col,
-        relevance_col, relevance_threshold, k, list(group_by), list(partition_by),
-    )
+    query = _check_query(engine, "notes", recommendations=recommendations.sql, interactions=interactions.sql,
+                         user_col=user_col, item_col=item_col, score_col=score_col, relevance_col=relevance_col,
+                         relevance_threshold=relevance_threshold, k=k, group_by=list(group_by),
+                         partition_by=list(partition_by))
     return [(problem, column, int(n_rows), example) for problem, column, n_rows, example in engine.rows(query)]
 
 
@@ -300,11 +309,11 @@ def overlap_errors(
     """An error for each kind of id (user, item) of which the two tables share
     none, from the macro id_overlap: ids written differently in the two tables
     (case, type, a prefix) would otherwise give an empty or all-zero result."""
-    macros = engine.macros
-    shared = macros.call("_ids_shared", recommendations.sql, interactions.sql, user_col, item_col, list(partition_by))
-    if all(engine.rows(shared)[0]):
+    tables = {"recommendations": recommendations.sql, "interactions": interactions.sql, "user_col": user_col,
+              "item_col": item_col, "partition_by": list(partition_by)}
+    if all(engine.rows(_check_query(engine, "ids_shared", **tables))[0]):
         return []
-    query = macros.call("id_overlap", recommendations.sql, interactions.sql, user_col, item_col, list(partition_by))
+    query = _check_query(engine, "id_overlap", **tables)
     schemas = {"recommendations": engine.column_types(recommendations),
                "interactions": engine.column_types(interactions)}
     found = []
@@ -367,10 +376,7 @@ def refuse_bad_columns(engine: Engine, inputs: dict[str, ResolvedInput], plan: P
     """Raises the first problem of the inputs' columns (missing, of a wrong
     type), and with `rows` an empty table: without, what the query with the
     checks fused into it cannot check."""
-    check_columns(engine, inputs["recommendations"], inputs["interactions"], group_by=plan.group_by,
-                  model_col=plan.options["model_col"],
-                  partition_by=plan.arguments["partition_by"] or [], rows=rows,
-                  **_columns(plan, *_INPUT_COLUMNS))
+    check_columns(engine, inputs["recommendations"], inputs["interactions"], plan.columns_read, rows=rows)
 
 
 def refuse_bad_input(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan, *,
@@ -379,7 +385,7 @@ def refuse_bad_input(engine: Engine, inputs: dict[str, ResolvedInput], plan: Pla
     tables share no user or no item."""
     refuse_bad_columns(engine, inputs, plan, rows=True)
     found = problems(engine, inputs["recommendations"], inputs["interactions"], group_by=plan.list_keys,
-                     partition_by=plan.arguments["partition_by"] or [],
+                     partition_by=plan.partition_by,
                      duplicate_interactions=plan.options["duplicate_interactions"], gain=plan.options["gain"],
                      **_columns(plan, *_INPUT_COLUMNS))
     if found:
@@ -391,9 +397,8 @@ def refuse_bad_input(engine: Engine, inputs: dict[str, ResolvedInput], plan: Pla
 def model_values(engine: Engine, recommendations_sql: str, model_col: str) -> tuple[list[Any], str]:
     """Up to 21 values of the model column, and the first 20 as a message shows
     them."""
-    column = engine.macros.call("quote_identifier", model_col)
-    models = [row[0] for row in engine.rows(
-        f"select distinct {column} from {recommendations_sql} where {column} is not null order by 1 limit 21")]
+    models = [row[0] for row in engine.rows(_check_query(engine, "model_values", recommendations=recommendations_sql,
+                                                         model_col=model_col))]
     return models, ", ".join(map(repr, models[:20])) + (", ..." if len(models) > 20 else "")
 
 
@@ -412,9 +417,8 @@ def refuse_a_missing_model(engine: Engine, recommendations: ResolvedInput, model
     listed only when it is missing."""
     if model is None:
         return
-    column = engine.macros.call("quote_identifier", model_col)
-    literal = engine.macros.call("_model_literal", model, caller)
-    if engine.rows(f"select 1 from {recommendations.sql} where {column} = {literal} limit 1"):
+    if engine.rows(_check_query(engine, "model_present", recommendations=recommendations.sql, model_col=model_col,
+                                model=model, caller=caller)):
         return
     _, shown = model_values(engine, recommendations.sql, model_col)
     raise InvalidArgumentError(
@@ -425,32 +429,23 @@ def refuse_a_missing_model(engine: Engine, recommendations: ResolvedInput, model
 def refuse_without_overlap(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan) -> None:
     for error in overlap_errors(engine, inputs["recommendations"], inputs["interactions"],
                                 user_col=plan.options["user_col"], item_col=plan.options["item_col"],
-                                partition_by=plan.arguments["partition_by"] or []):
+                                partition_by=plan.partition_by):
         raise error
 
 
 def refuse_bad_optional_inputs(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan,
                                given: Sequence[str]) -> None:
-    """The problems of the catalog and the train interactions given."""
-    features = plan.options["item_feature_cols"]
-    check_optional_inputs(engine, inputs["recommendations"], {role: inputs[role] for role in given},
-                          user_col=plan.options["user_col"], item_col=plan.options["item_col"],
-                          partition_by=plan.arguments["partition_by"] or [],
-                          item_vector_col=plan.options["item_vector_col"],
-                          item_feature_cols=[features] if isinstance(features, str) else list(features or []),
-                          cosine=plan.options["item_distance"] == "cosine",
-                          item_group_col=plan.options["item_group_col"],
-                          # exposure_disparity's relevance shares read the relevant items' groups
-                          interactions=inputs["interactions"] if any("relevance_shares" in metric["reads"]
-                                                                     for metric in plan.metrics) else None,
+    """The problems of the catalog and the train interactions given and read."""
+    check_optional_inputs(engine, inputs["recommendations"], {role: inputs[role] for role in given if role in plan.inputs_read},
+                          plan.columns_read, cosine=plan.options["item_distance"] == "cosine",
+                          interactions=inputs["interactions"] if plan.relevant_item_groups else None,
                           relevance_col=plan.options["relevance_col"],
                           relevance_threshold=plan.options["relevance_threshold"])
 
 
 def warn_of_an_unread_relevance(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan) -> None:
     unread = unread_relevance_column(engine, inputs["interactions"], relevance_col=plan.options["relevance_col"],
-                                     key_columns=[plan.options["user_col"], plan.options["item_col"],
-                                                  *(plan.arguments["partition_by"] or [])])
+                                     key_columns=[plan.options["user_col"], plan.options["item_col"], *plan.partition_by])
     if unread is not None:
         warnings.warn(UNREAD_RELEVANCE.format(table=inputs["interactions"].label, column=unread),
                       RankwiseWarning, stacklevel=3)
@@ -490,7 +485,7 @@ def shows_a_hit(engine: Engine, means: Any, plan: Plan) -> bool:
     if not plan.metrics_shown_by_a_hit:
         return False
     def query(relation: str, macros: MacroRenderer) -> str:
-        names = ", ".join(macros.call("_string_literal", name) for name in plan.metrics_shown_by_a_hit)
+        names = ", ".join(macros.call("_python_literal", name) for name in plan.metrics_shown_by_a_hit)
         return f"select 1 from {relation} where value > 0 and metric in ({names}) limit 1"
     return len(engine.rows_over(means, query)) > 0
 
@@ -500,8 +495,9 @@ def warn_of_coverage(engine: Engine, means: Any, plan: Plan) -> None:
     the means: groups scored on different users, groups with lists for few of
     the users with ground truth."""
     def query(relation: str, macros: MacroRenderer) -> str:
-        return macros.call("coverage_warnings", relation, group_by=plan.group_by,
-                           partition_by=plan.arguments["partition_by"] or [], users=plan.options["users"])
+        return macros.call("_python_check_query", "coverage_warnings", {
+            "evaluation": relation, "group_by": plan.group_by, "partition_by": plan.partition_by,
+            "users": plan.options["users"]})
     for _, message in engine.rows_over(means, query):
         warnings.warn(message, RankwiseWarning, stacklevel=4)
 
@@ -519,13 +515,12 @@ def report_rows(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan,
                 relevance_threshold: Any, largest_k: int | None) -> list[tuple]:
     """The rows of :func:`rankwise.check`'s report (CHECK_COLUMNS): the errors
     evaluate would raise, then the notes."""
-    partition_by = plan.arguments["partition_by"] or []
+    partition_by = plan.partition_by
     group_by = plan.group_by
     columns = _columns(plan, *_INPUT_COLUMNS)
     rows: list[tuple] = []
     try:
-        check_columns(engine, inputs["recommendations"], inputs["interactions"],
-                      group_by=group_by, partition_by=partition_by, **columns)
+        check_columns(engine, inputs["recommendations"], inputs["interactions"], plan.columns_read)
     except InputError as error:
         problem = _COLUMN_PROBLEMS.get(type(error).__name__, "unreadable_input")
         return [(error.table, "error", problem, error.column, None, None, str(error))]
@@ -543,12 +538,12 @@ def report_rows(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan,
     if unread is not None:
         rows.append((inputs["interactions"].label, "note", "relevance_column_not_read", unread, None, None,
                      UNREAD_RELEVANCE.format(table=inputs["interactions"].label, column=unread)))
-    macros = renderer()
+    macros = engine.macros
     for problem, column, n_rows, example in notes(engine, inputs["recommendations"], inputs["interactions"],
                                                   relevance_threshold=relevance_threshold, k=largest_k,
                                                   group_by=group_by, partition_by=partition_by,
                                                   **{name: columns[name] for name in columns
                                                      if name not in ("rank_col", "propensity_col", "user_group_col")}):
-        rows.append((inputs[macros.call("_note_table", problem)].label, "note", problem, column, n_rows, example,
-                     macros.call("_note_message", problem, n_rows, example)))
+        note = macros.call("_python_message", "note", {"problem": problem, "n_rows": n_rows, "example": example})
+        rows.append((inputs[note["table"]].label, "note", problem, column, n_rows, example, note["message"]))
     return rows

@@ -12,8 +12,7 @@ from typing import Any, Literal, Unpack
 
 from . import _checks
 from ._options import EvaluateOptions, documented, plain
-from ._plan import evaluation_plan, macro_arguments
-from ._render import renderer
+from ._plan import _registry, macro_arguments, plan_of, render
 from .engines import Engine, Output, engine_for
 from .errors import InvalidArgumentError, RankwiseWarning
 
@@ -37,12 +36,6 @@ def _compare_arguments(metrics: Any, k: Any, model_col: Any, baseline: Any, grou
         "tests": [tests] if isinstance(tests, str) else list(tests) if isinstance(tests, (list, tuple)) else tests,
     })
     return arguments
-
-
-def _render_compare(recommendations_sql: str, interactions_sql: str, arguments: dict[str, Any],
-                    adapter_type: str = "duckdb", items_sql: str | None = None, train_sql: str | None = None) -> str:
-    return str(renderer(adapter_type).call("compare", recommendations_sql, interactions_sql, **arguments,
-                                           items=items_sql, train=train_sql)).strip()
 
 
 @documented
@@ -154,16 +147,9 @@ def compare(
     statistics = {"confidence": confidence, "tests": tests, "n_resamples": n_resamples, "seed": seed,
                   "correction": correction, "alpha": alpha, "margin": margin, "equivalence": equivalence}
     arguments = _compare_arguments(metrics, k, model_col, baseline, group_by, partition_by, statistics, options)
-    # Render first: an invalid argument fails before anything touches a connection.
-    _render_compare("recommendations", "interactions", arguments, "duckdb",
-                    *(role if role in optional else None for role in ("items", "train")))
-    # The checks see the model column as one more group column, and the options
-    # as the macro's plan reads them.
-    as_evaluated = macro_arguments("compare", arguments["metrics"], arguments["k"],
-                                   [*(arguments["group_by"] or []), arguments["model_col"]], False,
-                                   dict(renderer().call("_compared_options", options, arguments["model_col"])),
-                                   arguments["partition_by"])
-    plan = evaluation_plan(as_evaluated, items="items" in optional, train="train" in optional, caller="compare")
+    # The plan first: an invalid argument fails before anything touches a connection.
+    plan = plan_of("compare", arguments, adapter_type=engine.adapter_type, items="items" in optional,
+                   train="train" in optional)
     for unread in plan.unread_inputs:
         warnings.warn(unread["message"], RankwiseWarning, stacklevel=2)
     with engine.opened("compare", con, given, output=output,
@@ -177,9 +163,9 @@ def compare(
         if validate:
             _checks.refuse_bad_input(running, inputs, plan)
             _checks.refuse_bad_optional_inputs(running, inputs, plan, list(optional))
-        computed = running.computed(running.run(_render_compare(
-            inputs["recommendations"].sql, inputs["interactions"].sql, arguments, running.adapter_type,
-            *(inputs[role].sql if role in optional else None for role in ("items", "train")))))
+        relations = {role: inputs[role].sql if role in inputs else None
+                     for role in ("recommendations", "interactions", "items", "train")}
+        computed = running.computed(running.run(render(plan, relations)))
         if _checks.is_empty(running, computed):
             _refuse_an_empty_comparison(running, inputs["recommendations"].sql, arguments,
                                         only_lists=plan.names_of_level("user") == set())
@@ -248,7 +234,7 @@ def comparison_table(result: Any, format: TableFormat = "dataframe", digits: int
     letters = {model: _letter(position) for position, model in enumerate(models)}
     metrics = list(dict.fromkeys(frame["metric_label"]))
     # a list-level metric has no better side: its means are shown, not ranked
-    unranked = set(renderer().call("_metric_names_of_level", "list"))
+    unranked = set(_registry("metric_names", level="list"))
     rows = []
     for key, part in (frame.groupby(groups, sort=True, dropna=False) if groups else [((), frame)]):
         key = key if isinstance(key, tuple) else (key,)

@@ -91,7 +91,7 @@ def _declared() -> dict[str, dict[str, Any]]:
     macros/conventions/convention_options.sql): kind, default, help."""
     from ._render import renderer
 
-    return {name: dict(option) for name, option in renderer().call("_option_registry").items()}
+    return {name: dict(option) for name, option in renderer().call("_python_registry", "options", {}).items()}
 
 
 _DECLARED = _declared()
@@ -114,7 +114,7 @@ def options_read_for(metrics: set[str], options: Mapping[str, Any]) -> dict[str,
     macro _options_read_by states the rule)."""
     from ._render import renderer
 
-    return dict(renderer().call("_options_read_by", sorted(metrics), dict(options)))
+    return dict(renderer().call("_python_registry", "options_read_by", {"metrics": sorted(metrics), "options": dict(options)}))
 
 
 def option_types() -> dict[str, Any]:

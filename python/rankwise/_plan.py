@@ -1,15 +1,24 @@
-"""The plan of an evaluation, as the macros decide it.
+"""The plan of an evaluation, as the macros decide it, and its SQL.
 
 Every argument check and every decision lives in the planner macros
 (macros/planner/). This module only turns Python values into what the
-macros take (numpy scalars into numbers, a column name into a list) and asks the
-planner for the plan: the options resolved, the metrics asked by level, the
-optional inputs they read. The wrapper reads the plan and re-derives none of it.
+macros take (numpy scalars into numbers, a column name into a list), asks the
+planner for the plan through the contract with Python (macros/planner/contract.sql:
+the options resolved, the metrics asked by level, the optional inputs they
+read, the columns read per input) and has the plan written as SQL. The wrapper
+reads the plan and re-derives none of it.
+
+A plan depends on its arguments and the engine's adapter only, and its SQL on
+those and the names the inputs are read under: both are kept for the process
+(an evaluation repeated with the same arguments, as after every epoch of a
+training, is planned and written once).
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,12 +33,15 @@ def metric_names(level: str | None = None) -> list[str]:
     in the registry's order; with `level`, those of one level: 'user' (a value
     per user with truth, averaged), 'list' (a value per list, averaged) or
     'group' (one value per group)."""
-    if level is None:
-        return list(renderer().call("metric_names"))
-    if level not in ("user", "list", "group"):
+    if level not in (None, "user", "list", "group"):
         raise InvalidArgumentError(f"rankwise.metric_names: argument `level` must be 'user', 'list', 'group' or None; "
                                    f"got {level!r}.")
-    return list(renderer().call("_metric_names_of_level", level))
+    return list(_registry("metric_names", level=level))
+
+
+def _registry(name: str, **arguments: Any) -> Any:
+    """A registry of the macros (the contract's _python_registry)."""
+    return renderer().call("_python_registry", name, arguments)
 
 
 def _checked_metrics(metrics: Any, caller: str) -> Any:
@@ -98,19 +110,36 @@ def macro_arguments(
 
 @dataclass(frozen=True)
 class Plan:
-    """What the planner decided for one evaluation (macro _evaluation_plan)."""
+    """What the planner decided for one call (the contract's _python_plan)."""
 
+    call: str
     arguments: dict[str, Any]
+    adapter_type: str
+    items: bool
+    train: bool
+    spec: dict[str, Any]
+    """The planner's plan, which :func:`render` writes as SQL."""
     options: dict[str, Any]
     metrics: list[dict[str, Any]]
     inputs_read: list[str]
     unread_inputs: list[dict[str, str]]
     metrics_shown_by_a_hit: list[str]
     checks_fuse: bool
-    """Whether the input checks can run inside the metric query (macro
-    _guarded_evaluate): one query of means over the per-user metrics."""
+    """Whether the input checks can run inside the metric query (render with
+    `guarded`): one query of means over the per-user metrics."""
     group_by: list[str]
-    """The group columns of the output: group_by, with model_col when given."""
+    """The group columns of the output: group_by, with the model column."""
+    partition_by: list[str]
+    list_keys: list[str]
+    """The columns besides the user that tell one list from another: the
+    partition columns, then the group columns."""
+    columns_read: dict[str, list[tuple[str, str]]]
+    """Per input, the (column, purpose) pairs the call reads."""
+    relevant_item_groups: bool
+    """Whether the relevant items' groups are read (exposure_disparity)."""
+    stages: list[dict[str, Any]]
+    strategies: dict[str, Any]
+    comparison: dict[str, Any] | None
 
     def names_of_level(self, *levels: str) -> set[str]:
         """The names of the metrics asked whose level is one of `levels`:
@@ -129,43 +158,53 @@ class Plan:
         return {read for metric in self.metrics if metric["name"] in names for read in metric["reads"]
                 if read in self.inputs_read}
 
-    @property
-    def list_keys(self) -> list[str]:
-        """The columns besides the user that tell one list from another: the
-        partition columns, then the group columns."""
-        return [*(self.arguments["partition_by"] or []), *self.group_by]
+
+def plan_of(call: str, arguments: dict[str, Any], *, adapter_type: str = "duckdb", items: bool = False,
+            train: bool = False) -> Plan:
+    """The planner's plan of `call` (evaluate, compare, exposure_by_item_group,
+    check, report, sql) for the macro arguments of :func:`macro_arguments`, on
+    an engine of `adapter_type`: raises InvalidArgumentError on any invalid
+    argument, before anything touches a connection. `items` and `train` say
+    whether those inputs are given."""
+    key = json.dumps(arguments, sort_keys=True, default=repr)
+    planned = _planned(call, key, adapter_type, items, train)
+    return Plan(arguments=arguments, items=items, train=train, **planned)
 
 
-def evaluation_plan(arguments: dict[str, Any], *, items: bool = False, train: bool = False,
-                    caller: str = "evaluate") -> Plan:
-    """The planner's plan for the macro arguments of :func:`macro_arguments`:
-    raises InvalidArgumentError on any invalid argument, before anything touches
-    a connection. `items` and `train` say whether those inputs are given;
-    `caller` names the function in its errors and warnings."""
-    planned = renderer().call("_evaluation_plan", **arguments, items=items, train=train, caller=caller)
-    return Plan(
-        arguments=arguments,
-        options=_plain_mapping(planned["options"]),
-        metrics=[dict(metric) for metric in planned["metrics"]],
-        inputs_read=list(planned["inputs_read"]),
-        unread_inputs=[dict(unread) for unread in planned["unread_inputs"]],
-        metrics_shown_by_a_hit=list(planned["metrics_shown_by_a_hit"]),
-        checks_fuse=bool(planned["checks_fuse"]),
-        group_by=list(planned["group_by"] or []),
-    )
+@functools.lru_cache(maxsize=128)
+def _planned(call: str, key: str, adapter_type: str, items: bool, train: bool) -> dict[str, Any]:
+    planned = renderer(adapter_type).call("_python_plan", call, json.loads(key), items=items, train=train)
+    return {
+        "call": call,
+        "adapter_type": adapter_type,
+        "spec": planned["spec"],
+        "options": {name: dict(value) if isinstance(value, Mapping) else value for name, value in planned["options"].items()},
+        "metrics": [dict(metric) for metric in planned["metrics"]],
+        "inputs_read": list(planned["inputs_read"]),
+        "unread_inputs": [dict(unread) for unread in planned["unread_inputs"]],
+        "metrics_shown_by_a_hit": list(planned["metrics_shown_by_a_hit"]),
+        "checks_fuse": bool(planned["checks_fuse"]),
+        "group_by": list(planned["group_by"]),
+        "partition_by": list(planned["partition_by"]),
+        "list_keys": list(planned["list_keys"]),
+        "columns_read": {role: [tuple(pair) for pair in pairs] for role, pairs in planned["columns_read"].items()},
+        "relevant_item_groups": bool(planned["relevant_item_groups"]),
+        "stages": [dict(stage) for stage in planned["stages"]],
+        "strategies": dict(planned["strategies"]),
+        "comparison": dict(planned["comparison"]) if planned["comparison"] else None,
+    }
 
 
-def _plain_mapping(values: Mapping[str, Any]) -> dict[str, Any]:
-    return {name: dict(value) if isinstance(value, Mapping) else value for name, value in values.items()}
+def render(plan: Plan, relations: Mapping[str, str | None], *, guarded: bool = False) -> str:
+    """The SQL of a plan on its inputs (`relations`: the SQL each of
+    recommendations, interactions, items and train is read under, None when
+    not given); `guarded`, for evaluate, with the input checks fused into it."""
+    return _rendered(plan.call, json.dumps(plan.arguments, sort_keys=True, default=repr), plan.adapter_type,
+                     plan.items, plan.train, tuple(sorted(relations.items())), guarded)
 
 
-def render_evaluate(adapter_type: str, arguments: dict[str, Any], recommendations_sql: str, interactions_sql: str,
-                    items_sql: str | None = None, train_sql: str | None = None, *, guarded: bool = False) -> str:
-    """The SQL of the macro evaluate for the adapter type's dispatch; `guarded`,
-    that of _guarded_evaluate, the input checks fused into it."""
-    macros = renderer(adapter_type)
-    if guarded:
-        return str(macros.call("_guarded_evaluate", recommendations_sql, interactions_sql, **arguments, items=items_sql,
-                               train=train_sql)).strip()
-    return str(macros.call("evaluate", recommendations_sql, interactions_sql, **arguments, items=items_sql,
-                           train=train_sql)).strip()
+@functools.lru_cache(maxsize=128)
+def _rendered(call: str, key: str, adapter_type: str, items: bool, train: bool, relations: tuple[tuple[str, Any], ...],
+              guarded: bool) -> str:
+    spec = _planned(call, key, adapter_type, items, train)["spec"]
+    return str(renderer(adapter_type).call("_python_query", call, spec, dict(relations), guarded=guarded)).strip()

@@ -28,7 +28,7 @@ import pytest
 import scipy.stats
 
 import rankwise
-from rankwise._plan import evaluation_plan, macro_arguments
+from rankwise._plan import macro_arguments, plan_of
 from rankwise.errors import (
     ColumnTypeError,
     EmptyInputError,
@@ -57,7 +57,7 @@ def _values(metrics: list[str], **options) -> dict[str, float]:
     """The means of `metrics`, given the inputs they read under `options` (as
     the plan says, which the wrapper warns by)."""
     arguments = macro_arguments("evaluate", metrics, None, None, False, options)
-    read = set(evaluation_plan(arguments, items=True, train=True).inputs_read)
+    read = set(plan_of("evaluate", arguments, items=True, train=True).inputs_read)
     inputs = {role: table for role, table in (("train", TRAIN), ("items", ITEMS)) if role in read}
     table = rankwise.evaluate(RECOMMENDATIONS, INTERACTIONS, metrics, **inputs, **options)
     return dict(zip(table["metric_label"], table["value"]))

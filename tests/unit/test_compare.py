@@ -105,19 +105,21 @@ def test_a_missing_baseline_or_a_single_model_names_the_models() -> None:
 @pytest.mark.parametrize("validate", [True, False])
 def test_a_missing_baseline_is_refused_before_the_comparison_runs(monkeypatch, validate: bool) -> None:
     """One row looked up, not a whole comparison run and found empty: the
-    comparison's SQL is rendered once, to check the arguments, and never run."""
+    arguments are checked by the plan, and the comparison's SQL is not even
+    written; a comparison that runs writes it once."""
     from rankwise import _compare
 
     rendered = []
-    render = _compare._render_compare
-    monkeypatch.setattr(_compare, "_render_compare", lambda *args: rendered.append(args) or render(*args))
+    render = _compare.render
+    monkeypatch.setattr(_compare, "render", lambda *args, **kwargs: rendered.append(args) or render(*args, **kwargs))
     message = ("rankwise.compare: the baseline 2 is not a value of the model column 'run' of the recommendations "
                "(DataFrame); its values: 0, 1.")
     with pytest.raises(InvalidArgumentError, match=re.escape(message)):
         rankwise.compare(RECOMMENDATIONS.assign(run=(RECOMMENDATIONS.model == "good").astype(int)), INTERACTIONS,
                          ["precision@1"], model_col="run", baseline=2, validate=validate)
-    assert len(rendered) == 1
+    assert rendered == []
     assert len(rankwise.compare(RECOMMENDATIONS, INTERACTIONS, ["precision@1"], baseline="good", validate=validate)) == 2
+    assert len(rendered) == 1
 
 
 def test_the_table_marks_the_models_each_beats_significantly() -> None:

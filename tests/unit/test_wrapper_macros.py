@@ -1,29 +1,15 @@
-"""The Python wrapper calls a named set of macros, and no other: the public
-entry points a dbt user calls too, plus the string literal that quotes a file
-path. A new call must be added here, which makes it a decision."""
+"""The macros the Python wrapper calls, the contract's (macros/planner/contract.sql,
+held to the package by tests/unit/test_contract.py), exist, and the public ones
+are documented."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from rankwise._render import renderer
+from tests.unit.test_contract import _contract
 
-PYTHON = Path(__file__).resolve().parents[2] / "python" / "rankwise"
-WRAPPER_MACROS = {
-    "evaluate", "evaluation_notes", "recommendation_problems", "interaction_problems", "convention_options",
-    "metric_names", "quote_identifier", "_string_literal", "id_overlap", "coverage_warnings", "_problem_message",
-    "_missing_column_message", "compare", "_ids_shared", "_catalog_problems", "_train_problems",
-    "_evaluation_plan", "_option_registry", "_note_message", "_note_table", "_readers_of", "_metric_names_of_level",
-    "_input_problems", "_guarded_evaluate", "_model_literal", "_options_read_by", "exposure_by_item_group",
-    "_compared_options",
-}
-
-
-def test_the_wrapper_calls_only_the_named_macros():
-    called = {match.group(1) for path in PYTHON.rglob("*.py")
-              for match in re.finditer(r"\.call\(\s*\"(\w+)\"", path.read_text())}
-    assert called == WRAPPER_MACROS
+WRAPPER_MACROS = _contract()
 
 
 def test_every_named_macro_exists_and_the_public_ones_are_documented():

@@ -15,7 +15,7 @@ from .._api import check, evaluate, exposure_by_item_group
 from .._compare import compare
 from .._gates import GateOn, failing_comparisons, failing_metrics
 from .._options import EvaluateOptions, options_read_for
-from .._plan import evaluation_plan, macro_arguments
+from .._plan import macro_arguments, plan_of
 from ..errors import InvalidArgumentError
 from . import _html
 from ._html import require_plotly
@@ -259,8 +259,8 @@ def compute(
     means = evaluate(recommendations, interactions, metrics, items=items, train=train, **arguments)
     # A group-level metric (entropy, coverage...) has one value per group, none
     # per user: the plan says which metrics have per-user or per-list values.
-    plan = evaluation_plan(macro_arguments("report", metrics, k, series, False, options, partitions),
-                           items=items is not None, train=train is not None)
+    plan = plan_of("report", macro_arguments("report", metrics, k, series, False, options, partitions),
+                   items=items is not None, train=train is not None)
     with_values = plan.names_of_level("user", "list")
     per_list = [metric for metric in _listed(metrics) if metric.split("@")[0] in with_values]
     per_user = None

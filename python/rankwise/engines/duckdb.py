@@ -58,7 +58,7 @@ def _is_glob(path: str) -> bool:
 
 
 def _string_literal(text: str) -> str:
-    return renderer().call("_string_literal", text)
+    return renderer().call("_python_literal", text)
 
 
 def _resolve_path(path: str, role: str) -> ResolvedInput:

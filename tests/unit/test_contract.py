@@ -1,0 +1,95 @@
+"""The contract with Python (macros/planner/contract.sql): the Python package
+calls those macros and no other, so that every rule lives in the macros and
+python/ asks for it."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import rankwise
+from rankwise import _plan
+from rankwise._compare import _compare_arguments
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CONTRACT = REPO_ROOT / "macros" / "planner" / "contract.sql"
+
+
+def _contract() -> set[str]:
+    """The macros the contract's header names, each defined in it (or public)."""
+    text = CONTRACT.read_text()
+    header = text[:text.index("-#}")]
+    named = set(re.findall(r"^\s{6}(\w+)\s", header, re.MULTILINE))
+    defined = set(re.findall(r"\{% macro (\w+)\(", text))
+    assert named - {"quote_identifier"} <= defined
+    return named
+
+
+def _called() -> dict[str, list[str]]:
+    """Every macro name python/ passes to MacroRenderer.call, by file."""
+    found: dict[str, list[str]] = {}
+    for path in (REPO_ROOT / "python").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "call"
+                    and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                found.setdefault(node.args[0].value, []).append(path.relative_to(REPO_ROOT).as_posix())
+    return found
+
+
+def test_python_calls_only_the_contract() -> None:
+    contract = _contract()
+    called = _called()
+    assert 1 < len(contract) <= 10
+    assert set(called) - contract == set(), {name: called[name] for name in set(called) - contract}
+    # every macro of the contract is called, or it is not part of it
+    assert contract - set(called) == set()
+
+
+def test_a_plan_and_its_sql_are_kept_per_argument_set() -> None:
+    recommendations = pd.DataFrame({"user_id": ["u", "u"], "item_id": ["a", "b"], "rank": [1, 2]})
+    interactions = pd.DataFrame({"user_id": ["u"], "item_id": ["b"]})
+    _plan._planned.cache_clear()
+    _plan._rendered.cache_clear()
+    first = rankwise.evaluate(recommendations, interactions, ["ndcg@2"])
+    again = rankwise.evaluate(recommendations, interactions, ["ndcg@2"])
+    pd.testing.assert_frame_equal(first, again)
+    assert _plan._planned.cache_info().misses == 1 and _plan._planned.cache_info().hits >= 1
+    other = rankwise.evaluate(recommendations, interactions, ["ndcg@1"])
+    assert other["value"].tolist() == [0.0]
+    assert _plan._planned.cache_info().misses == 2
+
+
+def test_a_kept_plan_is_not_changed_by_writing_it() -> None:
+    """Writing a plan's SQL for one set of inputs leaves the plan as it was, so
+    the next call's SQL reads its own inputs."""
+    arguments = _plan.macro_arguments("sql", ["ndcg@3", "entropy"], None, None, False, {}, None)
+    plan = _plan.plan_of("sql", arguments)
+    first = _plan.render(plan, {"recommendations": "a", "interactions": "b", "items": None, "train": None})
+    second = _plan.render(plan, {"recommendations": "c", "interactions": "d", "items": None, "train": None})
+    assert "from a\n" in first and "from c\n" in second and "from a\n" not in second
+    assert "relations" not in plan.spec
+
+
+@pytest.mark.parametrize("call", ["evaluate", "compare"])
+def test_the_plan_names_every_column_read_per_input_with_its_purpose(call: str) -> None:
+    options = {"relevance_col": "grade", "score_col": "score"}
+    if call == "compare":
+        statistics = {"confidence": 0.95, "tests": ["t"], "n_resamples": 10, "seed": 0, "correction": "holm",
+                      "alpha": 0.05, "margin": None, "equivalence": False}
+        arguments = _compare_arguments(["ndcg@3", "novelty@3"], None, "model", None, ["segment"], ["fold"], statistics,
+                                       options)
+    else:
+        arguments = _plan.macro_arguments(call, ["ndcg@3", "novelty@3"], None, ["segment"], False, options, ["fold"])
+    plan = _plan.plan_of(call, arguments, train=True)
+    read = plan.columns_read
+    assert read["recommendations"][:3] == [("user_id", "user id"), ("item_id", "item id"), ("score", "score")]
+    assert ("segment", "group_by column") in read["recommendations"]
+    assert (("model", "model column") in read["recommendations"]) == (call == "compare")
+    assert ("fold", "partition_by column") in read["recommendations"]
+    assert read["interactions"][:3] == [("user_id", "user id"), ("item_id", "item id"), ("grade", "relevance")]
+    assert read["train"] == [("user_id", "user id"), ("item_id", "item id"), ("fold", "partition_by column")]
+    assert plan.list_keys == ["fold", "segment", *(["model"] if call == "compare" else [])]
