@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ._api import check, convention_options, evaluate, exposure_by_item_group, metric_names, sql
 from ._compare import compare, comparison_table
+from ._explain import compare_sql, explain
 from ._gates import failing_comparisons, failing_metrics
 from ._options import EvaluateOptions
 from ._report import report
@@ -43,9 +44,11 @@ __all__ = [
     "__version__",
     "check",
     "compare",
+    "compare_sql",
     "comparison_table",
     "convention_options",
     "evaluate",
+    "explain",
     "exposure_by_item_group",
     "failing_comparisons",
     "failing_metrics",

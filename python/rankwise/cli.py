@@ -20,6 +20,7 @@ import duckdb
 from . import __version__
 from ._api import DIALECT_ADAPTERS, check, evaluate, exposure_by_item_group, sql
 from ._compare import comparison_table, compare
+from ._explain import explain
 from ._gates import failing_comparisons, failing_metrics
 from ._cli_report import report_command
 from .engines.duckdb import apply_settings
@@ -121,7 +122,7 @@ _PARTITION_HELP = ("A column both inputs have (fold, week...), each of whose val
 
 def _readers(input_name: str) -> str:
     """The metrics that read an optional input, as the metric registry says."""
-    return ", ".join(renderer().call("_readers_of", input_name))
+    return ", ".join(renderer().call("_python_registry", "readers_of", {"read": input_name}))
 
 
 def _common_options_except(*excluded: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -484,6 +485,39 @@ def check_command(**options: Any) -> None:
 def sql_command(dialect: str, **options: Any) -> None:
     """Print the SQL that evaluates table RECOMMENDATIONS against table INTERACTIONS."""
     click.echo(sql(dialect=dialect, **_arguments(options)))
+
+
+@main.command("explain")
+@_common_options_except("model_col")
+@_interval_options
+@click.option("--dialect", type=click.Choice(list(DIALECT_ADAPTERS)), default="duckdb", show_default=True,
+              help="The engine whose plan to explain: the strategies differ between engines.")
+@click.option("--compare", "compare_models", is_flag=True,
+              help="Explain `rankwise compare` of the models of --model-col rather than `rankwise evaluate`.")
+@click.option("--model-col", default=None, help=DOCS["model_col"])
+@click.option("--baseline", default=None, help="With --compare, the model every other is compared with.")
+@click.option("--test", "tests", multiple=True, type=click.Choice(["t", "randomization", "bootstrap"]),
+              help="With --compare, a test to run (repeatable; default: t).")
+@click.option("--no-validate", "validate", flag_value=False, default=True, help="Explain the plan without the input checks.")
+@_one_line_errors
+def explain_command(recommendations: str, interactions: str, dialect: str, compare_models: bool, baseline: str | None,
+                    tests: tuple[str, ...], validate: bool, **options: Any) -> None:
+    """Print the plan of `rankwise evaluate RECOMMENDATIONS INTERACTIONS` (or with --compare, of `rankwise compare`)
+    in words: the metrics and the users each mean is over, the columns read, the checks, the strategies chosen and
+    the stages of the query. Nothing is read."""
+    arguments = _arguments(options)
+    for name in ("per_user",) if compare_models else ():
+        arguments.pop(name, None)
+    if compare_models:
+        for name in ("per_user", "bootstrap_resamples"):
+            arguments.pop(name, None)
+        arguments.update(model_col=arguments.get("model_col") or "model", baseline=baseline, tests=list(tests) or ["t"])
+    elif baseline is not None or tests:
+        raise click.UsageError("--baseline and --test are compare's: add --compare.")
+    for role in ("items", "train"):
+        arguments[role] = arguments.get(role)
+    click.echo(f"recommendations: {recommendations}; interactions: {interactions}")
+    click.echo(explain(dialect=dialect, compare=compare_models, validate=validate, **arguments), nl=False)
 
 
 @main.command("compare")
