@@ -17,20 +17,14 @@
     (rw_train_profiles); a calibration metric's value is its list's divergence
     (stage_calibration.sql). A metric that reads shown_relevance reads each shown item's
     relevance off rw_interactions, the accuracy metrics' one row per (user,
-    item). -#}
+    item). What an item-value metric's formula reads of an item besides its
+    rank comes from the stages whose registry entry has `item_columns`, each
+    joined to the recommended rows when a metric asked reads what it names
+    (_item_column_joins). -#}
 {% macro _stage_list_values(spec) %}
     {%- set registry = rankwise._metric_registry() -%}
-    {%- set columns = {
-        'item_users': 'train_item.rw_item_users',
-        'item_interactions': 'train_item.rw_item_interactions',
-        'train_users': 'totals.rw_train_users',
-        'train_interactions': 'totals.rw_train_interactions',
-        'in_head': 'train_item.rw_in_head',
-        'popularity_rank': 'train_item.rw_popularity_rank',
-        'rank': 'recommendation.rw_rank',
-        'catalog_size': 'catalog.rw_catalog_size',
-        'relevant': 'case when ' ~ ('truth.rw_item is not null' if spec.relevance is none else rankwise._is_relevant('truth.rw_relevance', spec)) ~ ' then 1 else 0 end',
-    } -%}
+    {%- set joined = rankwise._item_column_joins(spec) -%}
+    {%- set columns = rankwise._updated({'rank': 'recommendation.rw_rank'}, joined.columns) -%}
     {%- set cutoffs = spec.list_metrics | map(attribute='k') | list -%}
     {%- set distinct_cutoffs = cutoffs | unique | list -%}
     {#- the metrics some of whose items have no value count their own -#}
@@ -80,19 +74,9 @@ rw_list_values as (
             sum(case when {{ rankwise._within_cutoff('recommendation.rw_rank', entry.k) }} then {{ value }} end) as rw_sum__{{ entry.position }}
             {%- endfor %}
         from rw_recommendations as recommendation
-        {%- if spec.item_values_read_popularity %}
-        left join rw_train_items as train_item
-            on train_item.rw_item = recommendation.rw_item{{ rankwise._partitions_match('train_item', 'recommendation', spec) }}
-        left join rw_train_totals as totals
-            on 1 = 1{{ rankwise._partitions_match('totals', 'recommendation', spec) }}
-        {%- endif %}
-        {%- if 'catalog_size' in spec.list_reads %}
-        cross join rw_catalog as catalog
-        {%- endif %}
-        {%- if 'shown_relevance' in spec.list_reads %}
-        left join rw_interactions as truth
-            on truth.rw_user = recommendation.rw_user and truth.rw_item = recommendation.rw_item{{ rankwise._partitions_match('truth', 'recommendation', spec) }}
-        {%- endif %}
+        {%- for join in joined.joins %}
+        {{ join }}
+        {%- endfor %}
         {%- if none not in cutoffs %}
         where recommendation.rw_rank <= {{ cutoffs | max }}
         {%- endif %}
@@ -129,3 +113,56 @@ rw_list_means as (
     {{ rankwise._group_by_groups(spec.groups) }}
 )
 {%- endmacro %}
+
+{#- What the item-value metrics asked read of each recommended item: every
+    planned stage whose registry entry has `item_columns` ({'when': a read,
+    'alias', 'on': 'item', 'user_item', 'partition' or 'all', 'columns': the
+    macro naming its columns, columns(alias, spec)}) and whose `when` one of
+    those metrics reads, as the joins to rw_recommendations (`recommendation`)
+    and the columns each adds for the formulas. -#}
+{% macro _item_column_joins(spec) %}
+    {%- set reads = [] -%}
+    {%- for entry in spec.item_value_metrics %}{% do reads.extend(entry.reads) %}{% endfor -%}
+    {%- set columns = {} -%}
+    {%- set joins = [] -%}
+    {%- for name in spec.stages -%}
+        {%- set stage = spec.stage_plan[name] -%}
+        {%- set item_columns = stage.get('item_columns') -%}
+        {%- if item_columns is not none and item_columns.when in reads -%}
+            {%- set alias, on = item_columns.alias, item_columns.on -%}
+            {%- do columns.update(rankwise[item_columns.columns](alias, spec)) -%}
+            {%- set partitions = rankwise._partitions_match(alias, 'recommendation', spec) -%}
+            {%- if on == 'all' -%}
+                {%- do joins.append('cross join ' ~ stage.cte ~ ' as ' ~ alias) -%}
+            {%- else -%}
+                {%- set keys = {'item': alias ~ '.rw_item = recommendation.rw_item',
+                                'user_item': alias ~ '.rw_user = recommendation.rw_user and ' ~ alias ~ '.rw_item = recommendation.rw_item',
+                                'partition': '1 = 1'}[on] -%}
+                {%- do joins.append('left join ' ~ stage.cte ~ ' as ' ~ alias ~ '\n            on ' ~ keys ~ partitions) -%}
+            {%- endif -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return({'columns': columns, 'joins': joins}) }}
+{% endmacro %}
+
+{#- The columns of the stages an item-value formula reads: the train
+    popularity of the item (rw_train_items) and of its partition
+    (rw_train_totals), the catalog's size, and whether the user's
+    interactions hold the item as relevant. -#}
+{% macro _train_item_columns(alias, spec) %}
+    {{ return({'item_users': alias ~ '.rw_item_users', 'item_interactions': alias ~ '.rw_item_interactions',
+               'in_head': alias ~ '.rw_in_head', 'popularity_rank': alias ~ '.rw_popularity_rank'}) }}
+{% endmacro %}
+
+{% macro _train_total_columns(alias, spec) %}
+    {{ return({'train_users': alias ~ '.rw_train_users', 'train_interactions': alias ~ '.rw_train_interactions'}) }}
+{% endmacro %}
+
+{% macro _catalog_columns(alias, spec) %}
+    {{ return({'catalog_size': alias ~ '.rw_catalog_size'}) }}
+{% endmacro %}
+
+{% macro _shown_relevance_columns(alias, spec) %}
+    {%- set relevant = alias ~ '.rw_item is not null' if spec.relevance is none else rankwise._is_relevant(alias ~ '.rw_relevance', spec) -%}
+    {{ return({'relevant': 'case when ' ~ relevant ~ ' then 1 else 0 end'}) }}
+{% endmacro %}

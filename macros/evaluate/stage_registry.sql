@@ -24,6 +24,14 @@
                   with no provider for the decision's value is not planned:
                   another stage does its work under that strategy
       repeats     the plan's count of the CTEs it writes (cte has <n> for 1..n)
+      item_columns  what it adds to each recommended item for the item-value
+                  metrics (rw_list_values: _item_column_joins): {'when': the
+                  read of a metric that plans the join, 'alias', 'on': 'item',
+                  'user_item', 'partition' or 'all', 'columns': the macro
+                  naming the columns, columns(alias, spec)}; list_values reads
+                  it without naming it
+      before      the stages that read it without naming it (a stage with
+                  item_columns is read by list_values): planned after it
       output      a SELECT of the result, not a CTE
     Adding a stage: an entry here, after the stages it reads, and its macro;
     a metric or a component plans it by naming it (or a demand it provides)
@@ -34,7 +42,8 @@
                               'writes': '_stage_recommendations', 'inputs': ['recommendations']},
         'list_rows':         {'row': 'list: its length', 'cte': 'rw_list_rows', 'writes': '_stage_list_rows', 'reads': ['recommendations']},
         'interactions':      {'row': 'interaction: its user, item and relevance', 'cte': 'rw_interactions', 'writes': '_stage_interactions',
-                              'inputs': ['interactions'], 'provides': {'shown_relevance': []}},
+                              'inputs': ['interactions'], 'provides': {'shown_relevance': []},
+                              'item_columns': {'when': 'shown_relevance', 'alias': 'truth', 'on': 'user_item', 'columns': '_shown_relevance_columns'}},
         'cutoffs':           {'row': 'cutoff, with rw_limit: the largest rank within it', 'cte': 'rw_cutoffs',
                               'writes': '_stage_cutoffs'},
         'truth_counts':      {'row': 'user of the interactions: its relevant items (R) and interactions', 'cte': 'rw_user_truth_counts',
@@ -102,8 +111,9 @@
                                                          'reads_when': [{'when': {'grouped': true}, 'reads': ['truth_totals']}]}}},
         'user_metric_grid':  {'row': '(per-user metric, cutoff) asked: its key, name, label and rw_limit', 'cte': 'rw_user_metric_grid',
                               'writes': '_stage_user_metric_grid', 'after': ['cutoffs']},
-        'catalog':           {'row': "the catalog: its number of items", 'cte': 'rw_catalog', 'writes': '_stage_catalog', 'inputs': ['items'],
-                              'provides': {'catalog_size': []}},
+        'catalog':           {'row': "catalog: its number of items", 'cte': 'rw_catalog', 'writes': '_stage_catalog', 'inputs': ['items'],
+                              'provides': {'catalog_size': []},
+                              'item_columns': {'when': 'catalog_size', 'alias': 'catalog', 'on': 'all', 'columns': '_catalog_columns'}},
         'train_item_set':    {'row': '(partition, item) of train', 'cte': 'rw_train_item_set', 'writes': '_stage_train_item_set', 'inputs': ['train']},
         'item_exposures':    {'row': '(group, item): its top-k slots at each cutoff', 'cte': 'rw_item_exposures', 'writes': '_stage_item_exposures',
                               'reads': ['recommendations']},
@@ -130,9 +140,11 @@
         'train_item_counts': {'row': '(partition, item) of train: its users and rows', 'cte': 'rw_train_item_counts',
                               'writes': '_stage_train_item_counts', 'reads': ['train_pairs']},
         'train_totals':      {'row': 'partition: the users and rows of train', 'cte': 'rw_train_totals', 'writes': '_stage_train_totals',
-                              'reads': ['train_item_counts', 'train_pairs']},
+                              'reads': ['train_item_counts', 'train_pairs'],
+                              'item_columns': {'when': 'train_popularity', 'alias': 'totals', 'on': 'partition', 'columns': '_train_total_columns'}},
         'train_items':       {'row': "(partition, item) of train: its popularity", 'cte': 'rw_train_items', 'writes': '_stage_train_items',
-                              'reads': ['train_item_counts'], 'provides': {'train_popularity': ['train_totals'], 'head': ['train_totals'], 'popularity_rank': []}},
+                              'reads': ['train_item_counts'], 'provides': {'train_popularity': ['train_totals'], 'head': ['train_totals'], 'popularity_rank': []},
+                              'item_columns': {'when': 'train_popularity', 'alias': 'train_item', 'on': 'item', 'columns': '_train_item_columns'}},
         'train_profiles':    {'row': "(partition, user) of train: its distinct items and their popularity", 'cte': 'rw_train_profiles',
                               'writes': '_stage_train_profiles', 'reads': ['train_pairs', 'train_item_counts']},
         'train_group_shares': {'row': "(partition, user, item group): the group's share of the user's train items", 'cte': 'rw_train_group_shares',

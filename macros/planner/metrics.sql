@@ -208,18 +208,14 @@
                                          'component_instances': entry.component_instances, 'users': entry.users,
                                          'zero_without_list': metrics[entry.name].zero_without_list, 'at_default_cutoffs': at_default_cutoffs}) -%}
     {%- endfor -%}
-    {%- set list_reads = [] -%}
     {%- for entry in spec.requested -%}
         {%- for read in entry.reads if read not in demands %}{% do demands.append(read) %}{% endfor -%}
-        {%- for read in entry.reads if entry.level == 'list' and read not in list_reads %}{% do list_reads.append(read) %}{% endfor -%}
     {%- endfor -%}
     {%- set kinds = {'pairs': [], 'reference': [], 'calibration': [], 'profile': []} -%}
     {%- for entry in spec.list_metrics -%}
         {%- for kind in kinds if metrics[entry.name][kind] is defined %}{% do kinds[kind].append(entry) %}{% endfor -%}
     {%- endfor -%}
     {%- set item_value_metrics = spec.list_metrics | reject('in', kinds.pairs + kinds.reference + kinds.calibration) | list -%}
-    {%- set item_value_reads = [] -%}
-    {%- for entry in item_value_metrics %}{% do item_value_reads.extend(entry.reads) %}{% endfor -%}
     {%- set item_group_metrics = [] -%}
     {%- for entry in spec.group_metrics if 'item_groups' in entry.reads %}{% do item_group_metrics.append(entry) %}{% endfor -%}
     {%- set persistences = [] -%}
@@ -229,13 +225,11 @@
         'user_metric_names': user_metric_names,
         'demands': demands,
         'inputs_read': demands | select('in', ['items', 'train']) | list,
-        'list_reads': list_reads,
         'pair_metrics': kinds.pairs,
         'reference_metrics': kinds.reference,
         'calibration_metrics': kinds.calibration,
         'profile_metrics': kinds.profile,
         'item_value_metrics': item_value_metrics,
-        'item_values_read_popularity': 'train_popularity' in item_value_reads,
         'item_group_metrics': item_group_metrics,
         'reference_cutoffs': kinds.reference | map(attribute='k') | unique | list,
         'calibration_cutoffs': kinds.calibration | map(attribute='k') | unique | list,

@@ -1,7 +1,7 @@
 {#- The stages of a plan (macros/evaluate/stage_registry.sql): from its
     roots and what the metrics and components asked demand, every stage they
-    read, in the registry's order; then the query's CTEs, written by walking
-    that order. -#}
+    read, each after the stages it reads; then the query's CTEs, written by
+    walking that order. -#}
 
 {#- The plan's stages for `roots` (stage names) and spec.demands (the reads of
     the metrics and components asked): spec.stages, the planned stage names in
@@ -36,9 +36,36 @@
             {%- for input in entry.inputs if input not in inputs %}{% do inputs.append(input) %}{% endfor -%}
         {%- endif -%}
     {%- endfor -%}
+    {%- do spec.update({'stages': rankwise._stage_order(planned, registry), 'stage_plan': planned, 'inputs_planned': inputs}) -%}
+{% endmacro %}
+
+{#- The planned stages (`planned`: name to entry) in an order where each comes
+    after every planned stage it reads (reads, after, reads_when) and before
+    every one its `before` names; of the stages free to come next, the first
+    in the registry's order. -#}
+{% macro _stage_order(planned, registry) %}
+    {%- set names = [] -%}
+    {%- for name in registry if name in planned %}{% do names.append(name) %}{% endfor -%}
+    {%- set first = {} -%}
+    {%- for name in names -%}
+        {%- set entry = planned[name] -%}
+        {%- set read = entry.reads + entry.after -%}
+        {%- for case in entry.reads_when %}{% set read = read + case.reads %}{% endfor -%}
+        {%- do first.update({name: read | select('in', planned) | reject('equalto', name) | list}) -%}
+    {%- endfor -%}
+    {%- for name in names -%}
+        {%- for later in planned[name].get('before', []) if later in first %}{% do first[later].append(name) %}{% endfor -%}
+    {%- endfor -%}
     {%- set order = [] -%}
-    {%- for name in registry if name in planned %}{% do order.append(name) %}{% endfor -%}
-    {%- do spec.update({'stages': order, 'stage_plan': planned, 'inputs_planned': inputs}) -%}
+    {%- for _ in names if order | length < names | length -%}
+        {%- for name in names if name not in order and first[name] | reject('in', order) | list | length == 0 -%}
+            {%- do order.append(name) -%}
+        {%- endfor -%}
+    {%- endfor -%}
+    {%- if order | length < names | length -%}
+        {{ exceptions.raise_compiler_error("rankwise: the stages " ~ names | reject('in', order) | join(', ') ~ " read each other; the stage registry must not.") }}
+    {%- endif -%}
+    {{ return(order) }}
 {% endmacro %}
 
 {#- The registry entry of stage `name` under the plan's strategies, with every
