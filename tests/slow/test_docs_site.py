@@ -14,6 +14,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from mkdocs.exceptions import PluginError
 
 import rankwise
 from rankwise._options import options_table
@@ -123,7 +124,7 @@ def test_the_hook_writes_the_option_table_of_metrics_md_from_the_registry() -> N
     stale = "before\n<!-- options: begin -->\n| option |\n| `gone` |\n<!-- options: end -->\nafter\n"
     written = hook.on_page_markdown(stale, Page, {}, None)
     assert written == f"before\n<!-- options: begin -->\n{options_table()}\n<!-- options: end -->\nafter\n"
-    with pytest.raises(Exception, match="must hold one block"):
+    with pytest.raises(PluginError, match="must hold one block"):
         hook.on_page_markdown("no block here", Page, {}, None)
 
 
