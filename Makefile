@@ -7,13 +7,14 @@ BIN := $(abspath $(VENV))/bin
 DEMO_STAMP := $(VENV)/.installed-demo
 TEST_STAMP := $(VENV)/.installed-test
 UNIT_STAMP := $(VENV)/.installed-test-unit
+DOCS_STAMP := $(VENV)/.installed-docs
 # fakesnow (Snowflake's SQL run on DuckDB, tests/engines/test_snowflake_fakesnow.py)
 # pins an older sqlglot than rankwise's, so it has a virtual environment of its own.
 FAKESNOW_VENV ?= $(VENV)-fakesnow
 FAKESNOW_STAMP := $(FAKESNOW_VENV)/.installed
 DBT := PATH=$(BIN):$$PATH DBT_PROFILES_DIR=. DBT_SEND_ANONYMOUS_USAGE_STATS=false $(BIN)/dbt
 
-.PHONY: demo test test-fast test-duckdb test-postgres test-spark test-clickhouse test-snowflake clean
+.PHONY: demo docs test test-fast test-duckdb test-postgres test-spark test-clickhouse test-snowflake clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +29,7 @@ $(DEMO_STAMP): pyproject.toml | $(BIN)/python
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	command -v chromium || (apt-get update && apt-get install -y chromium)
 	$(BIN)/python -m pip install --quiet -e ".[test]"
-	touch $@ $(DEMO_STAMP) $(UNIT_STAMP)
+	touch $@ $(DEMO_STAMP) $(UNIT_STAMP) $(DOCS_STAMP)
 
 $(FAKESNOW_STAMP): tests/engines/fakesnow-requirements.txt
 	$(PYTHON) -m venv $(FAKESNOW_VENV)
@@ -41,12 +42,22 @@ $(UNIT_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test-unit]"
 	touch $@
 
+# The documentation site: MkDocs, and rankwise itself for the hook that writes
+# the reference from the registries.
+$(DOCS_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[docs]"
+	touch $@
+
 ## make demo: build the metric tables from bundled sample data on DuckDB, print them and write their HTML report
 demo: $(DEMO_STAMP)
 	cd demo && $(BIN)/python generate_sample_data.py
 	cd demo && $(DBT) deps --quiet
 	cd demo && $(DBT) build --quiet
 	cd demo && $(BIN)/python show_metrics.py
+
+## make docs: build the documentation site (mkdocs.yml over docs/) into site/, failing on a broken link
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict
 
 PYTEST := PATH=$(BIN):$$PATH RANKWISE_FAKESNOW_PYTHON=$(abspath $(FAKESNOW_VENV))/bin/python $(BIN)/python -m pytest
 # One pytest-xdist worker per core, and one more: a worker that drives Spark or
@@ -87,4 +98,4 @@ test-snowflake: $(TEST_STAMP) $(FAKESNOW_STAMP)
 
 clean:
 	rm -rf $(VENV) $(FAKESNOW_VENV) integration_tests/target integration_tests/dbt_packages integration_tests/logs \
-	       demo/target demo/dbt_packages demo/logs demo/seeds/*.csv .pytest_cache
+	       demo/target demo/dbt_packages demo/logs demo/seeds/*.csv .pytest_cache site

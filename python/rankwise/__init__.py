@@ -8,6 +8,8 @@ of a chDB session.
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version
+
 from ._api import check, convention_options, evaluate, exposure_by_item_group, metric_names, sql
 from ._compare import compare, comparison_table
 from ._explain import compare_sql, explain
@@ -27,7 +29,13 @@ from .errors import (
     RankwiseWarning,
 )
 
-__version__ = "0.1.0"
+# The version is pyproject.toml's, as pip installed it: one number to bump
+# (dbt_project.yml repeats it for dbt, and tests/unit/test_version.py holds the
+# two equal).
+try:
+    __version__ = version("rankwise")
+except PackageNotFoundError:  # imported from a source tree that was never installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "ColumnTypeError",
