@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._compare import comparison_table
 from .._plan import metric_names
+from .._render import renderer
 
 if TYPE_CHECKING:
     from . import ReportData
@@ -89,34 +90,72 @@ def has_intervals(table: Any) -> bool:
     return {"ci_low", "ci_high"} <= set(table.columns)
 
 
+def better_sides(names: list[str]) -> dict[str, str | None]:
+    """Which way each metric is better, as the metric registry says (macro
+    metric_better): 'higher', 'lower', or None for a metric with no better
+    side (the list-level ones, idcg) and for a name the registry does not
+    know (a result read back from a project that adds metrics)."""
+    known = set(metric_names())
+    return {name: renderer().call("metric_better", name) if name in known else None for name in names}
+
+
+def _population(rows: list[tuple[str, str, Any]]) -> str | None:
+    """What a series' means are over, from its (metric level, label, n_users)
+    rows: the users with truth for the per-user metrics, the lists for the
+    per-list and per-series ones. A count shared by every label of its kind
+    is written once; counts that differ name their labels."""
+    counts: dict[str, dict[int, list[str]]] = {}
+    for level, label, n in rows:
+        if _number(n) is not None:
+            counts.setdefault("users" if level == "user" else "lists", {}).setdefault(int(n), []).append(label)
+    parts = []
+    for unit, by_count in counts.items():
+        for n, labels in by_count.items():
+            parts.append(f"{n} {unit if n != 1 else unit.removesuffix('s')}"
+                         + (f" ({', '.join(labels)})" if len(by_count) > 1 else ""))
+    return " · ".join(parts) or None
+
+
 def summary(data: ReportData) -> dict[str, Any]:
-    """Every metric label per series, the highest of each label in bold; the
-    series' users are those of its per-user metrics."""
+    """Every metric label per series, the best of each label in bold (the
+    highest or the lowest, as the registry says which way the metric is
+    better; none for a metric with no better side); under each series, what
+    its means are over: so many users, so many lists."""
     metric_levels = levels(data)
+    level_of = {name: level for level, names in metric_levels.items() for name in names}
     means = data.means.assign(rw_series=series_names(data.means, data.series))
     labels = ordered(means["metric_label"])
+    metric_of = dict(zip(means["metric_label"], means["metric"]))
+    sides = better_sides(ordered(means["metric"]))
     intervals = has_intervals(means)
     cells: dict[tuple[str, str], dict[str, Any]] = {}
-    users: dict[str, str] = {}
+    counted: dict[str, list[tuple[str, str, Any]]] = {}
     for row in means.itertuples(index=False):
         cell = {"kind": "mean", "value": _number(row.value), "best": False}
         if intervals:
             cell["low"], cell["high"] = _number(row.ci_low), _number(row.ci_high)
         cells[(row.rw_series, row.metric_label)] = cell
-        if row.metric in metric_levels["user"] and "n_users" in means.columns:
-            users[row.rw_series] = f"{row.n_users} users"
+        if "n_users" in means.columns and row.metric in level_of:
+            counted.setdefault(row.rw_series, []).append((level_of[row.metric], row.metric_label, row.n_users))
     names = ordered(means["rw_series"])
     marked = False
     for label in labels:
+        side = sides[metric_of[label]]
         values = [cells[(name, label)]["value"] for name in names if (name, label) in cells]
         values = [value for value in values if value is not None]
-        if values and len(names) > 1:
-            for name in names:
-                if (name, label) in cells and cells[(name, label)]["value"] == max(values):
-                    cells[(name, label)]["best"] = marked = True
+        if side is None or not values or len(names) < 2:
+            continue
+        best = max(values) if side == "higher" else min(values)
+        for name in names:
+            if (name, label) in cells and cells[(name, label)]["value"] == best:
+                cells[(name, label)]["best"] = marked = True
     rows = [(name, [cells.get((name, label)) for label in labels]) for name in names]
-    grid = Grid("summary", " · ".join(data.series) or "series", "series", labels, rows, notes=users)
-    return {"grid": grid, "intervals": intervals, "marked": marked}
+    notes = {name: note for name in names if (note := _population(counted.get(name, []))) is not None}
+    grid = Grid("summary", " · ".join(data.series) or "series", "series", labels, rows, notes=notes)
+    shown = ordered(means["metric"])
+    return {"grid": grid, "intervals": intervals, "marked": marked,
+            "lower_is_better": [name for name in shown if sides[name] == "lower"],
+            "no_better_side": [name for name in shown if sides[name] is None]}
 
 
 def _comparison_groups(comparison: Any) -> list[str]:
