@@ -12,7 +12,7 @@ from ._api import check, convention_options, evaluate, exposure_by_item_group, m
 from ._compare import compare, comparison_table
 from ._gates import failing_comparisons, failing_metrics
 from ._options import EvaluateOptions
-from ._report import report
+from ._report import report, verdict
 from .errors import (
     ColumnTypeError,
     DuplicateRowsError,
@@ -52,4 +52,5 @@ __all__ = [
     "metric_names",
     "report",
     "sql",
+    "verdict",
 ]

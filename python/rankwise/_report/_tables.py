@@ -201,21 +201,31 @@ def verdict(data: ReportData) -> dict[str, Any] | None:
             cell["p_no_worse"] = _number(row.p_non_inferiority_adjusted)
         cells[(head, row.metric_label)] = cell
     models = ordered(heads)
+    # each model's group values and model, for rankwise.verdict's columns
+    keys = dict(zip(heads, comparison[[*groups, "model"]].itertuples(index=False, name=None)))
     grid = Grid("verdict", " · ".join([*groups, "model"]), "models", labels,
                 [(model, [cells.get((model, label)) for label in labels]) for model in models])
     decisions = [_decision(model, [cells[(model, label)] for label in labels if (model, label) in cells],
                            [label for label in labels if (model, label) in cells], non_inferiority,
-                           _failed_gates_of(data, comparison, groups, model)) for model in models]
+                           _failed_gates_of(data, comparison, groups, model), data.verdict.margin)
+                 for model in models]
+    for decision in decisions:
+        decision["key"] = keys[decision["model"]]
     return {"baseline": baselines[0], "grid": grid, "decisions": decisions, "gates": gates,
-            "non_inferiority": non_inferiority}
+            "non_inferiority": non_inferiority, "groups": groups}
+
+
+# How each status reads, on the page and in the terminal.
+STATUS_WORDS = {"ship": "ship it", "hold": "hold", "open": "nothing worse"}
 
 
 def _decision(model: str, cells: list[dict[str, Any]], labels: list[str], non_inferiority: bool,
-              failed_gates: list[str]) -> dict[str, Any]:
+              failed_gates: list[str], margin: float | None) -> dict[str, Any]:
     """The line of one model: ship (no metric worse than the baseline by more
     than the margin, every gate passed), hold (a metric not shown to be no
     worse, a metric worse, or a gate failed), or open (no margin: nothing
-    significantly worse, but "no different" does not show "no worse")."""
+    significantly worse, but "no different" does not show "no worse"); `text`
+    says what the status rests on."""
     counts = {word: sum(cell["word"] == word for cell in cells) for word in ("better", "no different", "worse")}
     worse = [label for label, cell in zip(labels, cells) if cell["word"] == "worse"]
     if non_inferiority:
@@ -224,8 +234,20 @@ def _decision(model: str, cells: list[dict[str, Any]], labels: list[str], non_in
     else:
         not_shown = []
         status = "hold" if worse or failed_gates else "open"
-    return {"model": model, "status": status, "counts": counts, "worse": worse, "not_shown": not_shown,
-            "failed_gates": failed_gates}
+    by_margin = f"by more than {margin:g}" if margin is not None else "by more than the margin"
+    text = f"better on {counts['better']}, no different on {counts['no different']}, worse on {counts['worse']}"
+    if worse:
+        text += f"; worse: {', '.join(worse)}"
+    if not_shown:
+        text += f"; not shown to be no worse {by_margin}: {', '.join(not_shown)}"
+    elif non_inferiority:
+        text += f"; shown to be no worse {by_margin} on {'each' if len(cells) > 1 else 'it'}"
+    if failed_gates:
+        text += f"; fails {', '.join(failed_gates)}"
+    if status == "open":
+        text += ' (without a margin, "no different" does not show "no worse")'
+    return {"model": model, "status": status, "status_words": STATUS_WORDS[status], "counts": counts,
+            "worse": worse, "not_shown": not_shown, "failed_gates": failed_gates, "text": text}
 
 
 def _failed_gates_of(data: ReportData, comparison: Any, groups: list[str], model: str) -> list[str]:
