@@ -4,7 +4,9 @@ plots, readable offline (plotly.js is written into the file)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Unpack
@@ -16,7 +18,7 @@ from .._compare import compare
 from .._gates import GateOn, failing_comparisons, failing_metrics
 from .._options import EvaluateOptions, options_read_for
 from .._plan import evaluation_plan, macro_arguments
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, RankwiseWarning
 from . import _html, _tables
 from ._html import require_plotly
 
@@ -234,7 +236,57 @@ def compute(
 ) -> ReportData:
     """Checks the inputs, then evaluates them once per view of the report, and
     with a baseline compares the models; `stage` is told when each stage
-    starts (the command line shows it)."""
+    starts (the command line shows it). A warning about the inputs is given
+    once, not once per evaluation."""
+    with _each_warning_once():
+        return _compute(recommendations, interactions, metrics, k, group_by=group_by, partition_by=partition_by,
+                        items=items, train=train, con=con, title=title, baseline=baseline, model_col=model_col,
+                        correction=correction, verdict=verdict, stage=stage, **options)
+
+
+@contextmanager
+def _each_warning_once() -> Iterator[None]:
+    """The warnings given inside, each RankwiseWarning once: the report
+    evaluates the same inputs several times (the means, the per-user values,
+    the comparison), and each evaluation warns of the same input."""
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", RankwiseWarning)
+            yield
+    finally:
+        _give_once(caught)
+
+
+def _give_once(caught: list[warnings.WarningMessage]) -> None:
+    given = set()
+    for warning in caught:
+        if issubclass(warning.category, RankwiseWarning):
+            if str(warning.message) in given:
+                continue
+            given.add(str(warning.message))
+        warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+
+
+def _compute(
+    recommendations: Any,
+    interactions: Any,
+    metrics: Sequence[str] | str,
+    k: int | Sequence[int | None] | None,
+    *,
+    group_by: Sequence[str] | str | None,
+    partition_by: Sequence[str] | str | None,
+    items: Any,
+    train: Any,
+    con: duckdb.DuckDBPyConnection | None,
+    title: str,
+    baseline: Any,
+    model_col: str | None,
+    correction: str,
+    verdict: Verdict | None,
+    stage: Callable[[str], None],
+    **options: Unpack[EvaluateOptions],
+) -> ReportData:
     series, partitions = _listed(group_by), _listed(partition_by)
     verdict = verdict or Verdict()
     if verdict.margin is not None and baseline is None:
