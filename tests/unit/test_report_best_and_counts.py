@@ -112,3 +112,25 @@ def test_a_name_with_a_cutoff_is_refused_with_the_names_it_takes() -> None:
     with pytest.raises(InvalidArgumentError, match=r"metric_better: argument `name` must be a metric name without "
                                                    r"parameters or @k, one of precision, .*; got 'gini@10'"):
         renderer().call("metric_better", "gini@10")
+
+
+def test_the_notes_say_which_means_count_the_users_of_one_table_only() -> None:
+    """User 3 has lists but no ground truth, users 5 and 6 ground truth but no
+    list: the per-user means are over users 1, 2, 5 and 6 (5 and 6 scoring 0),
+    the per-list and per-group values over the lists of users 1, 2 and 3;
+    rankwise.check's notes (the report's data quality) say so."""
+    interactions = pd.concat([INTERACTIONS, pd.DataFrame({"user_id": [5, 6], "item_id": ["x", "y"]})])
+    means = rankwise.evaluate(RECOMMENDATIONS, interactions, ["ndcg@2", "novelty@2", "coverage@2"], group_by="model",
+                              items=ITEMS, train=TRAIN)
+    counted = means.set_index(["model", "metric"])["n_users"]
+    assert (counted["same", "ndcg"], counted["same", "novelty"], counted["same", "coverage"]) == (4, 3, 3)
+    assert means.set_index(["model", "metric"])["n_users_without_list"]["same", "ndcg"] == 2
+    notes = rankwise.check(RECOMMENDATIONS, interactions, group_by="model").set_index("problem")["message"]
+    assert notes["users_only_in_recommendations"] == (
+        "1 users have recommendations but no interactions (e.g. 3): the per-user means (precision, ndcg...) leave "
+        "them out, having no ground truth to judge their lists by; the per-list and per-group metrics (novelty, "
+        "coverage...) count their lists.")
+    assert notes["users_only_in_interactions"] == (
+        "2 users have interactions but no recommendations (e.g. 5): they score 0 in the per-user means (the "
+        "default, users='interactions'), or are left out with users='both'; the per-list and per-group metrics "
+        "have no list of theirs to count.")
