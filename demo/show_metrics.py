@@ -56,7 +56,7 @@ def print_metrics() -> None:
     for row in [header, ["-" * w for w in widths]] + lines:
         print("  ".join(cell.rjust(w) if 0 < i < len(row) - 1 else cell.ljust(w)
                         for i, (cell, w) in enumerate(zip(row, widths))).rstrip())
-    print(f"\ntables: rankwise_metrics, rankwise_user_metrics in {DATABASE}")
+    print(f"\ntables: rankwise_metrics, rankwise_user_metrics, recommendation_metrics in {DATABASE}")
 
 
 def _over(n_by_model: dict[str, int], unit: str) -> str:

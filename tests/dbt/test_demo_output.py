@@ -89,7 +89,8 @@ def test_each_row_says_what_its_values_are_over(demo: DemoRun) -> None:
 def test_the_verdict_and_the_absolute_paths_are_printed(demo: DemoRun) -> None:
     report = demo.project / "target" / "rankwise_report.html"
     assert demo.stdout.splitlines()[-1] == f"report: {report}" and report.is_absolute() and report.exists()
-    assert f"tables: rankwise_metrics, rankwise_user_metrics in {demo.project / 'target' / 'demo.duckdb'}" in demo.stdout
+    database = demo.project / "target" / "demo.duckdb"
+    assert f"tables: rankwise_metrics, rankwise_user_metrics, recommendation_metrics in {database}" in demo.stdout
     decisions = Report(report).decisions()
     verdict = _verdict_lines(demo.stdout)
     assert verdict[0] == "verdict against popularity, on every per-user metric (rankwise.compare, margin 0.01):"
