@@ -12,7 +12,6 @@ import pandas as pd
 import pytest
 
 import rankwise
-from rankwise._plan import evaluation_plan, macro_arguments
 from rankwise._render import renderer
 from rankwise.errors import InvalidArgumentError
 
@@ -95,13 +94,25 @@ def test_a_single_series_has_no_bold_but_its_counts(tmp_path: Path) -> None:
 
 def test_the_registry_says_which_way_each_metric_is_better() -> None:
     better = {name: renderer().call("metric_better", name) for name in rankwise.metric_names()}
-    # compare's margin reads lower as worse for each per-user metric it tests
-    # (every one but idcg, a property of the truth), and ranks no list-level
-    # metric (a higher novelty or arp is not a better list)
-    plan = evaluation_plan(macro_arguments("report", rankwise.metric_names("user"), 10, ["model"], False, {}, []))
-    assert plan.compared_names() == {name for name in rankwise.metric_names("user") if better[name] == "higher"}
-    assert {name for name in rankwise.metric_names("user") if better[name] is None} == {"idcg"}
-    assert all(better[name] is None for name in rankwise.metric_names("list"))
+    # compare's margin reads lower as worse for every per-user metric it takes
+    # (all but idcg, the same for every model)...
+    per_user = [name for name in rankwise.metric_names("user") if name != "idcg"]
+    compared = rankwise.compare(RECOMMENDATIONS, INTERACTIONS, [f"{name}@2" for name in per_user], model_col="model",
+                                baseline="same", margin=0.01)
+    assert sorted(set(compared["metric"])) == sorted(per_user)
+    assert {name: better[name] for name in rankwise.metric_names("user")} == {
+        **{name: "higher" for name in per_user}, "idcg": None}
+    with pytest.raises(InvalidArgumentError, match="idcg is a property of the interactions"):
+        rankwise.compare(RECOMMENDATIONS, INTERACTIONS, ["idcg@2"], model_col="model", baseline="same")
+    # ...and refuses a margin on each list-level metric: it has no better side
+    three = pd.concat([RECOMMENDATIONS, RECOMMENDATIONS[RECOMMENDATIONS.model == "same"].assign(model="third")])
+    for name in rankwise.metric_names("list"):
+        assert better[name] is None
+        # rbo and intersection read a reference model's lists, the others the catalog or train
+        inputs = {"reference": "spread"} if name in ("rbo", "intersection") else {"items": ITEMS, "train": TRAIN}
+        with pytest.raises(InvalidArgumentError, match=f"{name} has no better side"):
+            rankwise.compare(three, INTERACTIONS, [f"{name}@2"], model_col="model", baseline="same", margin=0.01,
+                             **inputs)
     # each group-level metric has a better side: concentration is worse
     assert {name: better[name] for name in rankwise.metric_names("group")} == {
         "entropy": "higher", "coverage": "higher", "gini": "lower", "exposure_gini": "lower",
