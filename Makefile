@@ -21,11 +21,12 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(DEMO_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dbt,report]"
+	$(BIN)/python -m pip install --quiet -e ".[demo]"
 	touch $@
 
 # Headless Chromium opens the HTML report in the browser test (Debian's package;
-# as root, as in CI). [test] holds [test-unit] and [dbt,report]: the other stamps too.
+# as root, as in CI). [test] holds [test-unit] (arrow and report among them) and
+# [dbt]: what [demo] installs, so it touches the other stamps too.
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	command -v chromium || (apt-get update && apt-get install -y chromium)
 	$(BIN)/python -m pip install --quiet -e ".[test]"
@@ -48,7 +49,8 @@ $(DOCS_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[docs]"
 	touch $@
 
-## make demo: build the metric tables from bundled sample data on DuckDB, print them and write their HTML report
+## make demo: generate the sample data (seeded), build the metric tables from it on DuckDB, print them with the
+## verdict of the personalized model against the popularity one, and write their HTML report
 demo: $(DEMO_STAMP)
 	cd demo && $(BIN)/python generate_sample_data.py
 	cd demo && $(DBT) deps --quiet

@@ -24,7 +24,8 @@ LIST_LENGTH = 20
 SEEDS = Path(__file__).resolve().parent / "seeds"
 
 
-def main() -> None:
+def main(seeds: Path = SEEDS) -> None:
+    """Writes the four seed files into `seeds` (the tests write them elsewhere)."""
     generator = random.Random(SEED)
     items = [f"item_{i:04d}" for i in range(N_ITEMS)]
     popularity = [1.0 / (rank + 1) ** 0.9 for rank in range(N_ITEMS)]
@@ -66,14 +67,15 @@ def main() -> None:
         recommendations += _list("personalized", user, personal)
 
     train = _train(tastes, items, cumulative)
-    SEEDS.mkdir(exist_ok=True)
-    _write("recommendations.csv", ["model", "user_id", "item_id", "rank", "score"], recommendations)
-    _write("interactions.csv", ["user_id", "item_id", "relevance"], interactions)
-    _write("train.csv", ["user_id", "item_id"], train)
+    seeds.mkdir(parents=True, exist_ok=True)
+    _write(seeds / "recommendations.csv", ["model", "user_id", "item_id", "rank", "score"], recommendations)
+    _write(seeds / "interactions.csv", ["user_id", "item_id", "relevance"], interactions)
+    _write(seeds / "train.csv", ["user_id", "item_id"], train)
     # a genre per neighbourhood of 100 items: what a taste draws from
-    _write("items.csv", ["item_id", "genre"], [(item, f"genre_{number // 100:02d}") for number, item in enumerate(items)])
+    _write(seeds / "items.csv", ["item_id", "genre"],
+           [(item, f"genre_{number // 100:02d}") for number, item in enumerate(items)])
     print(f"wrote {len(recommendations)} recommendations, {len(interactions)} interactions, {len(train)} train "
-          f"interactions and a catalogue of {len(items)} items to {SEEDS}")
+          f"interactions and a catalogue of {len(items)} items to {seeds}")
 
 
 def _train(tastes: list[tuple[str, int]], items: list[str], cumulative: list[float]) -> list[tuple]:
@@ -97,8 +99,8 @@ def _list(model: str, user: str, items: list[str]) -> list[tuple]:
     return [(model, user, item, rank, round(1.0 - rank / 100, 2)) for rank, item in enumerate(items, start=1)]
 
 
-def _write(name: str, header: list[str], rows: list[tuple]) -> None:
-    with (SEEDS / name).open("w", newline="") as handle:
+def _write(path: Path, header: list[str], rows: list[tuple]) -> None:
+    with path.open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(header)
         writer.writerows(rows)

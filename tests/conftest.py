@@ -18,6 +18,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default="duckdb,postgres,spark,clickhouse",
         help="comma-separated engines the dbt integration project is built on (default: all four)",
     )
+    parser.addoption(
+        "--rewrite-readme",
+        action="store_true",
+        help="write the example outputs of README.md from the calls the README tests run, instead of comparing "
+             "them (tests/unit/readme_examples.py)",
+    )
 
 
 @pytest.fixture(scope="session")

@@ -156,7 +156,8 @@
     arguments.level, or every one), 'options' (the option registry),
     'options_read_by' (the options of arguments.options that the metrics
     arguments.metrics read), 'convention_options' (of arguments.convention),
-    'readers_of' (the metrics that read arguments.read), 'strategy_descriptions'. -#}
+    'readers_of' (the metrics that read arguments.read), 'strategy_descriptions',
+    'metric_better' (which way arguments.name is better). -#}
 {% macro _python_registry(name, arguments={}) %}
     {%- if name == 'metric_names' -%}
         {{ return(rankwise._metric_names_of_level(arguments.level) if arguments.get('level') is not none else rankwise.metric_names()) }}
@@ -170,6 +171,8 @@
         {{ return(rankwise._readers_of(arguments.read)) }}
     {%- elif name == 'strategy_descriptions' -%}
         {{ return(rankwise._strategy_descriptions()) }}
+    {%- elif name == 'metric_better' -%}
+        {{ return(rankwise.metric_better(arguments.name)) }}
     {%- endif -%}
     {{ exceptions.raise_compiler_error("rankwise: no registry named '" ~ name ~ "'.") }}
 {% endmacro %}

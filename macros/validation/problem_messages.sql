@@ -54,8 +54,8 @@
     change what a mean covers, as rankwise.check words them. -#}
 {% macro _note_message(problem, n_rows, example) %}
     {%- set messages = {
-        'users_only_in_recommendations': "users have recommendations but no interactions (e.g. {example}): they are left out of every mean.",
-        'users_only_in_interactions': "users have interactions but no recommendations (e.g. {example}): they score 0 in every mean (the default, users='interactions'), or are left out with users='both'.",
+        'users_only_in_recommendations': "users have recommendations but no interactions (e.g. {example}): the per-user means (precision, ndcg...) leave them out, having no ground truth to judge their lists by; the per-list and per-group metrics (novelty, coverage...) count their lists.",
+        'users_only_in_interactions': "users have interactions but no recommendations (e.g. {example}): they score 0 in the per-user means (the default, users='interactions'), or are left out with users='both'; the per-list and per-group metrics have no list of theirs to count.",
         'users_without_relevant_item': "users have no relevant item (e.g. {example}): they score 0 where a ratio would divide by zero; users='relevant' leaves them out.",
         'lists_shorter_than_k': "lists are shorter than k (e.g. {example}): missing positions count as misses, or see precision_denominator='list_length'.",
         'tied_scores': "lists have tied scores (e.g. {example}): ties are ordered by item id, see the `ties` option.",

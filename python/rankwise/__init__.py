@@ -15,7 +15,7 @@ from ._compare import compare, comparison_table
 from ._explain import compare_sql, explain
 from ._gates import failing_comparisons, failing_metrics
 from ._options import EvaluateOptions
-from ._report import report
+from ._report import report, verdict
 from .errors import (
     ColumnTypeError,
     DuplicateRowsError,
@@ -63,4 +63,5 @@ __all__ = [
     "metric_names",
     "report",
     "sql",
+    "verdict",
 ]

@@ -62,6 +62,8 @@ def report_command(common_options: Decorator, one_line_errors: Decorator,
             stage("writing")
             written = _report.write(data, output)
         click.echo(f"wrote {written}", err=True)
+        for line in _report.verdict_lines(_report.decisions(data)):
+            click.echo(line)
         report_failed_gates((data.failing_metrics, "metric rows outside their bounds"),
                             (data.failing_comparisons if fail_if_worse else None,
                              "comparisons where a model is not shown to be no worse than the baseline"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -10,7 +11,7 @@ import sys
 import tempfile
 import typing
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -287,8 +288,35 @@ def _comparison_options(baseline_help: str) -> Callable[[Callable[..., Any]], Ca
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rankwise")
-def main() -> None:
+@click.pass_context
+def main(context: click.Context) -> None:
     """Ranking and recommendation metrics, computed by rankwise's SQL in DuckDB."""
+    context.with_resource(_warnings_as_lines())
+
+
+@contextlib.contextmanager
+def _warnings_as_lines() -> Iterator[None]:
+    """Every RankwiseWarning of a command on stderr as one line, `warning:`
+    and the message in the command line's names, once however many times the
+    command's evaluations give it; not Python's `file:line: RankwiseWarning:`
+    with the source line under it."""
+    shown: set[str] = set()
+    python_show = warnings.showwarning
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: Any = None,
+             line: str | None = None) -> None:
+        if not issubclass(category, RankwiseWarning):
+            python_show(message, category, filename, lineno, file, line)
+            return
+        text = _in_flag_names(str(message))
+        if text not in shown:
+            shown.add(text)
+            click.echo(f"warning: {text}", err=True)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", RankwiseWarning)
+        warnings.showwarning = show
+        yield
 
 
 def _interval_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -397,13 +425,8 @@ def exposure_command(output: Path | None, output_format: str | None, **options: 
 def _result_table(con: duckdb.DuckDBPyConnection,
                   compute: Callable[[], duckdb.DuckDBPyRelation]) -> duckdb.DuckDBPyRelation:
     """The result computed once into a table (writing the file and counting its
-    rows would each run the whole query again on a lazy relation), its warnings
-    shown on stderr."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", RankwiseWarning)
-        compute().create("rankwise_result")
-    for warning in caught:
-        click.echo(f"warning: {warning.message}", err=True)
+    rows would each run the whole query again on a lazy relation)."""
+    compute().create("rankwise_result")
     return con.table("rankwise_result")
 
 

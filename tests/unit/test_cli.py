@@ -217,3 +217,45 @@ def test_compare_takes_the_train_interactions_of_a_list_level_metric(files, tmp_
     assert list(written["metric_label"]) == ["arp@2", "ndcg@2"]
     assert list(written["n_users"]) == list(expected["n_users"]) == [2, 2]
     assert (written["diff"] - expected["diff"]).abs().max() < 1e-12
+
+
+def _warnings_given(call) -> list[str]:
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return [str(warning.message) for warning in caught if issubclass(warning.category, rankwise.RankwiseWarning)]
+
+
+@pytest.mark.parametrize("command", ["evaluate", "report"])
+def test_a_warning_is_one_line_given_once(files, tmp_path: Path, command: str) -> None:
+    """The relevance column left unread: `report` evaluates the inputs twice
+    (the means and the per-user values), and says so once, as `evaluate` does,
+    in the command line's names, without Python's file:line prefix."""
+    arguments = ["-m", "ndcg@2", "--group-by", "model", "--score-col", "score"]
+    given = _warnings_given(lambda: rankwise.evaluate(*files, ["ndcg@2"], group_by="model", score_col="score"))
+    assert len(given) == 1 and "Pass relevance_col='relevance' to use it." in given[0]
+    extra = ["-o", str(tmp_path / "r.html")] if command == "report" else []
+    result = CliRunner().invoke(main, [command, *files, *arguments, *extra])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert lines == ["warning: " + given[0].replace("relevance_col is not given", "--relevance-col is not given")
+                     .replace("Pass relevance_col='relevance'", "Pass --relevance-col relevance")]
+    assert "RankwiseWarning" not in result.stderr and ".py:" not in result.stderr
+
+
+def test_the_python_report_warns_once_of_what_its_evaluations_share(files, tmp_path: Path) -> None:
+    given = _warnings_given(lambda: rankwise.report(*files, ["ndcg@2"], group_by="model", score_col="score",
+                                                    path=tmp_path / "r.html"))
+    assert len(given) == 1 and "looks like a relevance" in given[0]
+
+
+def test_compare_gives_its_warning_as_one_line(files, tmp_path: Path) -> None:
+    pd.DataFrame({"user_id": ["u1"], "item_id": ["x"]}).to_csv(tmp_path / "train.csv", index=False)
+    result = CliRunner().invoke(main, ["compare", *files, "-m", "ndcg@2", "--score-col", "score",
+                                       "--relevance-col", "relevance", "--train", str(tmp_path / "train.csv")])
+    assert result.exit_code == 0, result.output
+    (line,) = [line for line in result.stderr.splitlines() if line]
+    assert line.startswith("warning: rankwise.compare: `--train` is given but none of the metrics asked reads it (")
+    assert line.endswith("); it is not read or checked.")

@@ -62,8 +62,15 @@ def test_the_summary_shows_evaluate_values_of_the_last_partition(frames, written
     assert sorted(summary) == sorted(set(_series(expected)))
     for series, row in zip(_series(expected), expected.itertuples()):
         assert summary[series][row.metric_label] == _shown(row)
-    users = expected[expected.metric != "entropy"].assign(series=_series).groupby("series")["n_users"].first()
-    assert written.row_notes("summary") == {series: f"{count} users" for series, count in users.items()}
+    # what each series' values are over: its users for the per-user metrics,
+    # its lists for entropy (one value per series, from its lists)
+    counts = expected.assign(series=_series, unit=np.where(expected.metric == "entropy", "lists", "users"))
+    counts = counts.groupby(["series", "unit"])["n_users"].agg(["min", "max"])
+    assert (counts["min"] == counts["max"]).all()
+    assert set(counts.loc[(slice(None), "lists"), "max"]) != set(counts.loc[(slice(None), "users"), "max"])
+    assert written.row_notes("summary") == {
+        series: f"{counts.loc[(series, 'users'), 'max']} users · {counts.loc[(series, 'lists'), 'max']} lists"
+        for series in set(_series(expected))}
     assert "day = 2026-01-02, the last of 2 partitions" in written.html
 
 

@@ -110,6 +110,35 @@ def test_each_model_has_a_decision_from_its_rows(expected: pd.DataFrame, page: R
     assert any(text.startswith("hold") for text in decisions.values())
 
 
+def test_rankwise_verdict_is_the_decisions_of_the_page(inputs, expected: pd.DataFrame, page: Report) -> None:
+    means = rankwise.evaluate(*inputs, METRICS, group_by=["model", "segment"])
+    table = rankwise.verdict(expected, means, margin=MARGIN, at_least=AT_LEAST)
+    assert list(table.columns) == ["segment", "model", "baseline", "decision", "better", "no_different", "worse",
+                                   "summary"]
+    decisions = page.decisions()
+    assert sorted(f"{row.segment} · {row.model}" for row in table.itertuples()) == sorted(decisions)
+    for row in table.itertuples():
+        assert decisions[f"{row.segment} · {row.model}"] == f"{row.decision} {row.segment} · {row.model}: {row.summary}."
+        rows = expected[(expected.segment == row.segment) & (expected.model == row.model)]
+        words = [_word(compared) for compared in rows.itertuples()]
+        assert (row.better, row.no_different, row.worse) == tuple(
+            words.count(word) for word in ("better", "no different", "worse"))
+    assert set(table["baseline"]) == {"base"} and set(table["decision"]) == {"ship it", "hold"}
+    shipped = table[table.decision == "ship it"]
+    assert all(summary.endswith(f"shown to be no worse by more than {MARGIN:g} on each") for summary in shipped.summary)
+    # the note under the decisions says when a model ships, to the end
+    assert "a model ships when it is shown to be no worse on every metric and passes every gate.</p>" in page.html
+
+
+def test_rankwise_verdict_refuses_what_it_cannot_judge(inputs, expected: pd.DataFrame) -> None:
+    with pytest.raises(InvalidArgumentError, match="judges each model against one baseline"):
+        rankwise.verdict(rankwise.compare(*inputs, ["mrr"], model_col="model"))
+    with pytest.raises(InvalidArgumentError, match="judge the means: pass `result`"):
+        rankwise.verdict(expected, at_least=AT_LEAST)
+    with pytest.raises(InvalidArgumentError, match="pass a comparison of rankwise.compare with that margin"):
+        rankwise.verdict(rankwise.compare(*inputs, ["mrr"], model_col="model", baseline="base"), margin=MARGIN)
+
+
 def test_the_comparison_table_has_ranx_superscripts_and_compare_records(expected: pd.DataFrame,
                                                                        page: Report) -> None:
     table = rankwise.comparison_table(expected)
@@ -164,6 +193,13 @@ def test_the_command_line_writes_the_verdict_and_exits_3_on_a_failed_gate(inputs
     outcome = CliRunner().invoke(main, arguments)
     assert outcome.exit_code == 0, outcome.output
     assert Report(target).grid("verdict") == page.grid("verdict")
+    # the terminal gets the decisions too, one line per model, and the path written
+    decided = rankwise.verdict(rankwise.compare(*inputs, METRICS, model_col="model", baseline="base",
+                                                group_by="segment", margin=MARGIN), margin=MARGIN)
+    assert outcome.stdout.splitlines() == [
+        f"{row.decision}: {row.segment} · {row.model} against base: {row.summary}." for row in decided.itertuples()]
+    assert len(decided) == 6
+    assert outcome.stderr == f"wrote {target.resolve()}\n"
     outcome = CliRunner().invoke(main, [*arguments, "--fail-if-worse", "--fail-under", "ndcg@5=0.1"])
     assert outcome.exit_code == 3
     assert "gate failed" in outcome.output and "not shown to be no worse" in outcome.output

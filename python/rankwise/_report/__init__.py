@@ -4,7 +4,9 @@ plots, readable offline (plotly.js is written into the file)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Unpack
@@ -16,8 +18,8 @@ from .._compare import compare
 from .._gates import GateOn, failing_comparisons, failing_metrics
 from .._options import EvaluateOptions, options_read_for
 from .._plan import macro_arguments, plan_of
-from ..errors import InvalidArgumentError
-from . import _html
+from ..errors import InvalidArgumentError, RankwiseWarning
+from . import _html, _tables
 from ._html import require_plotly
 
 # The columns of an evaluate() result that are not group columns.
@@ -234,7 +236,57 @@ def compute(
 ) -> ReportData:
     """Checks the inputs, then evaluates them once per view of the report, and
     with a baseline compares the models; `stage` is told when each stage
-    starts (the command line shows it)."""
+    starts (the command line shows it). A warning about the inputs is given
+    once, not once per evaluation."""
+    with _each_warning_once():
+        return _compute(recommendations, interactions, metrics, k, group_by=group_by, partition_by=partition_by,
+                        items=items, train=train, con=con, title=title, baseline=baseline, model_col=model_col,
+                        correction=correction, verdict=verdict, stage=stage, **options)
+
+
+@contextmanager
+def _each_warning_once() -> Iterator[None]:
+    """The warnings given inside, each RankwiseWarning once: the report
+    evaluates the same inputs several times (the means, the per-user values,
+    the comparison), and each evaluation warns of the same input."""
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", RankwiseWarning)
+            yield
+    finally:
+        _give_once(caught)
+
+
+def _give_once(caught: list[warnings.WarningMessage]) -> None:
+    given = set()
+    for warning in caught:
+        if issubclass(warning.category, RankwiseWarning):
+            if str(warning.message) in given:
+                continue
+            given.add(str(warning.message))
+        warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+
+
+def _compute(
+    recommendations: Any,
+    interactions: Any,
+    metrics: Sequence[str] | str,
+    k: int | Sequence[int | None] | None,
+    *,
+    group_by: Sequence[str] | str | None,
+    partition_by: Sequence[str] | str | None,
+    items: Any,
+    train: Any,
+    con: duckdb.DuckDBPyConnection | None,
+    title: str,
+    baseline: Any,
+    model_col: str | None,
+    correction: str,
+    verdict: Verdict | None,
+    stage: Callable[[str], None],
+    **options: Unpack[EvaluateOptions],
+) -> ReportData:
     series, partitions = _listed(group_by), _listed(partition_by)
     verdict = verdict or Verdict()
     if verdict.margin is not None and baseline is None:
@@ -323,6 +375,91 @@ def write(data: ReportData, path: str | os.PathLike[str]) -> Path:
         temporary.unlink(missing_ok=True)
         raise
     return target
+
+
+def decisions(data: ReportData) -> Any:
+    """The verdict's decisions as a table: one row per model compared with the
+    baseline (within the comparison's group columns), what the page's verdict
+    says of it. Empty without a comparison against one baseline."""
+    import pandas as pd
+
+    judged = _tables.verdict(data)
+    if judged is None or judged["baseline"] is None:
+        return pd.DataFrame(columns=["model", "baseline", "decision", "better", "no_different", "worse", "summary"])
+    return pd.DataFrame(
+        [(*decision["key"], judged["baseline"], decision["status_words"], decision["counts"]["better"],
+          decision["counts"]["no different"], decision["counts"]["worse"], decision["text"])
+         for decision in judged["decisions"]],
+        columns=[*judged["groups"], "model", "baseline", "decision", "better", "no_different", "worse", "summary"])
+
+
+def verdict_lines(table: Any) -> list[str]:
+    """The decisions of rankwise.verdict, one line each, as the command line
+    prints them: "ship it: personalized against popularity: better on 2, ..."."""
+    groups = list(table.columns[:list(table.columns).index("model")])
+    return [f"{row['decision']}: {' · '.join(str(row[column]) for column in [*groups, 'model'])} against "
+            f"{row['baseline']}: {row['summary']}." for row in table.to_dict("records")]
+
+
+def verdict(
+    comparison: Any,
+    result: Any = None,
+    *,
+    margin: float | None = None,
+    alpha: float = 0.05,
+    at_least: Mapping[str, float] | None = None,
+    at_most: Mapping[str, float] | None = None,
+    gate_on: GateOn = "value",
+) -> Any:
+    """Each model's decision against the baseline, as the report's verdict
+    gives it, for a terminal or a pipeline: "ship it" (with a ``margin``:
+    shown to be no worse than the baseline on every metric, every gate
+    passed), "hold" (a metric not shown to be no worse, or worse without a
+    margin, or a gate failed) or "nothing worse" (without a margin, no metric
+    significantly worse, which does not show that none is).
+
+    Args:
+        comparison: What :func:`compare` returned with a ``baseline`` (with a
+            ``margin``, its non-inferiority test decides).
+        result: What :func:`evaluate` returned, grouped by the model column
+            and the comparison's group columns: the means the gates judge.
+        margin: The margin ``comparison`` was computed at, for the text.
+        alpha: The level the non-inferiority test is judged at.
+        at_least, at_most: Gates on the means of ``result``, as for
+            :func:`rankwise.failing_metrics`.
+        gate_on: What the gates judge: "value", "ci_low" or "ci_high".
+
+    Returns:
+        A pandas DataFrame, one row per model: the comparison's group columns,
+        ``model``, ``baseline``, ``decision``, the counts of metrics
+        ``better``, ``no_different`` and ``worse``, and ``summary``, the
+        report's sentence of what the decision rests on.
+
+    >>> comparison = rankwise.compare(recs, truth, ["ndcg@10"], baseline="production", margin=0.01)
+    >>> rankwise.verdict(comparison, margin=0.01)  # doctest: +SKIP
+    """
+    gates = Gates(at_least=dict(at_least or {}), at_most=dict(at_most or {}), on=gate_on)
+    comparison_table = _pandas(comparison, "comparison", "rankwise.compare")
+    if comparison_table is None:
+        raise InvalidArgumentError("rankwise.verdict: argument `comparison` is what rankwise.compare returned; got None.")
+    _check_comparison(comparison_table, [])
+    if len(set(comparison_table["baseline"])) != 1:
+        raise InvalidArgumentError(
+            "rankwise.verdict: `comparison` compares every pair of models; a verdict judges each model against one "
+            "baseline: compare with baseline=... .")
+    if gates and result is None:
+        raise InvalidArgumentError("rankwise.verdict: `at_least` and `at_most` judge the means: pass `result`, what "
+                                   "rankwise.evaluate returned.")
+    if margin is not None and "p_non_inferiority_adjusted" not in comparison_table.columns:
+        raise InvalidArgumentError(
+            "rankwise.verdict: `margin` names the margin `comparison` was computed at; pass a comparison of "
+            "rankwise.compare with that margin.")
+    judged = Verdict(alpha=alpha, margin=margin, gates=gates)
+    if result is None:
+        data = _judged(ReportData(means=None, series=[], comparison=comparison_table, verdict=judged))
+    else:
+        data = _from_results(result, None, [], None, "", comparison_table, judged)
+    return decisions(data)
 
 
 def report(

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._compare import comparison_table
 from .._plan import metric_names
+from .._render import renderer
 
 if TYPE_CHECKING:
     from . import ReportData
@@ -89,34 +90,73 @@ def has_intervals(table: Any) -> bool:
     return {"ci_low", "ci_high"} <= set(table.columns)
 
 
+def better_sides(names: list[str]) -> dict[str, str | None]:
+    """Which way each metric is better, as the metric registry says (macro
+    metric_better): 'higher', 'lower', or None for a metric with no better
+    side (the list-level ones, idcg) and for a name the registry does not
+    know (a result read back from a project that adds metrics)."""
+    known = set(metric_names())
+    return {name: renderer().call("_python_registry", "metric_better", {"name": name}) if name in known else None
+            for name in names}
+
+
+def _population(rows: list[tuple[str, str, Any]]) -> str | None:
+    """What a series' means are over, from its (metric level, label, n_users)
+    rows: the users with truth for the per-user metrics, the lists for the
+    per-list and per-series ones. A count shared by every label of its kind
+    is written once; counts that differ name their labels."""
+    counts: dict[str, dict[int, list[str]]] = {}
+    for level, label, n in rows:
+        if _number(n) is not None:
+            counts.setdefault("users" if level == "user" else "lists", {}).setdefault(int(n), []).append(label)
+    parts = []
+    for unit, by_count in counts.items():
+        for n, labels in by_count.items():
+            parts.append(f"{n} {unit if n != 1 else unit.removesuffix('s')}"
+                         + (f" ({', '.join(labels)})" if len(by_count) > 1 else ""))
+    return " · ".join(parts) or None
+
+
 def summary(data: ReportData) -> dict[str, Any]:
-    """Every metric label per series, the highest of each label in bold; the
-    series' users are those of its per-user metrics."""
+    """Every metric label per series, the best of each label in bold (the
+    highest or the lowest, as the registry says which way the metric is
+    better; none for a metric with no better side); under each series, what
+    its means are over: so many users, so many lists."""
     metric_levels = levels(data)
+    level_of = {name: level for level, names in metric_levels.items() for name in names}
     means = data.means.assign(rw_series=series_names(data.means, data.series))
     labels = ordered(means["metric_label"])
+    metric_of = dict(zip(means["metric_label"], means["metric"]))
+    sides = better_sides(ordered(means["metric"]))
     intervals = has_intervals(means)
     cells: dict[tuple[str, str], dict[str, Any]] = {}
-    users: dict[str, str] = {}
+    counted: dict[str, list[tuple[str, str, Any]]] = {}
     for row in means.itertuples(index=False):
         cell = {"kind": "mean", "value": _number(row.value), "best": False}
         if intervals:
             cell["low"], cell["high"] = _number(row.ci_low), _number(row.ci_high)
         cells[(row.rw_series, row.metric_label)] = cell
-        if row.metric in metric_levels["user"] and "n_users" in means.columns:
-            users[row.rw_series] = f"{row.n_users} users"
+        if "n_users" in means.columns and row.metric in level_of:
+            counted.setdefault(row.rw_series, []).append((level_of[row.metric], row.metric_label, row.n_users))
     names = ordered(means["rw_series"])
     marked = False
     for label in labels:
+        side = sides[metric_of[label]]
         values = [cells[(name, label)]["value"] for name in names if (name, label) in cells]
         values = [value for value in values if value is not None]
-        if values and len(names) > 1:
-            for name in names:
-                if (name, label) in cells and cells[(name, label)]["value"] == max(values):
-                    cells[(name, label)]["best"] = marked = True
+        if side is None or not values or len(names) < 2:
+            continue
+        best = max(values) if side == "higher" else min(values)
+        for name in names:
+            if (name, label) in cells and cells[(name, label)]["value"] == best:
+                cells[(name, label)]["best"] = marked = True
     rows = [(name, [cells.get((name, label)) for label in labels]) for name in names]
-    grid = Grid("summary", " · ".join(data.series) or "series", "series", labels, rows, notes=users)
-    return {"grid": grid, "intervals": intervals, "marked": marked}
+    notes = {name: note for name in names if (note := _population(counted.get(name, []))) is not None}
+    grid = Grid("summary", " · ".join(data.series) or "series", "series", labels, rows, notes=notes)
+    shown = ordered(means["metric"])
+    return {"grid": grid, "intervals": intervals, "marked": marked,
+            "lower_is_better": [name for name in shown if sides[name] == "lower"],
+            "no_better_side": [name for name in shown if sides[name] is None]}
 
 
 def _comparison_groups(comparison: Any) -> list[str]:
@@ -162,21 +202,31 @@ def verdict(data: ReportData) -> dict[str, Any] | None:
             cell["p_no_worse"] = _number(row.p_non_inferiority_adjusted)
         cells[(head, row.metric_label)] = cell
     models = ordered(heads)
+    # each model's group values and model, for rankwise.verdict's columns
+    keys = dict(zip(heads, comparison[[*groups, "model"]].itertuples(index=False, name=None)))
     grid = Grid("verdict", " · ".join([*groups, "model"]), "models", labels,
                 [(model, [cells.get((model, label)) for label in labels]) for model in models])
     decisions = [_decision(model, [cells[(model, label)] for label in labels if (model, label) in cells],
                            [label for label in labels if (model, label) in cells], non_inferiority,
-                           _failed_gates_of(data, comparison, groups, model)) for model in models]
+                           _failed_gates_of(data, comparison, groups, model), data.verdict.margin)
+                 for model in models]
+    for decision in decisions:
+        decision["key"] = keys[decision["model"]]
     return {"baseline": baselines[0], "grid": grid, "decisions": decisions, "gates": gates,
-            "non_inferiority": non_inferiority}
+            "non_inferiority": non_inferiority, "groups": groups}
+
+
+# How each status reads, on the page and in the terminal.
+STATUS_WORDS = {"ship": "ship it", "hold": "hold", "open": "nothing worse"}
 
 
 def _decision(model: str, cells: list[dict[str, Any]], labels: list[str], non_inferiority: bool,
-              failed_gates: list[str]) -> dict[str, Any]:
+              failed_gates: list[str], margin: float | None) -> dict[str, Any]:
     """The line of one model: ship (no metric worse than the baseline by more
     than the margin, every gate passed), hold (a metric not shown to be no
     worse, a metric worse, or a gate failed), or open (no margin: nothing
-    significantly worse, but "no different" does not show "no worse")."""
+    significantly worse, but "no different" does not show "no worse"); `text`
+    says what the status rests on."""
     counts = {word: sum(cell["word"] == word for cell in cells) for word in ("better", "no different", "worse")}
     worse = [label for label, cell in zip(labels, cells) if cell["word"] == "worse"]
     if non_inferiority:
@@ -185,8 +235,20 @@ def _decision(model: str, cells: list[dict[str, Any]], labels: list[str], non_in
     else:
         not_shown = []
         status = "hold" if worse or failed_gates else "open"
-    return {"model": model, "status": status, "counts": counts, "worse": worse, "not_shown": not_shown,
-            "failed_gates": failed_gates}
+    by_margin = f"by more than {margin:g}" if margin is not None else "by more than the margin"
+    text = f"better on {counts['better']}, no different on {counts['no different']}, worse on {counts['worse']}"
+    if worse:
+        text += f"; worse: {', '.join(worse)}"
+    if not_shown:
+        text += f"; not shown to be no worse {by_margin}: {', '.join(not_shown)}"
+    elif non_inferiority:
+        text += f"; shown to be no worse {by_margin} on {'each' if len(cells) > 1 else 'it'}"
+    if failed_gates:
+        text += f"; fails {', '.join(failed_gates)}"
+    if status == "open":
+        text += ' (without a margin, "no different" does not show "no worse")'
+    return {"model": model, "status": status, "status_words": STATUS_WORDS[status], "counts": counts,
+            "worse": worse, "not_shown": not_shown, "failed_gates": failed_gates, "text": text}
 
 
 def _failed_gates_of(data: ReportData, comparison: Any, groups: list[str], model: str) -> list[str]:
