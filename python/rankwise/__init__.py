@@ -13,6 +13,7 @@ from ._compare import compare, comparison_table
 from ._gates import failing_comparisons, failing_metrics
 from ._options import EvaluateOptions
 from ._report import report
+from .trec import read_qrels, read_run
 from .errors import (
     ColumnTypeError,
     DuplicateRowsError,
@@ -20,6 +21,7 @@ from .errors import (
     InputError,
     InvalidArgumentError,
     InvalidValueError,
+    MalformedLineError,
     MissingColumnError,
     NoOverlapError,
     RankwiseError,
@@ -36,6 +38,7 @@ __all__ = [
     "InputError",
     "InvalidArgumentError",
     "InvalidValueError",
+    "MalformedLineError",
     "MissingColumnError",
     "NoOverlapError",
     "RankwiseError",
@@ -50,6 +53,8 @@ __all__ = [
     "failing_comparisons",
     "failing_metrics",
     "metric_names",
+    "read_qrels",
+    "read_run",
     "report",
     "sql",
 ]
