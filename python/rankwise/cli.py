@@ -18,6 +18,7 @@ import click
 import duckdb
 
 from . import __version__
+from ._aliases import canonical_metric
 from ._api import DIALECT_ADAPTERS, check, evaluate, exposure_by_item_group, sql
 from ._compare import comparison_table, compare
 from ._gates import failing_comparisons, failing_metrics
@@ -163,7 +164,8 @@ def _arguments(options: dict[str, Any]) -> dict[str, Any]:
     arguments["group_by"] = list(options["group_by"])
     arguments["partition_by"] = list(options["partition_by"])
     if "metrics" in arguments:
-        arguments["metrics"] = list(arguments["metrics"])
+        # trec_eval's and ir_measures' names (P@10, ndcg_cut_10, MAP) as rankwise's
+        arguments["metrics"] = [canonical_metric(metric) for metric in arguments["metrics"]]
     for name, value in list(arguments.items()):
         if name in DEFAULTS and isinstance(value, tuple):
             arguments[name] = list(value)

@@ -16,7 +16,7 @@ WRAPPER_MACROS = {
     "_missing_column_message", "compare", "_ids_shared", "_catalog_problems", "_train_problems",
     "_evaluation_plan", "_option_registry", "_note_message", "_note_table", "_readers_of", "_metric_names_of_level",
     "_input_problems", "_guarded_evaluate", "_model_literal", "_options_read_by", "exposure_by_item_group",
-    "_compared_options",
+    "_compared_options", "metric_alias", "metric_aliases",
 }
 
 
