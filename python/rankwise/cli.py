@@ -27,7 +27,8 @@ from .engines.duckdb import apply_settings
 from ._options import DEFAULTS, DOCS, choices, option_types
 from ._progress import stages
 from ._render import renderer
-from .errors import RankwiseError, RankwiseWarning
+from .errors import InputError, RankwiseError, RankwiseWarning
+from .trec import read_qrels, read_run, trec_file_kind
 
 _OUTPUT_FORMATS = {".parquet": "parquet", ".csv": "csv", ".json": "json"}
 
@@ -361,7 +362,7 @@ def evaluate_command(output: Path | None, output_format: str | None, fail_under:
     """Evaluate RECOMMENDATIONS against INTERACTIONS (Parquet or CSV files; - reads CSV from stdin)."""
     output_format = _output_format(output, output_format)
     memory = {name: options.pop(name) for name in ("memory_limit", "temp_directory")}
-    options = _read_stdin(options)
+    options = _read_inputs(options)
     with duckdb.connect() as con, stages() as stage:
         apply_settings(con, "evaluate", **memory)
         stage("checking the inputs and computing the metrics" if options.get("validate", True) else "computing the metrics")
@@ -389,7 +390,7 @@ def exposure_command(output: Path | None, output_format: str | None, **options: 
     """Each item group's share of the exposure in RECOMMENDATIONS and of the relevance in INTERACTIONS: the rows
     behind exposure_disparity@k (Parquet or CSV files; - reads CSV from stdin)."""
     output_format = _output_format(output, output_format)
-    options = _read_stdin(options)
+    options = _read_inputs(options)
     with duckdb.connect() as con:
         relation = _result_table(con, lambda: exposure_by_item_group(con=con, output="relation", **_arguments(options)))
         _emit(relation, output, output_format)
@@ -408,9 +409,11 @@ def _result_table(con: duckdb.DuckDBPyConnection,
     return con.table("rankwise_result")
 
 
-def _read_stdin(options: dict[str, Any]) -> dict[str, Any]:
-    """An input given as - becomes the CSV read from stdin, parsed by DuckDB as
-    a file would be."""
+def _read_inputs(options: dict[str, Any], group_by_model: bool = True) -> dict[str, Any]:
+    """Reads the inputs that are files: an input given as - becomes the CSV or
+    TREC file read from stdin; a TREC file (a run as RECOMMENDATIONS, qrels as
+    INTERACTIONS: _read_trec) becomes its table; a Parquet or CSV file is left
+    to the engine; anything else is refused with the formats rankwise reads."""
     stdin_roles = [role for role in ("recommendations", "interactions") if options.get(role) == "-"]
     if len(stdin_roles) > 1:
         raise click.BadParameter("only one of RECOMMENDATIONS and INTERACTIONS can be read from stdin (-).")
@@ -420,9 +423,73 @@ def _read_stdin(options: dict[str, Any]) -> dict[str, Any]:
             path.write_bytes(click.get_binary_stream("stdin").read())
             if path.stat().st_size == 0:
                 raise click.BadParameter(f"the {role} are read from stdin (-), which is empty.")
+            if trec_file_kind(path) is not None:
+                _read_trec(options, role, path, "stdin", group_by_model)
+                continue
             with duckdb.connect() as reader:
                 options[role] = reader.read_csv(str(path)).df()
+    for role in ("recommendations", "interactions"):
+        value = options.get(role)
+        if isinstance(value, str) and value != "-":
+            _read_file(options, role, value, group_by_model)
     return options
+
+
+# The files the engine reads by their name (engines/duckdb.py), optionally
+# compressed: Parquet and CSV.
+_ENGINE_FILE = re.compile(r".*\.(parquet|pq|csv|tsv|txt)(\.gz|\.zst)?", re.IGNORECASE)
+_FORMATS = ("Parquet (.parquet), CSV (.csv, .tsv, .txt; optionally .gz), TREC qrels (qid iter docno rel) and TREC "
+            "runs (qid Q0 docno rank score tag)")
+
+
+def _read_file(options: dict[str, Any], role: str, path: str, group_by_model: bool) -> None:
+    """A file argument: a TREC file becomes its table (whatever its name:
+    results.test, run.txt); a Parquet or CSV file stays a path for the engine;
+    a missing or unreadable one is refused with rankwise's message, not the
+    engine's."""
+    if any(character in path for character in "*?["):
+        return  # a glob of Parquet or CSV files: the engine's
+    if not os.path.isfile(path):
+        raise InputError(f"rankwise: the {role} file '{path}' does not exist.", table=role)
+    if trec_file_kind(path) is not None:
+        _read_trec(options, role, path, path, group_by_model)
+    elif not _ENGINE_FILE.fullmatch(path):
+        raise InputError(f"rankwise: cannot read the {role} file '{path}': rankwise reads {_FORMATS}, and its first "
+                         f"line is none of them: {_first_line(path)!r}.", table=role)
+
+
+def _first_line(path: str) -> str:
+    with open(path, "rb") as stream:
+        line = stream.readline(200).decode("utf-8", errors="replace").rstrip("\r\n")
+    return line
+
+
+def _read_trec(options: dict[str, Any], role: str, path: str | Path, shown: str, group_by_model: bool) -> None:
+    """A TREC file as its role's table: a run as the recommendations (scores
+    ranked as trec_eval ranks them, the tag a group), qrels as the
+    interactions (their relevance read); a run given as the interactions or
+    qrels as the recommendations are refused, naming the order."""
+    kind = trec_file_kind(path)
+    expected = "run" if role == "recommendations" else "qrels"
+    if kind != expected:
+        other = "INTERACTIONS" if role == "recommendations" else "RECOMMENDATIONS"
+        raise InputError(
+            f"rankwise: the {role} file '{shown}' holds TREC {'qrels' if kind == 'qrels' else 'a run'}, which is the "
+            f"{other}: rankwise evaluate takes RECOMMENDATIONS (the run) first and INTERACTIONS (the qrels) second; "
+            "rankwise trec_eval takes them in trec_eval's order, QRELS RUN.", table=role)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RankwiseWarning)
+        frame = read_run(path) if kind == "run" else read_qrels(path)
+    for warning in caught:
+        click.echo(f"warning: {str(warning.message).replace(str(path), shown)}", err=True)
+    options[role] = frame
+    if kind == "run":
+        if options.get("score_col") is None:
+            options["score_col"] = "score"
+        if group_by_model and "model" not in options.get("group_by", ()):
+            options["group_by"] = (*options.get("group_by", ()), "model")
+    elif options.get("relevance_col") is None:
+        options["relevance_col"] = "relevance"
 
 
 def _write_to_stdout(relation: duckdb.DuckDBPyRelation, output_format: str) -> None:
@@ -468,7 +535,7 @@ def check_command(**options: Any) -> None:
     Exits 1 when a problem would make `rankwise evaluate` refuse the input."""
     with stages() as stage:
         stage("checking")
-        report = check(**_arguments(_read_stdin(options)))
+        report = check(**_arguments(_read_inputs(options)))
     if report.empty:
         click.echo("no problems found")
         return
@@ -531,6 +598,7 @@ def compare_command(details: bool, output_format: str, output: Path | None, fail
         if kind is None:
             raise click.BadParameter(f"'{output}': the file name must end in .parquet, .csv or .json.",
                                      param_hint="--output")
+    options = _read_inputs(options, group_by_model=False)
     arguments = _arguments({**options, "group_by": options["group_by"], "partition_by": options["partition_by"]})
     arguments["tests"] = list(options["tests"]) or ["t"]
     if fail_if_worse and options["margin"] is None:
@@ -554,7 +622,8 @@ def compare_command(details: bool, output_format: str, output: Path | None, fail
                               "comparisons where a model is not shown to be no worse than the baseline"))
 
 
-main.add_command(report_command(_common_options_except("model_col"), _one_line_errors, _arguments, _gate_options,
+main.add_command(report_command(_common_options_except("model_col"), _one_line_errors,
+                                lambda options: _arguments(_read_inputs(options)), _gate_options,
                                 _comparison_options("The model every other is compared with, a value of --model-col: "
                                                     "the report opens with the verdict of each model against it."),
                                 _report_failed_gates))
