@@ -622,6 +622,52 @@ def compare_command(details: bool, output_format: str, output: Path | None, fail
                               "comparisons where a model is not shown to be no worse than the baseline"))
 
 
+@main.command("trec_eval")
+@click.option("-q", "--query_eval_wanted", "per_query", is_flag=True,
+              help="Print each query's values before the summary.")
+@click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE[.PARAMS]",
+              help="A measure (repeatable), with parameters after a dot (P.5,10; ndcg.1=3,2=9; rbp.p=0.8), or a set "
+                   "of them: official (the default), all_trec, set.")
+@click.option("-c", "--complete_rel_info_wanted", "complete", is_flag=True,
+              help="Average over every query of QRELS; a query without documents in RUN scores 0.")
+@click.option("-l", "--level_for_rel", "relevance_level", type=int, default=1, show_default=True,
+              help="The smallest relevance that counts as relevant.")
+@click.option("-M", "--Max_retrieved_per_topic", "max_docs", type=int, default=None,
+              help="Read only the first N documents of each query (trec_eval's order); the others are dropped, and "
+                   "a note says how many.")
+@click.option("-J", "--Judged_docs_only", "judged_only", is_flag=True,
+              help="Only judged documents (not supported yet).")
+@click.option("-n", "--nosummary", "no_summary", is_flag=True, help="No summary (all) lines.")
+@click.argument("qrels")
+@click.argument("run")
+@_one_line_errors
+def trec_eval_command(qrels: str, run: str, per_query: bool, measures: tuple[str, ...], complete: bool,
+                      relevance_level: int, max_docs: int | None, judged_only: bool, no_summary: bool) -> None:
+    """trec_eval's command line, every number computed by rankwise: evaluate the TREC run RUN (- reads it from
+    stdin) against the TREC qrels QRELS and print trec_eval's lines, measure, query (or all) and value.
+
+    Notes on stderr say what trec_eval leaves out silently: the run's queries without judgments, the documents
+    past -M."""
+    from ._trec_eval import format_lines, trec_eval
+
+    with warnings.catch_warnings(record=True) as caught, tempfile.TemporaryDirectory() as folder:
+        warnings.simplefilter("always", RankwiseWarning)
+        if run == "-":
+            path = Path(folder) / "run"
+            path.write_bytes(click.get_binary_stream("stdin").read())
+            run_table = read_run(path)
+        else:
+            run_table = read_run(run)
+        result = trec_eval(qrels, run_table, list(measures), per_query=per_query, complete=complete,
+                           relevance_level=relevance_level, max_docs=max_docs, judged_only=judged_only,
+                           summary=not no_summary)
+    for warning in caught:
+        click.echo(f"warning: {warning.message}", err=True)
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
+    click.echo(format_lines(result), nl=False)
+
+
 main.add_command(report_command(_common_options_except("model_col"), _one_line_errors,
                                 lambda options: _arguments(_read_inputs(options)), _gate_options,
                                 _comparison_options("The model every other is compared with, a value of --model-col: "
