@@ -10,10 +10,12 @@ import pytest
 from click.testing import CliRunner
 
 import rankwise
+from rankwise._aliases import aliases_table
 from rankwise._render import renderer
 from rankwise.cli import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "trec_eval"
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def _alias(metric: object) -> object:
@@ -95,3 +97,7 @@ def test_the_command_line_takes_the_aliases(tmp_path: Path) -> None:
     assert aliased.exit_code == 0, aliased.output
     assert aliased.output == canonical.output
     assert "precision@5" in aliased.output
+
+
+def test_docs_hold_the_table_of_aliases() -> None:
+    assert aliases_table() in (REPO_ROOT / "docs" / "search.md").read_text()

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rankwise._trec_eval import MEASURE_SETS, _BY_NAME, _lines, _Requested
+from rankwise._trec_eval import MEASURE_SETS, _BY_NAME, _lines, _Requested, mapping_table
 from rankwise.cli import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "trec_eval"
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 # The measures of trec_eval's sets that rankwise computes today; the others
 # (num_ret, num_rel, num_rel_ret, gm_map, bpref, iprec_at_recall, relstring, unj,
@@ -205,3 +206,6 @@ def test_no_summary() -> None:
     assert len(expected) == 3
     assert result.stdout.splitlines() == expected
 
+
+def test_docs_hold_the_table_of_trec_eval_measures() -> None:
+    assert mapping_table() in (REPO_ROOT / "docs" / "search.md").read_text()
