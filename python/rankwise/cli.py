@@ -359,7 +359,7 @@ def _emit(relation: duckdb.DuckDBPyRelation, output: Path | None, output_format:
 @_one_line_errors
 def evaluate_command(output: Path | None, output_format: str | None, fail_under: tuple, fail_over: tuple,
                      gate_on: str, **options: Any) -> None:
-    """Evaluate RECOMMENDATIONS against INTERACTIONS (Parquet or CSV files; - reads CSV from stdin)."""
+    """Evaluate RECOMMENDATIONS against INTERACTIONS (Parquet, CSV or TREC files: a run and its qrels; - reads stdin)."""
     output_format = _output_format(output, output_format)
     memory = {name: options.pop(name) for name in ("memory_limit", "temp_directory")}
     options = _read_inputs(options)
@@ -388,7 +388,7 @@ def evaluate_command(output: Path | None, output_format: str | None, fail_under:
 @_one_line_errors
 def exposure_command(output: Path | None, output_format: str | None, **options: Any) -> None:
     """Each item group's share of the exposure in RECOMMENDATIONS and of the relevance in INTERACTIONS: the rows
-    behind exposure_disparity@k (Parquet or CSV files; - reads CSV from stdin)."""
+    behind exposure_disparity@k (Parquet, CSV or TREC files; - reads stdin)."""
     output_format = _output_format(output, output_format)
     options = _read_inputs(options)
     with duckdb.connect() as con:
@@ -588,7 +588,7 @@ def sql_command(dialect: str, **options: Any) -> None:
 @_one_line_errors
 def compare_command(details: bool, output_format: str, output: Path | None, fail_if_worse: bool,
                     **options: Any) -> None:
-    """Compare the models of RECOMMENDATIONS on INTERACTIONS (Parquet or CSV files; - reads CSV from stdin).
+    """Compare the models of RECOMMENDATIONS on INTERACTIONS (Parquet, CSV or TREC files; - reads stdin).
 
     Prints one row per model and one column per metric, each mean marked with the
     letters of the models it beats significantly (as ranx does)."""
