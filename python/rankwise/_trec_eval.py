@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._render import renderer
-from .errors import InvalidArgumentError
+from .errors import InputError, InvalidArgumentError
 
 __all__ = ["MEASURES", "MEASURE_SETS", "TrecEvalResult", "format_lines", "missing_measures", "trec_eval"]
 
@@ -200,6 +200,8 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
     runid = str(run["model"].iloc[-1]) if "model" in run.columns else ""
     run = run[["user_id", "item_id", "score"]]
     qrels = qrels[["user_id", "item_id", "relevance"]]
+    _refuse_duplicates(qrels, "the qrels judge", "judgment")
+    _refuse_duplicates(run, "the run retrieves", "line")
     qrels = _judged(qrels, notes)
     run = _cut(run, max_docs, notes)
     _note_queries(qrels, run, complete, notes)
@@ -519,6 +521,20 @@ def _plain_k(k: Any) -> int | None:
     import pandas as pd
 
     return None if pd.isna(k) else int(k)
+
+
+def _refuse_duplicates(table: Any, what: str, kept: str) -> None:
+    """A document twice in one query of the qrels or of the run, which
+    trec_eval refuses too (form_res_rels.c: "duplicate docs"); said here in
+    the files' words, where rankwise.evaluate's message would name a table and
+    an option this command does not have."""
+    repeated = table[table.duplicated(["user_id", "item_id"], keep=False)]
+    if len(repeated):
+        example = repeated.iloc[0]
+        pairs = len(repeated.drop_duplicates(["user_id", "item_id"]))
+        raise InputError(f"rankwise trec_eval: {what} {pairs} document(s) twice for one query (for example "
+                         f"{example['item_id']!r} of query {example['user_id']!r}); trec_eval refuses them too: keep "
+                         f"one {kept} per document of a query.")
 
 
 def _judged(qrels: Any, notes: list[str]) -> Any:

@@ -199,6 +199,21 @@ def test_notes_say_what_trec_eval_leaves_out(tmp_path: Path) -> None:
     assert complete.stdout == "num_q                 \tall\t3\nmap                   \tall\t0.3333\n"
 
 
+@pytest.mark.parametrize(("qrels_lines", "run_lines", "message"), [
+    (["q1 0 d1 1", "q1 0 d1 0"], ["q1 Q0 d1 1 1.0 r"],
+     "the qrels judge 1 document(s) twice for one query (for example 'd1' of query 'q1'); trec_eval refuses them "
+     "too: keep one judgment per document of a query."),
+    (["q1 0 d1 1"], ["q1 Q0 d1 1 1.0 r", "q1 Q0 d1 2 0.5 r"],
+     "the run retrieves 1 document(s) twice for one query (for example 'd1' of query 'q1'); trec_eval refuses them "
+     "too: keep one line per document of a query."),
+])
+def test_a_document_twice_in_a_query_is_refused_in_the_files_words(tmp_path: Path, qrels_lines: list[str],
+                                                                    run_lines: list[str], message: str) -> None:
+    result = _trec_eval("-m", "map", _write(tmp_path, "qrels", qrels_lines), _write(tmp_path, "run", run_lines))
+    assert result.exit_code == 1
+    assert result.output == f"Error: rankwise trec_eval: {message}\n"
+
+
 def test_no_summary() -> None:
     result = _trec_eval("-n", "-q", "-m", "map", str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
     expected = [line for line in (FIXTURES / "out.test.aq").read_text().splitlines()
