@@ -49,6 +49,12 @@ class TrecMeasure:
     summaries only)."""
     count: bool = False
     """Printed as an integer."""
+    summary: str = "mean"
+    """What its `all` line is: the mean over the queries, or (trec_eval's
+    meas_avg.c) their 'total' (the counts) or 'geometric' mean (gm_map,
+    gm_bpref). rankwise.evaluate gives means: a measure summed or averaged
+    geometrically is not computed until it gives those too, whatever metric
+    its lines name."""
 
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -59,11 +65,11 @@ _RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("runid", per_query=False),
     TrecMeasure("num_q", per_query=False, count=True),
-    TrecMeasure("num_ret", count=True),
-    TrecMeasure("num_rel", count=True),
-    TrecMeasure("num_rel_ret", count=True),
+    TrecMeasure("num_ret", count=True, summary="total"),
+    TrecMeasure("num_rel", count=True, summary="total"),
+    TrecMeasure("num_rel_ret", count=True, summary="total"),
     TrecMeasure("map"),
-    TrecMeasure("gm_map", per_query=False),
+    TrecMeasure("gm_map", per_query=False, summary="geometric"),
     TrecMeasure("Rprec"),
     TrecMeasure("bpref"),
     TrecMeasure("recip_rank"),
@@ -72,7 +78,7 @@ MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("relstring", "numbers", (10,)),
     TrecMeasure("recall", "cutoffs", _CUTOFFS),
     TrecMeasure("infAP"),
-    TrecMeasure("gm_bpref", per_query=False),
+    TrecMeasure("gm_bpref", per_query=False, summary="geometric"),
     TrecMeasure("Rprec_mult", "levels", (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)),
     TrecMeasure("utility", "numbers", (1.0, -1.0, 0.0, 0.0)),
     TrecMeasure("11pt_avg", "numbers", _RECALL_LEVELS),
@@ -92,7 +98,7 @@ MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("set_recall"),
     TrecMeasure("set_map"),
     TrecMeasure("set_F", "numbers", (1.0,)),
-    TrecMeasure("num_nonrel_judged_ret", count=True),
+    TrecMeasure("num_nonrel_judged_ret", count=True, summary="total"),
     TrecMeasure("yaap"),
     TrecMeasure("rbp", "pairs"),
     TrecMeasure("rbp_resid", "pairs"),
@@ -309,7 +315,8 @@ def mapping_table() -> str:
             computed = f"`{measure_lines[0].metric}` ... `{measure_lines[-1].metric}`"
         else:
             computed = ", ".join(f"`{line.metric}`" for line in measure_lines)
-        how = _HOW.get(measure.name, "")
+        how = _HOW.get(measure.name, {"total": "its summary is a total over the queries",
+                                      "geometric": "its summary is a geometric mean"}.get(measure.summary, ""))
         if measure.parameters == "cutoffs" and computed != "not yet":
             how = f"cutoffs: `{measure.name}.5,10`"
         rows.append(f"| `{measure.name}` | {computed} | {how} |")
@@ -381,6 +388,8 @@ def _lines(item: _Requested) -> list[_Line]:
     if text is not None and measure.parameters == "none":
         raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: {measure.name} takes no "
                                    "parameter.")
+    if measure.summary != "mean":
+        return [_Line(measure.name, None)]
     if measure.name in SPECIAL:
         return SPECIAL[measure.name](measure, text)
     if measure.parameters == "cutoffs":

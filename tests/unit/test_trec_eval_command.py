@@ -111,6 +111,18 @@ def test_the_measures_rankwise_lacks_are_refused_and_listed() -> None:
     assert "-m P.5 -m recall" in everything.output
 
 
+def test_a_measure_summed_or_averaged_geometrically_waits_for_rankwise_to_give_that_summary(monkeypatch) -> None:
+    """trec_eval's `all` line of the counts is their total and of gm_map a geometric mean: an alias of their
+    lines alone must not map them to rankwise's arithmetic mean."""
+    from rankwise import _trec_eval
+
+    monkeypatch.setattr(_trec_eval, "_alias", lambda name: "map")
+    for name, computed in (("num_rel", False), ("num_ret", False), ("gm_map", False), ("gm_bpref", False),
+                           ("bpref", True), ("map", True)):
+        lines = _lines(_Requested(_BY_NAME[name], None))
+        assert all(line.metric is not None for line in lines) == computed, name
+
+
 def test_judged_documents_only_is_not_supported_yet() -> None:
     result = _trec_eval("-J", "-m", "map", str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
     assert result.exit_code == 1
