@@ -30,7 +30,7 @@ def _measures(k: int) -> tuple[list[str], set[str]]:
     cutoffs = sorted({1, 3, k})
     joined = ",".join(map(str, cutoffs))
     arguments = [f"P.{joined}", f"recall.{joined}", "map", f"map_cut.{joined}", "ndcg", f"ndcg_cut.{joined}", "Rprec",
-                 "recip_rank", f"success.{joined}", "set_P", "set_recall", "set_F", "num_q"]
+                 "recip_rank", f"success.{joined}", "set_P", "set_recall", "set_F", "num_q", "dcg", "ideal_dcg"]
     lines = {"map", "ndcg", "Rprec", "recip_rank", "set_P", "set_recall", "set_F"}
     for measure in ("P", "recall", "map_cut", "ndcg_cut", "success"):
         lines |= {f"{measure}_{cutoff}" for cutoff in cutoffs}
@@ -88,6 +88,10 @@ def test_every_line_matches_trec_eval(drawn: tuple[Case, dict[str, dict[str, int
         assert set(measures) == names
         for name, value in measures.items():
             assert math.isclose(actual[(name, query)], value, rel_tol=0, abs_tol=TOLERANCE), (name, query)
+        # pytrec_eval has no dcg nor ideal_dcg: their quotient is its ndcg
+        ideal = actual[("ideal_dcg", query)]
+        assert math.isclose(actual[("dcg", query)] / ideal if ideal else 0, measures["ndcg"], rel_tol=0,
+                             abs_tol=TOLERANCE), query
     for query in queries - set(expected):  # -c: a query of the qrels without a run scores 0
         assert all(actual[(name, query)] == 0 for name in names)
     assert actual[("num_q", "all")] == len(queries)
