@@ -226,6 +226,13 @@ def test_a_document_twice_in_a_query_is_refused_in_the_files_words(tmp_path: Pat
     assert result.output == f"Error: rankwise trec_eval: {message}\n"
 
 
+def test_the_run_read_from_stdin() -> None:
+    result = CliRunner().invoke(main, ["trec_eval", "-m", "map", "-m", "runid", str(FIXTURES / "qrels.test"), "-"],
+                                input=(FIXTURES / "results.test").read_text())
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "runid                 \tall\tSTANDARD\nmap                   \tall\t0.1785\n"
+
+
 def test_no_summary() -> None:
     result = _trec_eval("-n", "-q", "-m", "map", str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
     expected = [line for line in (FIXTURES / "out.test.aq").read_text().splitlines()
