@@ -329,6 +329,9 @@ def mapping_table() -> str:
 def _rbp_lines(measure: TrecMeasure, text: str | None) -> list[_Line]:
     persistence = _RBP_PERSISTENCE
     name = measure.name
+    printed = name if text is None else f"{name}_{text}"
+    if measure.name == "rbp_resid":
+        return [_Line(printed, None)]
     for key, value in _pairs(measure, text):
         if key != "p":
             raise InvalidArgumentError(f"rankwise trec_eval: -m {name}.{text}: rankwise computes {name} with the "
@@ -336,9 +339,6 @@ def _rbp_lines(measure: TrecMeasure, text: str | None) -> list[_Line]:
         if not 0 < value < 1:
             raise InvalidArgumentError(f"rankwise trec_eval: -m {name}.{text}: p must be above 0 and below 1.")
         persistence = value
-    printed = name if text is None else f"{name}_{text}"
-    if measure.name == "rbp_resid":
-        return [_Line(printed, None)]
     # trec_eval's gain of a document is its relevance level over the largest
     # level of its query (m_rbp.c), whatever -l says: rankwise's graded gain,
     # from relevance 1 on (checked against the qrels: _check_rbp_gains).
@@ -366,6 +366,9 @@ def _gain_map_lines(measure: TrecMeasure, text: str | None) -> list[_Line]:
 
 def _set_f_lines(measure: TrecMeasure, text: str | None) -> list[_Line]:
     weights = _numbers(measure, text)
+    if len(weights) > 1:
+        raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: {measure.name} takes one weight "
+                                   "(trec_eval reads the first only).")
     printed = measure.name if text is None else f"{measure.name}_{text}"
     # rankwise's f1 is set_F's harmonic mean with its default weight, 1
     return [_Line(printed, _alias(measure.name) if weights[0] == 1.0 else None)]

@@ -145,6 +145,8 @@ def test_judged_documents_only_is_not_supported_yet() -> None:
     (["-m", "rbp.q=0.5"], "with the parameter p (the persistence) only, not 'q'"),
     (["-m", "rbp.p=1.5"], "p must be above 0 and below 1"),
     (["-m", "set_F.0.5"], "rankwise does not compute these trec_eval measures yet: set_F."),
+    (["-m", "set_F.1,2"], "-m set_F.1,2: set_F takes one weight (trec_eval reads the first only)."),
+    (["-m", "rbp_resid.1=2"], "rankwise does not compute these trec_eval measures yet: rbp_resid."),
     (["-m", "map", "-M", "0"], "-M must be a positive number of documents; got 0."),
 ])
 def test_bad_measures_and_parameters_are_refused(arguments: list[str], message: str) -> None:
