@@ -36,6 +36,7 @@
         {%- if metric is not string -%}
             {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": every entry of `metrics` must be a string such as 'ndcg@10'; got " ~ rankwise._describe(metric) ~ ".") }}
         {%- endif -%}
+        {%- set metric = rankwise.metric_alias(metric) or metric -%}
         {%- set parts = metric.split('@') -%}
         {%- set head = parts[0] -%}
         {%- set name = (head.split('(')[0] if '(' in head else head) | trim -%}

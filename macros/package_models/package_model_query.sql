@@ -15,7 +15,7 @@
             {{ exceptions.raise_compiler_error("rankwise: set `" ~ reserved ~ "` through its own var (rankwise_" ~ reserved ~ "), not inside `rankwise_options`.") }}
         {%- endif -%}
     {%- endfor -%}
-    {%- set metrics = var('rankwise_metrics', ['precision', 'recall', 'f1', 'hit_rate', 'map', 'mrr', 'ndcg', 'entropy']) -%}
+    {%- set metrics = rankwise._metrics_of_vars() -%}
     {%- if per_user -%}
         {%- set registry = rankwise._metric_registry() -%}
         {%- set user_level = [] -%}
@@ -143,7 +143,7 @@
     {%- do rankwise._check_no_unknown_arguments('compare', comparison, allowed) -%}
     {%- set options = var('rankwise_options', {}) -%}
     {%- set registry = rankwise._metric_registry() -%}
-    {%- set metrics = var('rankwise_metrics', ['precision', 'recall', 'f1', 'hit_rate', 'map', 'mrr', 'ndcg', 'entropy']) -%}
+    {%- set metrics = rankwise._metrics_of_vars() -%}
     {%- set paired = [] -%}
     {%- set names = [] -%}
     {%- set list_level = [] -%}
@@ -184,4 +184,20 @@
         train=train_relation,
         **arguments
     )) }}
+{% endmacro %}
+
+{#- The var rankwise_metrics, each name as rankwise writes it (an alias such as
+    P@10 or ndcg_cut_10 resolved by metric_alias), so that the package models
+    find each metric in the registry: an alias left as written would be taken
+    for no metric and left out of the comparison. -#}
+{% macro _metrics_of_vars() %}
+    {%- set metrics = var('rankwise_metrics', ['precision', 'recall', 'f1', 'hit_rate', 'map', 'mrr', 'ndcg', 'entropy']) -%}
+    {%- if metrics is string or metrics is not iterable or metrics is mapping -%}
+        {{ return(metrics if metrics is not string else [rankwise.metric_alias(metrics) or metrics]) }}
+    {%- endif -%}
+    {%- set resolved = [] -%}
+    {%- for metric in metrics -%}
+        {%- do resolved.append(rankwise.metric_alias(metric) or metric) -%}
+    {%- endfor -%}
+    {{ return(resolved) }}
 {% endmacro %}

@@ -157,7 +157,9 @@
     'options_read_by' (the options of arguments.options that the metrics
     arguments.metrics read), 'convention_options' (of arguments.convention),
     'readers_of' (the metrics that read arguments.read), 'strategy_descriptions',
-    'metric_better' (which way arguments.name is better). -#}
+    'metric_better' (which way arguments.name is better), 'metric_alias' (the
+    rankwise metric string of arguments.metric, another tool's name),
+    'metric_aliases' (the table of those names). -#}
 {% macro _python_registry(name, arguments={}) %}
     {%- if name == 'metric_names' -%}
         {{ return(rankwise._metric_names_of_level(arguments.level) if arguments.get('level') is not none else rankwise.metric_names()) }}
@@ -173,6 +175,10 @@
         {{ return(rankwise._strategy_descriptions()) }}
     {%- elif name == 'metric_better' -%}
         {{ return(rankwise.metric_better(arguments.name)) }}
+    {%- elif name == 'metric_alias' -%}
+        {{ return(rankwise.metric_alias(arguments.metric)) }}
+    {%- elif name == 'metric_aliases' -%}
+        {{ return(rankwise.metric_aliases()) }}
     {%- endif -%}
     {{ exceptions.raise_compiler_error("rankwise: no registry named '" ~ name ~ "'.") }}
 {% endmacro %}

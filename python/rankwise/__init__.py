@@ -16,6 +16,7 @@ from ._explain import compare_sql, explain
 from ._gates import failing_comparisons, failing_metrics
 from ._options import EvaluateOptions
 from ._report import report, verdict
+from .trec import read_qrels, read_run
 from .errors import (
     ColumnTypeError,
     DuplicateRowsError,
@@ -23,6 +24,7 @@ from .errors import (
     InputError,
     InvalidArgumentError,
     InvalidValueError,
+    MalformedLineError,
     MissingColumnError,
     NoOverlapError,
     RankwiseError,
@@ -45,6 +47,7 @@ __all__ = [
     "InputError",
     "InvalidArgumentError",
     "InvalidValueError",
+    "MalformedLineError",
     "MissingColumnError",
     "NoOverlapError",
     "RankwiseError",
@@ -61,6 +64,8 @@ __all__ = [
     "failing_comparisons",
     "failing_metrics",
     "metric_names",
+    "read_qrels",
+    "read_run",
     "report",
     "sql",
     "verdict",

@@ -36,7 +36,7 @@ def report_command(common_options: Decorator, one_line_errors: Decorator,
                correction: str, alpha: float, margin: float | None, fail_if_worse: bool, fail_under: tuple,
                fail_over: tuple, gate_on: str, **options: Any) -> None:
         """Write an HTML report of RECOMMENDATIONS evaluated against INTERACTIONS
-        (Parquet or CSV files): with --baseline, the verdict of each model against
+        (Parquet, CSV or TREC files): with --baseline, the verdict of each model against
         it and the comparison; the metrics per group, their curves over k, the
         per-user distributions, the metrics over the partitions of --partition-by
         and the data-quality notes, in one file that opens offline. A gate that

@@ -58,10 +58,14 @@ def _checked_metrics(metrics: Any, caller: str) -> Any:
     for metric in metrics:
         if not isinstance(metric, str):
             continue  # the planner reports it
-        # a name may carry parameters, as 'rbp(p=0.95)@20'
-        name = metric.split("@")[0].split("(")[0].strip()
+        # another tool's name (P@10, ndcg_cut_10) as the planner reads it; a
+        # name may carry parameters, as 'rbp(p=0.95)@20'
+        resolved = _registry("metric_alias", metric=metric) or metric
+        name = resolved.split("@")[0].split("(")[0].strip()
         if name not in known:
-            close = difflib.get_close_matches(name.lower(), known, n=1)
+            aliases = [entry["alias"] for entry in _registry("metric_aliases")]
+            close = (difflib.get_close_matches(name.lower(), known, n=1)
+                     or difflib.get_close_matches(name, aliases, n=1))
             suggestion = f" Did you mean '{close[0]}'?" if close else ""
             raise InvalidArgumentError(
                 f"rankwise.{caller}: unknown metric '{metric}'.{suggestion} "

@@ -19,6 +19,7 @@ import click
 import duckdb
 
 from . import __version__
+from ._aliases import canonical_metric
 from ._api import DIALECT_ADAPTERS, check, evaluate, exposure_by_item_group, sql
 from ._compare import comparison_table, compare
 from ._explain import explain
@@ -28,7 +29,8 @@ from .engines.duckdb import apply_settings
 from ._options import DEFAULTS, DOCS, choices, option_types
 from ._progress import stages
 from ._render import renderer
-from .errors import RankwiseError, RankwiseWarning
+from .errors import InputError, RankwiseError, RankwiseWarning
+from .trec import read_qrels, read_run, trec_file_kind
 
 _OUTPUT_FORMATS = {".parquet": "parquet", ".csv": "csv", ".json": "json"}
 
@@ -165,7 +167,8 @@ def _arguments(options: dict[str, Any]) -> dict[str, Any]:
     arguments["group_by"] = list(options["group_by"])
     arguments["partition_by"] = list(options["partition_by"])
     if "metrics" in arguments:
-        arguments["metrics"] = list(arguments["metrics"])
+        # trec_eval's and ir_measures' names (P@10, ndcg_cut_10, MAP) as rankwise's
+        arguments["metrics"] = [canonical_metric(metric) for metric in arguments["metrics"]]
     for name, value in list(arguments.items()):
         if name in DEFAULTS and isinstance(value, tuple):
             arguments[name] = list(value)
@@ -385,10 +388,10 @@ def _emit(relation: duckdb.DuckDBPyRelation, output: Path | None, output_format:
 @_one_line_errors
 def evaluate_command(output: Path | None, output_format: str | None, fail_under: tuple, fail_over: tuple,
                      gate_on: str, **options: Any) -> None:
-    """Evaluate RECOMMENDATIONS against INTERACTIONS (Parquet or CSV files; - reads CSV from stdin)."""
+    """Evaluate RECOMMENDATIONS against INTERACTIONS (Parquet, CSV or TREC files: a run and its qrels; - reads stdin)."""
     output_format = _output_format(output, output_format)
     memory = {name: options.pop(name) for name in ("memory_limit", "temp_directory")}
-    options = _read_stdin(options)
+    options = _read_inputs(options)
     with duckdb.connect() as con, stages() as stage:
         apply_settings(con, "evaluate", **memory)
         stage("checking the inputs and computing the metrics" if options.get("validate", True) else "computing the metrics")
@@ -414,9 +417,9 @@ def evaluate_command(output: Path | None, output_format: str | None, fail_under:
 @_one_line_errors
 def exposure_command(output: Path | None, output_format: str | None, **options: Any) -> None:
     """Each item group's share of the exposure in RECOMMENDATIONS and of the relevance in INTERACTIONS: the rows
-    behind exposure_disparity@k (Parquet or CSV files; - reads CSV from stdin)."""
+    behind exposure_disparity@k (Parquet, CSV or TREC files; - reads stdin)."""
     output_format = _output_format(output, output_format)
-    options = _read_stdin(options)
+    options = _read_inputs(options)
     with duckdb.connect() as con:
         relation = _result_table(con, lambda: exposure_by_item_group(con=con, output="relation", **_arguments(options)))
         _emit(relation, output, output_format)
@@ -430,9 +433,11 @@ def _result_table(con: duckdb.DuckDBPyConnection,
     return con.table("rankwise_result")
 
 
-def _read_stdin(options: dict[str, Any]) -> dict[str, Any]:
-    """An input given as - becomes the CSV read from stdin, parsed by DuckDB as
-    a file would be."""
+def _read_inputs(options: dict[str, Any], group_by_model: bool = True) -> dict[str, Any]:
+    """Reads the inputs that are files: an input given as - becomes the CSV or
+    TREC file read from stdin; a TREC file (a run as RECOMMENDATIONS, qrels as
+    INTERACTIONS: _read_trec) becomes its table; a Parquet or CSV file is left
+    to the engine; anything else is refused with the formats rankwise reads."""
     stdin_roles = [role for role in ("recommendations", "interactions") if options.get(role) == "-"]
     if len(stdin_roles) > 1:
         raise click.BadParameter("only one of RECOMMENDATIONS and INTERACTIONS can be read from stdin (-).")
@@ -442,9 +447,73 @@ def _read_stdin(options: dict[str, Any]) -> dict[str, Any]:
             path.write_bytes(click.get_binary_stream("stdin").read())
             if path.stat().st_size == 0:
                 raise click.BadParameter(f"the {role} are read from stdin (-), which is empty.")
+            if trec_file_kind(path) is not None:
+                _read_trec(options, role, path, "stdin", group_by_model)
+                continue
             with duckdb.connect() as reader:
                 options[role] = reader.read_csv(str(path)).df()
+    for role in ("recommendations", "interactions"):
+        value = options.get(role)
+        if isinstance(value, str) and value != "-":
+            _read_file(options, role, value, group_by_model)
     return options
+
+
+# The files the engine reads by their name (engines/duckdb.py), optionally
+# compressed: Parquet and CSV.
+_ENGINE_FILE = re.compile(r".*\.(parquet|pq|csv|tsv|txt)(\.gz|\.zst)?", re.IGNORECASE)
+_FORMATS = ("Parquet (.parquet), CSV (.csv, .tsv, .txt; optionally .gz), TREC qrels (qid iter docno rel) and TREC "
+            "runs (qid Q0 docno rank score tag)")
+
+
+def _read_file(options: dict[str, Any], role: str, path: str, group_by_model: bool) -> None:
+    """A file argument: a TREC file becomes its table (whatever its name:
+    results.test, run.txt); a Parquet or CSV file stays a path for the engine;
+    a missing or unreadable one is refused with rankwise's message, not the
+    engine's."""
+    if any(character in path for character in "*?["):
+        return  # a glob of Parquet or CSV files: the engine's
+    if not os.path.isfile(path):
+        raise InputError(f"rankwise: the {role} file '{path}' does not exist.", table=role)
+    if trec_file_kind(path) is not None:
+        _read_trec(options, role, path, path, group_by_model)
+    elif not _ENGINE_FILE.fullmatch(path):
+        raise InputError(f"rankwise: cannot read the {role} file '{path}': rankwise reads {_FORMATS}, and its first "
+                         f"line is none of them: {_first_line(path)!r}.", table=role)
+
+
+def _first_line(path: str) -> str:
+    with open(path, "rb") as stream:
+        line = stream.readline(200).decode("utf-8", errors="replace").rstrip("\r\n")
+    return line
+
+
+def _read_trec(options: dict[str, Any], role: str, path: str | Path, shown: str, group_by_model: bool) -> None:
+    """A TREC file as its role's table: a run as the recommendations (scores
+    ranked as trec_eval ranks them, the tag a group), qrels as the
+    interactions (their relevance read); a run given as the interactions or
+    qrels as the recommendations are refused, naming the order."""
+    kind = trec_file_kind(path)
+    expected = "run" if role == "recommendations" else "qrels"
+    if kind != expected:
+        other = "INTERACTIONS" if role == "recommendations" else "RECOMMENDATIONS"
+        raise InputError(
+            f"rankwise: the {role} file '{shown}' holds TREC {'qrels' if kind == 'qrels' else 'a run'}, which is the "
+            f"{other}: rankwise evaluate takes RECOMMENDATIONS (the run) first and INTERACTIONS (the qrels) second; "
+            "rankwise trec_eval takes them in trec_eval's order, QRELS RUN.", table=role)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RankwiseWarning)
+        frame = read_run(path) if kind == "run" else read_qrels(path)
+    for warning in caught:
+        click.echo(f"warning: {str(warning.message).replace(str(path), shown)}", err=True)
+    options[role] = frame
+    if kind == "run":
+        if options.get("score_col") is None:
+            options["score_col"] = "score"
+        if group_by_model and "model" not in options.get("group_by", ()):
+            options["group_by"] = (*options.get("group_by", ()), "model")
+    elif options.get("relevance_col") is None:
+        options["relevance_col"] = "relevance"
 
 
 def _write_to_stdout(relation: duckdb.DuckDBPyRelation, output_format: str) -> None:
@@ -490,7 +559,7 @@ def check_command(**options: Any) -> None:
     Exits 1 when a problem would make `rankwise evaluate` refuse the input."""
     with stages() as stage:
         stage("checking")
-        report = check(**_arguments(_read_stdin(options)))
+        report = check(**_arguments(_read_inputs(options)))
     if report.empty:
         click.echo("no problems found")
         return
@@ -576,7 +645,7 @@ def explain_command(recommendations: str, interactions: str, dialect: str, compa
 @_one_line_errors
 def compare_command(details: bool, output_format: str, output: Path | None, fail_if_worse: bool,
                     **options: Any) -> None:
-    """Compare the models of RECOMMENDATIONS on INTERACTIONS (Parquet or CSV files; - reads CSV from stdin).
+    """Compare the models of RECOMMENDATIONS on INTERACTIONS (Parquet, CSV or TREC files; - reads stdin).
 
     Prints one row per model and one column per metric, each mean marked with the
     letters of the models it beats significantly (as ranx does)."""
@@ -586,6 +655,7 @@ def compare_command(details: bool, output_format: str, output: Path | None, fail
         if kind is None:
             raise click.BadParameter(f"'{output}': the file name must end in .parquet, .csv or .json.",
                                      param_hint="--output")
+    options = _read_inputs(options, group_by_model=False)
     arguments = _arguments({**options, "group_by": options["group_by"], "partition_by": options["partition_by"]})
     arguments["tests"] = list(options["tests"]) or ["t"]
     if fail_if_worse and options["margin"] is None:
@@ -609,7 +679,54 @@ def compare_command(details: bool, output_format: str, output: Path | None, fail
                               "comparisons where a model is not shown to be no worse than the baseline"))
 
 
-main.add_command(report_command(_common_options_except("model_col"), _one_line_errors, _arguments, _gate_options,
+@main.command("trec_eval")
+@click.option("-q", "--query_eval_wanted", "per_query", is_flag=True,
+              help="Print each query's values before the summary.")
+@click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE[.PARAMS]",
+              help="A measure (repeatable), with parameters after a dot (P.5,10; ndcg.1=3,2=9; rbp.p=0.8), or a set "
+                   "of them: official (the default), all_trec, set.")
+@click.option("-c", "--complete_rel_info_wanted", "complete", is_flag=True,
+              help="Average over every query of QRELS; a query without documents in RUN scores 0.")
+@click.option("-l", "--level_for_rel", "relevance_level", type=int, default=1, show_default=True,
+              help="The smallest relevance that counts as relevant.")
+@click.option("-M", "--Max_retrieved_per_topic", "max_docs", type=int, default=None,
+              help="Read only the first N documents of each query (trec_eval's order); the others are dropped, and "
+                   "a note says how many.")
+@click.option("-J", "--Judged_docs_only", "judged_only", is_flag=True,
+              help="Only judged documents (not supported yet).")
+@click.option("-n", "--nosummary", "no_summary", is_flag=True, help="No summary (all) lines.")
+@click.argument("qrels")
+@click.argument("run")
+@_one_line_errors
+def trec_eval_command(qrels: str, run: str, per_query: bool, measures: tuple[str, ...], complete: bool,
+                      relevance_level: int, max_docs: int | None, judged_only: bool, no_summary: bool) -> None:
+    """trec_eval's command line, every number computed by rankwise: evaluate the TREC run RUN (- reads it from
+    stdin) against the TREC qrels QRELS and print trec_eval's lines, measure, query (or all) and value.
+
+    Notes on stderr say what trec_eval leaves out silently: the run's queries without judgments, the documents
+    past -M."""
+    from ._trec_eval import format_lines, trec_eval
+
+    with warnings.catch_warnings(record=True) as caught, tempfile.TemporaryDirectory() as folder:
+        warnings.simplefilter("always", RankwiseWarning)
+        if run == "-":
+            path = Path(folder) / "run"
+            path.write_bytes(click.get_binary_stream("stdin").read())
+            run_table = read_run(path)
+        else:
+            run_table = read_run(run)
+        result = trec_eval(qrels, run_table, list(measures), per_query=per_query, complete=complete,
+                           relevance_level=relevance_level, max_docs=max_docs, judged_only=judged_only,
+                           summary=not no_summary)
+    for warning in caught:
+        click.echo(f"warning: {warning.message}", err=True)
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
+    click.echo(format_lines(result), nl=False)
+
+
+main.add_command(report_command(_common_options_except("model_col"), _one_line_errors,
+                                lambda options: _arguments(_read_inputs(options)), _gate_options,
                                 _comparison_options("The model every other is compared with, a value of --model-col: "
                                                     "the report opens with the verdict of each model against it."),
                                 _report_failed_gates))

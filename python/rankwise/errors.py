@@ -62,6 +62,21 @@ class DuplicateRowsError(InvalidValueError):
     same (user, item) twice in the interactions."""
 
 
+class MalformedLineError(InputError):
+    """A line of a TREC qrels or run file that does not have the format's shape:
+    the wrong number of fields, a relevance or rank that is not an integer, a
+    score that is not a finite number. The message names the file, the line
+    number, the line and what was expected."""
+
+    def __init__(self, message: str, *, path: str, line_number: int, line: str, expected: str,
+                 table: str | None = None) -> None:
+        super().__init__(message, table=table)
+        self.path = path
+        self.line_number = line_number
+        self.line = line
+        self.expected = expected
+
+
 class NoOverlapError(InputError):
     """No user id (or no item id) of the recommendations occurs in the
     interactions: no list can be judged, so every number would be 0 or missing."""

@@ -239,7 +239,7 @@ EXPRESSION_CASES: dict[str, tuple[str, tuple[Any, ...], dict[str, Any]]] = {
 }
 # Public macros that return no SQL expression, and the macros whose output is a
 # type, not a value.
-NOT_SQL = {"convention_options", "metric_names", "metric_better"}
+NOT_SQL = {"convention_options", "metric_names", "metric_better", "metric_alias", "metric_aliases"}
 TYPE_MACROS = {"type_float64"}
 
 # Column names that need quoting, holding every quote and escape character of the

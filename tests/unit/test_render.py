@@ -108,7 +108,7 @@ BAD_ARGUMENTS = [
     ({"metrics": "ndcg", "k": True}, "argument `k` must be a positive integer"),
     ({"metrics": ["ndcg@x"]}, "the cutoff in metric 'ndcg@x' must be a positive integer"),
     ({"metrics": ["ndcg@0"]}, "the cutoff in metric 'ndcg@0' must be a positive integer"),
-    ({"metrics": ["nDCG@5"]}, "unknown metric 'nDCG@5'"),
+    ({"metrics": ["ndgc@5"]}, "unknown metric 'ndgc@5'"),
     ({"metrics": [10]}, "every entry of `metrics` must be a string"),
     ({"metrics": "map", "ap_denominator": "R"}, "argument `ap_denominator` must be one of 'relevant', 'min_relevant_k', 'hits', 'k'; got 'R'."),
     ({"metrics": "map", "precision_denominator": "n"}, "argument `precision_denominator` must be one of 'k', 'list_length'; got 'n'."),

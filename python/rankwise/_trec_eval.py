@@ -1,0 +1,621 @@
+"""``rankwise trec_eval``: trec_eval's command line on :func:`rankwise.evaluate`.
+
+trec_eval (https://github.com/usnistgov/trec_eval, version 10.0) reads a qrels
+file and a run, and prints ``measure  qid|all  value`` lines. This module reads
+the same files (:mod:`rankwise.trec`), the same measure names and parameters,
+the same measure sets, and prints the same lines, in trec_eval's order and
+layout; every number comes from :func:`rankwise.evaluate`, under
+``convention='trec_eval'`` (ties broken by docno descending, as trec_eval's
+``form_res_rels.c`` orders them), ``users='interactions'`` for ``-c`` and
+``relevance_threshold`` for ``-l``.
+
+The table :data:`MEASURES` lists trec_eval's measures in its order
+(``measures.c``). A measure's lines name their rankwise metric through the
+alias table of the macros (``macros/aliases/metric_aliases.sql``: ``P_10`` is
+``precision@10``), but for the few whose parameters change the metric string or
+the input (``rbp``'s persistence, ``ndcg``'s gain map, ``set_F``'s weight,
+:data:`SPECIAL`). A measure whose lines have no rankwise metric yet is refused
+with the list of those missing; adding its metric and its alias maps it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._render import renderer
+from .errors import InputError, InvalidArgumentError
+
+__all__ = ["MEASURES", "MEASURE_SETS", "TrecEvalResult", "format_lines", "missing_measures", "trec_eval"]
+
+
+@dataclass(frozen=True)
+class TrecMeasure:
+    """One of trec_eval's measures, as measures.c declares it."""
+
+    name: str
+    parameters: str = "none"
+    """'none'; 'cutoffs' (positive integers, one line each: P.5,10 prints P_5
+    and P_10); 'levels' (numbers, one line each, printed with two decimals:
+    iprec_at_recall_0.10); 'pairs' (name=value, one line named by the text
+    given: ndcg_1=3,2=9); 'numbers' (one line named by the text given:
+    utility_2,-1,0,0)."""
+    defaults: tuple[float, ...] = ()
+    per_query: bool = True
+    """Whether -q prints it for each query (num_q, gm_map and gm_bpref are
+    summaries only)."""
+    count: bool = False
+    """Printed as an integer."""
+    summary: str = "mean"
+    """What its `all` line is: the mean over the queries, or (trec_eval's
+    meas_avg.c) their 'total' (the counts) or 'geometric' mean (gm_map,
+    gm_bpref). rankwise.evaluate gives means: a measure summed or averaged
+    geometrically is not computed until it gives those too, whatever metric
+    its lines name."""
+
+
+_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+_RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+# trec_eval's measures in its order of output (measures.c, te_trec_measures),
+# but for those that read other relevance formats (prefs, qrels_jg: -R).
+MEASURES: tuple[TrecMeasure, ...] = (
+    TrecMeasure("runid", per_query=False),
+    TrecMeasure("num_q", per_query=False, count=True),
+    TrecMeasure("num_ret", count=True, summary="total"),
+    TrecMeasure("num_rel", count=True, summary="total"),
+    TrecMeasure("num_rel_ret", count=True, summary="total"),
+    TrecMeasure("map"),
+    TrecMeasure("gm_map", per_query=False, summary="geometric"),
+    TrecMeasure("Rprec"),
+    TrecMeasure("bpref"),
+    TrecMeasure("recip_rank"),
+    TrecMeasure("iprec_at_recall", "levels", _RECALL_LEVELS),
+    TrecMeasure("P", "cutoffs", _CUTOFFS),
+    TrecMeasure("relstring", "numbers", (10,)),
+    TrecMeasure("recall", "cutoffs", _CUTOFFS),
+    TrecMeasure("infAP"),
+    TrecMeasure("gm_bpref", per_query=False, summary="geometric"),
+    TrecMeasure("Rprec_mult", "levels", (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)),
+    TrecMeasure("utility", "numbers", (1.0, -1.0, 0.0, 0.0)),
+    TrecMeasure("11pt_avg", "numbers", _RECALL_LEVELS),
+    TrecMeasure("binG"),
+    TrecMeasure("G", "pairs"),
+    TrecMeasure("dcg", "pairs"),
+    TrecMeasure("ideal_dcg", "pairs"),
+    TrecMeasure("ndcg", "pairs"),
+    TrecMeasure("ndcg_rel", "pairs"),
+    TrecMeasure("Rndcg", "pairs"),
+    TrecMeasure("ndcg_cut", "cutoffs", _CUTOFFS),
+    TrecMeasure("map_cut", "cutoffs", _CUTOFFS),
+    TrecMeasure("relative_P", "cutoffs", _CUTOFFS),
+    TrecMeasure("success", "cutoffs", (1, 5, 10)),
+    TrecMeasure("set_P"),
+    TrecMeasure("set_relative_P"),
+    TrecMeasure("set_recall"),
+    TrecMeasure("set_map"),
+    TrecMeasure("set_F", "numbers", (1.0,)),
+    TrecMeasure("num_nonrel_judged_ret", count=True, summary="total"),
+    TrecMeasure("yaap"),
+    TrecMeasure("rbp", "pairs"),
+    TrecMeasure("rbp_resid", "pairs"),
+    TrecMeasure("unj", "cutoffs", (5, 10, 20)),
+)
+_BY_NAME = {measure.name: measure for measure in MEASURES}
+
+# trec_eval's nicknames (measures.c).
+_OFFICIAL = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+             "iprec_at_recall", "P")
+MEASURE_SETS: dict[str, tuple[str, ...]] = {
+    "official": _OFFICIAL,
+    "all_trec": (*_OFFICIAL, "relstring", "recall", "unj", "rbp", "rbp_resid", "infAP", "gm_bpref", "utility",
+                 "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success", "map_cut", "ndcg_cut", "ndcg_rel", "Rndcg",
+                 "binG", "G", "set_P", "set_recall", "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret"),
+    "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall", "set_relative_P",
+            "set_map", "set_F"),
+}
+
+# The options every evaluation of trec_eval's measures runs under, but users
+# (-c) and relevance_threshold (-l): trec_eval's conventions, and the columns of
+# the tables rankwise.read_qrels and rankwise.read_run return.
+EVALUATION_OPTIONS = {"convention": "trec_eval", "ties": "item_desc", "score_col": "score",
+                      "relevance_col": "relevance"}
+_RBP_PERSISTENCE = 0.9  # m_rbp.c's default p
+
+
+@dataclass(frozen=True)
+class _Line:
+    """One output line of a measure: its printed name, and what computes it:
+    `metric` (a rankwise metric string, evaluated on the qrels with the gains
+    of `gains`), 'n_users' for num_q, 'runid' for the run's tag; None when
+    rankwise has no metric for it yet."""
+
+    name: str
+    metric: str | None
+    gains: tuple[tuple[int, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class _Requested:
+    measure: TrecMeasure
+    parameters: str | None  # the text after the '.', as given
+
+
+@dataclass
+class TrecEvalResult:
+    """The lines trec_eval would print, and the notes on what it (and so
+    rankwise) leaves out."""
+
+    lines: list[tuple[str, str, Any]] = field(default_factory=list)
+    """(measure, qid or 'all', value): a float, an int for the counts, the tag
+    for runid."""
+    notes: list[str] = field(default_factory=list)
+
+
+def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: bool = False,
+              complete: bool = False, relevance_level: int = 1, max_docs: int | None = None,
+              judged_only: bool = False, summary: bool = True) -> TrecEvalResult:
+    """trec_eval's output for a qrels and a run, every number computed by
+    :func:`rankwise.evaluate`.
+
+    Args:
+        qrels: A path, or the table :func:`rankwise.read_qrels` returns.
+        run: A path, or the table :func:`rankwise.read_run` returns (read as one
+            run, whatever its tags, as trec_eval reads a file).
+        measures: trec_eval's -m arguments: measures, with parameters after a
+            dot (``P.5,10``), or sets (``official``, the default, ``all_trec``,
+            ``set``).
+        per_query: -q: the lines of each query before the summary.
+        complete: -c: every query of the qrels counts, a query without
+            documents in the run scoring 0 (``users='interactions'``).
+        relevance_level: -l: the smallest relevance that is relevant.
+        max_docs: -M: only the first max_docs documents of each query, in
+            trec_eval's order, are read.
+        judged_only: -J: not yet (rankwise has no option that drops the
+            unjudged documents before ranking).
+        summary: False for -n: no summary lines.
+
+    Raises:
+        rankwise.InvalidArgumentError: an unknown measure, a malformed
+            parameter, -J, or measures rankwise does not compute yet (all
+            listed).
+    """
+    from . import _api
+    from .trec import read_qrels, read_run
+
+    if judged_only:
+        raise InvalidArgumentError(
+            "rankwise trec_eval: -J (judged documents only) is not supported yet: rankwise.evaluate has no option "
+            "that drops the unjudged documents of each list before ranking.")
+    if max_docs is not None and max_docs < 1:
+        raise InvalidArgumentError(f"rankwise trec_eval: -M must be a positive number of documents; got {max_docs}.")
+    requested = _requested(measures or ["official"])
+    lines = {item.measure.name: _lines(item) for item in requested}
+    missing = missing_measures(lines)
+    if missing:
+        raise InvalidArgumentError(_missing_message(missing, requested))
+
+    notes: list[str] = []
+    if isinstance(qrels, (str, os.PathLike)):
+        qrels = read_qrels(qrels)
+    if isinstance(run, (str, os.PathLike)):
+        run = read_run(run)
+    runid = str(run["model"].iloc[-1]) if "model" in run.columns else ""
+    run = run[["user_id", "item_id", "score"]]
+    qrels = qrels[["user_id", "item_id", "relevance"]]
+    _refuse_duplicates(qrels, "the qrels judge", "judgment")
+    _refuse_duplicates(run, "the run retrieves", "line")
+    qrels = _judged(qrels, notes)
+    run = _cut(run, max_docs, notes)
+    _note_queries(qrels, run, complete, notes)
+    if "rbp" in lines:
+        _check_rbp_gains(qrels)
+
+    users = "interactions" if complete else "both"
+
+    def evaluated(metrics: list[str], gains: tuple[tuple[int, float], ...], by_user: bool) -> Any:
+        gained = qrels if not gains else qrels.assign(relevance=_mapped_gains(qrels["relevance"], gains))
+        return _api.evaluate(run, gained, metrics, per_user=by_user, confidence=None, users=users,
+                             relevance_threshold=relevance_level, **EVALUATION_OPTIONS)
+
+    # One evaluation per gain map (most often one: the qrels as read), of every
+    # metric its lines name; each metric's rows are found again by (metric, k).
+    variants: dict[tuple[tuple[int, float], ...], dict[tuple[str, int | None], str]] = {}
+    for line in (line for item in requested for line in lines[item.measure.name] if line.metric != "runid"):
+        metric = "map" if line.metric == "n_users" else line.metric  # num_q: the n_users of any mean
+        taken = variants.setdefault(line.gains, {}).setdefault(_metric_key(metric), metric)
+        if taken != metric:
+            raise AssertionError(f"{taken} and {metric} would share their rows in one evaluation")
+    means: dict[tuple[Any, ...], float] = {}
+    by_query: dict[tuple[Any, ...], float] = {}
+    n_users = None
+    for gains, keyed in variants.items():
+        metrics = list(keyed.values())
+        for row in evaluated(metrics, gains, False).itertuples():
+            means[(gains, row.metric, _plain_k(row.k))] = row.value
+            n_users = int(row.n_users)
+        if per_query:
+            for row in evaluated(metrics, gains, True).itertuples():
+                by_query[(gains, row.metric, _plain_k(row.k), str(row.user_id))] = row.value
+
+    result = TrecEvalResult(notes=notes)
+    ordered = sorted(requested, key=lambda item: MEASURES.index(item.measure))
+    if per_query:
+        queries = sorted({key[3] for key in by_query})
+        for query in queries:
+            for item in ordered:
+                if not item.measure.per_query:
+                    continue
+                for line in lines[item.measure.name]:
+                    name, k = _metric_key(line.metric)
+                    result.lines.append((line.name, query, by_query[(line.gains, name, k, query)]))
+    if summary:
+        for item in ordered:
+            for line in lines[item.measure.name]:
+                if line.metric == "runid":
+                    result.lines.append((line.name, "all", runid))
+                elif line.metric == "n_users":
+                    result.lines.append((line.name, "all", n_users))
+                else:
+                    name, k = _metric_key(line.metric)
+                    result.lines.append((line.name, "all", means[(line.gains, name, k)]))
+    return result
+
+
+def format_lines(result: TrecEvalResult) -> str:
+    """The lines as trec_eval prints them (meas_print_single.c,
+    meas_print_final.c): ``%-22s\\t%s\\t%6.4f``, an integer for the counts, the
+    tag for runid."""
+    text = []
+    for name, query, value in result.lines:
+        if isinstance(value, str):
+            shown = value
+        elif isinstance(value, int):
+            shown = str(value)
+        else:
+            shown = f"{value:6.4f}"
+        text.append(f"{name:<22}\t{query}\t{shown}\n")
+    return "".join(text)
+
+
+def missing_measures(lines: dict[str, list[_Line]]) -> list[str]:
+    """The measures of `lines` with a line rankwise does not compute yet."""
+    return [name for name, measure_lines in lines.items() if any(line.metric is None for line in measure_lines)]
+
+
+# What the table of docs/search.md says of the measures whose parameters change
+# the metric string or the input.
+_HOW = {
+    "runid": "the run's tag (its last line's, as trec_eval reads it)",
+    "num_q": "`n_users` of the means",
+    "dcg": "a gain map (`dcg.2=9`): evaluated on the qrels with each level's gain as its relevance",
+    "ideal_dcg": "a gain map, as dcg",
+    "ndcg": "a gain map (`ndcg.1=3,2=9`), as dcg; a negative gain is refused",
+    "rbp": "`rbp.p=0.8` sets p (0.9 by default, as trec_eval's); refused when the queries' largest relevance levels "
+           "differ (trec_eval divides a level by its query's largest, rankwise by the qrels')",
+    "set_F": "with its default weight 1 only (`set_F.0.5` is not yet)",
+}
+
+
+def mapping_table() -> str:
+    """Each trec_eval measure and the rankwise metric that computes it, with
+    trec_eval's default parameters, as a markdown table (docs/search.md holds
+    it)."""
+    rows = ["| trec_eval measure | rankwise metric | parameters and limits |", "|---|---|---|"]
+    for measure in MEASURES:
+        measure_lines = _lines(_Requested(measure, None))
+        if any(line.metric is None for line in measure_lines):
+            computed = "not yet"
+        elif measure.name in ("runid", "num_q"):
+            computed = ""
+        elif len(measure_lines) > 3:
+            computed = f"`{measure_lines[0].metric}` ... `{measure_lines[-1].metric}`"
+        else:
+            computed = ", ".join(f"`{line.metric}`" for line in measure_lines)
+        how = _HOW.get(measure.name, {"total": "its summary is a total over the queries",
+                                      "geometric": "its summary is a geometric mean"}.get(measure.summary, ""))
+        if measure.parameters == "cutoffs" and computed != "not yet":
+            how = f"cutoffs: `{measure.name}.5,10`"
+        rows.append(f"| `{measure.name}` | {computed} | {how} |")
+    return "\n".join(rows) + "\n"
+
+
+# The measures whose parameters change the metric string or the input, rather
+# than only the name of a line: each returns the lines of the measure for the
+# parameter text given (None: trec_eval's defaults).
+def _rbp_lines(measure: TrecMeasure, text: str | None) -> list[_Line]:
+    persistence = _RBP_PERSISTENCE
+    name = measure.name
+    printed = name if text is None else f"{name}_{text}"
+    if measure.name == "rbp_resid":
+        return [_Line(printed, None)]
+    for key, value in _pairs(measure, text):
+        if key != "p":
+            raise InvalidArgumentError(f"rankwise trec_eval: -m {name}.{text}: rankwise computes {name} with the "
+                                       f"parameter p (the persistence) only, not {key!r} (a gain of a relevance level).")
+        if not 0 < value < 1:
+            raise InvalidArgumentError(f"rankwise trec_eval: -m {name}.{text}: p must be above 0 and below 1.")
+        persistence = value
+    # trec_eval's gain of a document is its relevance level over the largest
+    # level of its query (m_rbp.c), whatever -l says: rankwise's graded gain,
+    # from relevance 1 on (checked against the qrels: _check_rbp_gains).
+    return [_Line(printed, f"rbp(p={persistence!r}, gain=graded, rel=1)")]
+
+
+def _gain_map_lines(measure: TrecMeasure, text: str | None) -> list[_Line]:
+    """ndcg, dcg, ideal_dcg: a gain for each relevance level given
+    (`ndcg.1=3,2=9`), the others keeping their level as gain (gain_init.c)."""
+    metric = _alias(measure.name)
+    if text is None:
+        return [_Line(measure.name, metric)]
+    gains = []
+    for key, value in _pairs(measure, text):
+        if not re.fullmatch(r"[+-]?[0-9]+", key) or int(key) < 0:
+            raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: {key!r} is not a relevance "
+                                       "level; give each gain as level=gain, such as 2=9.")
+        if value < 0:
+            raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: the gain {value!r} of level "
+                                       f"{key} is negative, and rankwise's gains are not (a negative gain is not "
+                                       "supported yet).")
+        gains.append((int(key), value))
+    return [_Line(f"{measure.name}_{text}", metric, tuple(sorted(gains)))]
+
+
+def _set_f_lines(measure: TrecMeasure, text: str | None) -> list[_Line]:
+    weights = _numbers(measure, text)
+    if len(weights) > 1:
+        raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: {measure.name} takes one weight "
+                                   "(trec_eval reads the first only).")
+    printed = measure.name if text is None else f"{measure.name}_{text}"
+    # rankwise's f1 is set_F's harmonic mean with its default weight, 1
+    return [_Line(printed, _alias(measure.name) if weights[0] == 1.0 else None)]
+
+
+SPECIAL: dict[str, Callable[[TrecMeasure, str | None], list[_Line]]] = {
+    "runid": lambda measure, text: [_Line("runid", "runid")],
+    "num_q": lambda measure, text: [_Line("num_q", "n_users")],
+    "rbp": _rbp_lines,
+    "rbp_resid": _rbp_lines,
+    "dcg": _gain_map_lines,
+    "ideal_dcg": _gain_map_lines,
+    "ndcg": _gain_map_lines,
+    "set_F": _set_f_lines,
+}
+
+
+def _lines(item: _Requested) -> list[_Line]:
+    measure, text = item.measure, item.parameters
+    if text is not None and measure.parameters == "none":
+        raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: {measure.name} takes no "
+                                   "parameter.")
+    if measure.summary != "mean":
+        return [_Line(measure.name, None)]
+    if measure.name in SPECIAL:
+        return SPECIAL[measure.name](measure, text)
+    if measure.parameters == "cutoffs":
+        names = [f"{measure.name}_{cutoff}" for cutoff in _cutoffs(measure, text)]
+    elif measure.parameters == "levels":
+        names = [f"{measure.name}_{level:3.2f}" for level in _levels(measure, text)]
+    else:
+        if measure.parameters == "numbers":
+            _numbers(measure, text)
+        elif measure.parameters == "pairs":
+            _pairs(measure, text)
+        names = [measure.name if text is None else f"{measure.name}_{text}"]
+    return [_Line(name, _alias(name)) for name in names]
+
+
+def _alias(name: str) -> str | None:
+    """The rankwise metric string of trec_eval's line `name` (P_5, recip_rank)
+    by the macros' alias table; None when it has none."""
+    return renderer().call("_python_registry", "metric_alias", {"metric": name})
+
+
+def _requested(arguments: Iterable[str]) -> list[_Requested]:
+    """The measures -m asks for, each once, with the parameters given (as
+    trec_eval, the first -m giving a measure parameters sets them; a second,
+    different, is refused rather than ignored)."""
+    chosen: dict[str, _Requested] = {}
+    for argument in arguments:
+        name, dot, text = argument.partition(".")
+        if dot and not text:
+            raise InvalidArgumentError(f"rankwise trec_eval: -m {argument}: no parameter after the '.'.")
+        names = MEASURE_SETS.get(name)
+        if names is not None and dot:
+            raise InvalidArgumentError(f"rankwise trec_eval: -m {argument}: {name} is a set of measures, which "
+                                       "takes no parameter.")
+        if names is None:
+            if name not in _BY_NAME:
+                raise InvalidArgumentError(_unknown_message(argument, name))
+            names = (name,)
+        for each in names:
+            given = text if dot else None
+            previous = chosen.get(each)
+            if previous is None or previous.parameters is None:
+                chosen[each] = _Requested(_BY_NAME[each], given if given is not None else
+                                          (previous.parameters if previous else None))
+            elif given is not None and given != previous.parameters:
+                raise InvalidArgumentError(
+                    f"rankwise trec_eval: -m {each}.{previous.parameters} and -m {each}.{given}: trec_eval reads the "
+                    f"first parameters of a measure only; give them in one, such as -m {each}.{previous.parameters},"
+                    f"{given}.")
+    return list(chosen.values())
+
+
+def _unknown_message(argument: str, name: str) -> str:
+    hint = ""
+    match = re.fullmatch(r"(.+)_([0-9.]+)", name)
+    if match and match.group(1) in _BY_NAME:
+        hint = f" trec_eval gives parameters after a dot: -m {match.group(1)}.{match.group(2)}."
+    sets = ", ".join(MEASURE_SETS)
+    return (f"rankwise trec_eval: unknown measure '{argument}'.{hint} trec_eval's measures: "
+            f"{', '.join(measure.name for measure in MEASURES)}; its sets: {sets}.")
+
+
+def _missing_message(missing: list[str], requested: list[_Requested]) -> str:
+    computed = [item for item in sorted(requested, key=lambda item: MEASURES.index(item.measure))
+                if item.measure.name not in missing]
+    asked = " ".join(f"-m {item.measure.name}" + (f".{item.parameters}" if item.parameters is not None else "")
+                     for item in computed)
+    return (f"rankwise trec_eval: rankwise does not compute these trec_eval measures yet: {', '.join(missing)}. "
+            + (f"Of those asked, it computes: {asked}." if computed else "It computes none of those asked."))
+
+
+def _cutoffs(measure: TrecMeasure, text: str | None) -> list[int]:
+    """trec_eval's get_long_cutoffs: each read as atol reads it (23.4 is 23),
+    sorted; positive and distinct."""
+    if text is None:
+        return [int(value) for value in measure.defaults]
+    cutoffs = []
+    for piece in text.split(","):
+        match = re.match(r"\s*[+-]?[0-9]+", piece)
+        if match is None or int(match.group()) <= 0:
+            raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: the cutoff {piece!r} is not a "
+                                       "positive integer.")
+        cutoffs.append(int(match.group()))
+    if len(set(cutoffs)) < len(cutoffs):
+        raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: a cutoff is given twice.")
+    return sorted(cutoffs)
+
+
+def _levels(measure: TrecMeasure, text: str | None) -> list[float]:
+    """trec_eval's get_double_cutoffs: numbers, sorted and distinct."""
+    values = sorted(_numbers(measure, text))
+    if len(set(values)) < len(values):
+        raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: a value is given twice.")
+    return values
+
+
+def _numbers(measure: TrecMeasure, text: str | None) -> list[float]:
+    if text is None:
+        return [float(value) for value in measure.defaults]
+    values = []
+    for piece in text.split(","):
+        value = _number(piece)
+        if value is None:
+            raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: {piece!r} is not a number.")
+        values.append(value)
+    return values
+
+
+def _pairs(measure: TrecMeasure, text: str | None) -> list[tuple[str, float]]:
+    """trec_eval's get_param_pairs: name=number, separated by commas."""
+    if text is None:
+        return []
+    pairs = []
+    for piece in text.split(","):
+        key, equals, value = piece.partition("=")
+        number = _number(value) if equals else None
+        if not key or number is None:
+            raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: write each parameter as "
+                                       f"name=number, separated by commas; got {piece!r}.")
+        pairs.append((key, number))
+    return pairs
+
+
+def _number(text: str) -> float | None:
+    match = re.fullmatch(r"\s*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)\s*", text)
+    return float(match.group(1)) if match else None
+
+
+def _metric_key(metric: str | None) -> tuple[str, int | None]:
+    """(rankwise metric name, cutoff or None) of a metric string, as the
+    output's `metric` and `k` columns give it."""
+    assert metric is not None
+    head, _, cutoff = metric.partition("@")
+    return head.split("(")[0].strip(), int(cutoff) if cutoff else None
+
+
+def _plain_k(k: Any) -> int | None:
+    import pandas as pd
+
+    return None if pd.isna(k) else int(k)
+
+
+def _refuse_duplicates(table: Any, what: str, kept: str) -> None:
+    """A document twice in one query of the qrels or of the run, which
+    trec_eval refuses too (form_res_rels.c: "duplicate docs"); said here in
+    the files' words, where rankwise.evaluate's message would name a table and
+    an option this command does not have."""
+    repeated = table[table.duplicated(["user_id", "item_id"], keep=False)]
+    if len(repeated):
+        example = repeated.iloc[0]
+        pairs = len(repeated.drop_duplicates(["user_id", "item_id"]))
+        raise InputError(f"rankwise trec_eval: {what} {pairs} document(s) twice for one query (for example "
+                         f"{example['item_id']!r} of query {example['user_id']!r}); trec_eval refuses them too: keep "
+                         f"one {kept} per document of a query.")
+
+
+def _judged(qrels: Any, notes: list[str]) -> Any:
+    """The qrels less their negative relevances (trec_eval: in the pool but
+    not judged, which every measure rankwise computes reads as not judged)."""
+    negative = qrels["relevance"] < 0
+    if not negative.any():
+        return qrels
+    kept = qrels[~negative]
+    lost = sorted(set(qrels["user_id"]) - set(kept["user_id"]))
+    notes.append(f"{int(negative.sum())} qrels line(s) have a negative relevance (trec_eval: a document of the pool "
+                 "left unjudged); every measure computed here reads them as unjudged documents, as trec_eval does."
+                 + (f" Queries {', '.join(lost)} have no other judgment and are left out (trec_eval counts them, "
+                    "every measure 0)." if lost else ""))
+    return kept
+
+
+def _cut(run: Any, max_docs: int | None, notes: list[str]) -> Any:
+    """-M: the first max_docs documents of each query in trec_eval's order
+    (score descending, then docno descending: form_res_rels.c)."""
+    if max_docs is None:
+        return run
+    ordered = run.sort_values(["user_id", "score", "item_id"], ascending=[True, False, False], kind="stable")
+    kept = ordered.groupby("user_id", sort=False).head(max_docs)
+    dropped = len(run) - len(kept)
+    if dropped:
+        queries = int((ordered.groupby("user_id", sort=False).size() > max_docs).sum())
+        notes.append(f"-M {max_docs}: {dropped} document(s) ranked past {max_docs} in {queries} quer"
+                     f"{'y' if queries == 1 else 'ies'} are not read (trec_eval drops them too, without a word).")
+    return kept
+
+
+def _note_queries(qrels: Any, run: Any, complete: bool, notes: list[str]) -> None:
+    judged = set(qrels["user_id"])
+    retrieved = set(run["user_id"])
+    unjudged = sorted(retrieved - judged)
+    if unjudged:
+        notes.append(f"{len(unjudged)} of the run's {len(retrieved)} queries have no judgment in the qrels and are "
+                     f"not evaluated, as trec_eval does ({_examples(unjudged)}).")
+    unretrieved = sorted(judged - retrieved)
+    if unretrieved:
+        if complete:
+            notes.append(f"{len(unretrieved)} of the qrels' {len(judged)} queries have no document in the run and "
+                         f"score 0 (-c) ({_examples(unretrieved)}).")
+        else:
+            notes.append(f"{len(unretrieved)} of the qrels' {len(judged)} queries have no document in the run and are "
+                         f"left out of the means ({_examples(unretrieved)}); -c counts them, each measure 0. "
+                         "(trec_eval 10.0 stops on such a query without -c; trec_eval 9 left it out.)")
+
+
+def _examples(ids: list[str]) -> str:
+    shown = ", ".join(ids[:5])
+    return shown + (", ..." if len(ids) > 5 else "")
+
+
+def _check_rbp_gains(qrels: Any) -> None:
+    """trec_eval's rbp divides a relevance level by the largest level of its
+    query; rankwise's rbp(gain=graded), by the largest of the qrels: the same
+    gains when every query with a relevant level tops at the same level."""
+    largest = qrels[qrels["relevance"] > 0].groupby("user_id")["relevance"].max()
+    if largest.nunique() > 1:
+        raise InvalidArgumentError(
+            "rankwise trec_eval: rbp is not computed for these qrels yet: trec_eval divides each relevance level by "
+            "the largest level of its query, rankwise's graded rbp by the largest level of the qrels, and the "
+            f"queries here top at different levels ({', '.join(str(level) for level in sorted(largest.unique()))}).")
+
+
+def _mapped_gains(relevance: Any, gains: tuple[tuple[int, float], ...]) -> Any:
+    """Each judged document's gain under an ndcg gain map: the level's gain
+    given, or the level itself."""
+    mapping = dict(gains)
+    return relevance.map(lambda level: mapping.get(int(level), float(level))).astype("float64")
