@@ -110,8 +110,13 @@
     {%- if guarded -%}
         {%- set spec = rankwise._guarded_spec(spec) -%}
     {%- endif -%}
-    {%- set macro = call if call in ['compare', 'exposure_by_item_group'] else 'evaluate' -%}
-    {{ return(adapter.dispatch(macro, 'rankwise')(relations.recommendations, relations.interactions, spec)) }}
+    {#- dbt reads each dispatch's macro name off the text: one call per name -#}
+    {%- if call == 'compare' -%}
+        {{ return(adapter.dispatch('compare', 'rankwise')(relations.recommendations, relations.interactions, spec)) }}
+    {%- elif call == 'exposure_by_item_group' -%}
+        {{ return(adapter.dispatch('exposure_by_item_group', 'rankwise')(relations.recommendations, relations.interactions, spec)) }}
+    {%- endif -%}
+    {{ return(adapter.dispatch('evaluate', 'rankwise')(relations.recommendations, relations.interactions, spec)) }}
 {% endmacro %}
 
 {#- The SQL of one input check, by name, from the macros of macros/validation/

@@ -93,3 +93,12 @@ def test_the_plan_names_every_column_read_per_input_with_its_purpose(call: str) 
     assert read["interactions"][:3] == [("user_id", "user id"), ("item_id", "item id"), ("grade", "relevance")]
     assert read["train"] == [("user_id", "user id"), ("item_id", "item id"), ("fold", "partition_by column")]
     assert plan.list_keys == ["fold", "segment", *(["model"] if call == "compare" else [])]
+
+
+def test_every_dispatch_names_its_macro_in_the_text() -> None:
+    """dbt reads the name of each adapter.dispatch off the macro's text when it
+    parses the project, and fails on a name held in a variable."""
+    calls = [(path.name, match.group(1)) for path in (REPO_ROOT / "macros").rglob("*.sql")
+             for match in re.finditer(r"adapter\.dispatch\(\s*([^,)]+)", path.read_text())]
+    assert len(calls) > 50
+    assert [(name, first) for name, first in calls if not re.fullmatch(r"'\w+'", first.strip())] == []
