@@ -8,15 +8,9 @@ of a chDB session.
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from ._api import check, convention_options, evaluate, exposure_by_item_group, metric_names, sql
-from ._compare import compare, comparison_table
-from ._explain import compare_sql, explain
-from ._gates import failing_comparisons, failing_metrics
-from ._options import EvaluateOptions
-from ._report import report, verdict
-from .trec import read_qrels, read_run
 from .errors import (
     ColumnTypeError,
     DuplicateRowsError,
@@ -31,13 +25,53 @@ from .errors import (
     RankwiseWarning,
 )
 
-# The version is pyproject.toml's, as pip installed it: one number to bump
-# (dbt_project.yml repeats it for dbt, and tests/unit/test_version.py holds the
-# two equal).
-try:
-    __version__ = version("rankwise")
-except PackageNotFoundError:  # imported from a source tree that was never installed
-    __version__ = "0+unknown"
+if TYPE_CHECKING:
+    from ._api import check, convention_options, evaluate, exposure_by_item_group, metric_names, sql
+    from ._compare import compare, comparison_table
+    from ._explain import compare_sql, explain
+    from ._gates import failing_comparisons, failing_metrics
+    from ._options import EvaluateOptions
+    from ._report import report, verdict
+    from .trec import read_qrels, read_run
+
+# Each name's module, imported on first use: `import rankwise` costs no
+# engine, no template and no DataFrame library until a function needs one.
+_LAZY = {
+    **dict.fromkeys(["check", "convention_options", "evaluate", "exposure_by_item_group", "metric_names", "sql"], "._api"),
+    **dict.fromkeys(["compare", "comparison_table"], "._compare"),
+    **dict.fromkeys(["compare_sql", "explain"], "._explain"),
+    **dict.fromkeys(["failing_comparisons", "failing_metrics"], "._gates"),
+    "EvaluateOptions": "._options",
+    **dict.fromkeys(["report", "verdict"], "._report"),
+    **dict.fromkeys(["read_qrels", "read_run"], ".trec"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        return _version()
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'rankwise' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+def _version() -> str:
+    """pyproject.toml's version, as pip installed it: one number to bump
+    (dbt_project.yml repeats it for dbt, and tests/unit/test_version.py holds
+    the two equal)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rankwise")
+    except PackageNotFoundError:  # imported from a source tree that was never installed
+        return "0+unknown"
+
 
 __all__ = [
     "ColumnTypeError",

@@ -40,8 +40,15 @@ def metric_names(level: str | None = None) -> list[str]:
 
 
 def _registry(name: str, **arguments: Any) -> Any:
-    """A registry of the macros (the contract's _python_registry)."""
-    return renderer().call("_python_registry", name, arguments)
+    """A registry of the macros (the contract's _python_registry), read once
+    per process and arguments: the registries do not change."""
+    macros = renderer()
+    return _registered(macros.identity, name, json.dumps(arguments, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=512)
+def _registered(identity: int, name: str, arguments: str) -> Any:
+    return renderer().call("_python_registry", name, json.loads(arguments))
 
 
 def _checked_metrics(metrics: Any, caller: str) -> Any:
@@ -171,12 +178,12 @@ def plan_of(call: str, arguments: dict[str, Any], *, adapter_type: str = "duckdb
     argument, before anything touches a connection. `items` and `train` say
     whether those inputs are given."""
     key = json.dumps(arguments, sort_keys=True, default=repr)
-    planned = _planned(call, key, adapter_type, items, train)
+    planned = _planned(call, key, adapter_type, items, train, renderer(adapter_type).identity)
     return Plan(arguments=arguments, items=items, train=train, **planned)
 
 
 @functools.lru_cache(maxsize=128)
-def _planned(call: str, key: str, adapter_type: str, items: bool, train: bool) -> dict[str, Any]:
+def _planned(call: str, key: str, adapter_type: str, items: bool, train: bool, identity: int) -> dict[str, Any]:
     planned = renderer(adapter_type).call("_python_plan", call, json.loads(key), items=items, train=train)
     return {
         "call": call,
@@ -204,11 +211,12 @@ def render(plan: Plan, relations: Mapping[str, str | None], *, guarded: bool = F
     recommendations, interactions, items and train is read under, None when
     not given); `guarded`, for evaluate, with the input checks fused into it."""
     return _rendered(plan.call, json.dumps(plan.arguments, sort_keys=True, default=repr), plan.adapter_type,
-                     plan.items, plan.train, tuple(sorted(relations.items())), guarded)
+                     plan.items, plan.train, tuple(sorted(relations.items())), guarded,
+                     renderer(plan.adapter_type).identity)
 
 
 @functools.lru_cache(maxsize=128)
 def _rendered(call: str, key: str, adapter_type: str, items: bool, train: bool, relations: tuple[tuple[str, Any], ...],
-              guarded: bool) -> str:
-    spec = _planned(call, key, adapter_type, items, train)["spec"]
+              guarded: bool, identity: int) -> str:
+    spec = _planned(call, key, adapter_type, items, train, identity)["spec"]
     return str(renderer(adapter_type).call("_python_query", call, spec, dict(relations), guarded=guarded)).strip()

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -133,11 +134,17 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
         return None
 
 
+_RENDERERS = itertools.count()
+
+
 class MacroRenderer:
     """All macros of the package, rendered for one adapter type (dialect)."""
 
     def __init__(self, adapter_type: str = "duckdb", macro_root: Path | None = None) -> None:
         self.adapter_type = adapter_type
+        # what the caches of plans and SQL are kept under: a renderer of other
+        # macros (a package's copy) plans anew
+        self.identity = next(_RENDERERS)
         self.macro_root = macro_root or default_macro_root()
         self.environment = jinja2.sandbox.SandboxedEnvironment(
             extensions=["jinja2.ext.do"],

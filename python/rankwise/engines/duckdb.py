@@ -85,16 +85,19 @@ def _looks_like_path(text: str) -> bool:
 
 @contextlib.contextmanager
 def resolved_inputs(
-    con: duckdb.DuckDBPyConnection, **inputs: Any
+    con: duckdb.DuckDBPyConnection, *, private: bool = False, **inputs: Any
 ) -> Iterator[dict[str, ResolvedInput]]:
-    """Resolves each named input; Python objects are registered on `con` under a
-    unique name for the duration of the block and unregistered afterwards, also
-    when the block fails."""
+    """Resolves each named input; Python objects are registered on `con` for
+    the duration of the block and unregistered afterwards, also when the block
+    fails: under a unique name on a caller's connection, and on rankwise's own
+    (`private`) under its role's, so that a call repeated with the same
+    arguments reads its inputs under the same names and its SQL is written
+    once (rankwise._plan)."""
     registered: list[str] = []
     try:
         resolved = {}
         for role, value in inputs.items():
-            resolved[role] = _resolve(con, role, value, registered)
+            resolved[role] = _resolve(con, role, value, registered, private)
         yield resolved
     finally:
         for name in registered:
@@ -102,7 +105,7 @@ def resolved_inputs(
                 con.unregister(name)
 
 
-def _resolve(con: duckdb.DuckDBPyConnection, role: str, value: Any, registered: list[str]) -> ResolvedInput:
+def _resolve(con: duckdb.DuckDBPyConnection, role: str, value: Any, registered: list[str], private: bool = False) -> ResolvedInput:
     if isinstance(value, os.PathLike):
         return _resolve_path(os.fspath(value), role)
     if isinstance(value, str):
@@ -114,7 +117,7 @@ def _resolve(con: duckdb.DuckDBPyConnection, role: str, value: Any, registered: 
     if type(value).__name__ == "RecordBatchReader" and hasattr(value, "read_all"):
         # A stream can be read once; the checks and the metrics read it twice.
         value = value.read_all()
-    name = f"rankwise_{role}_{uuid.uuid4().hex}"
+    name = f"rankwise_{role}" if private else f"rankwise_{role}_{uuid.uuid4().hex}"
     try:
         con.register(name, value)
     except (duckdb.Error, TypeError, ValueError) as error:
@@ -191,6 +194,7 @@ class DuckDBEngine(Engine):
         self.connection = connection
         self.registered = False
         self._computed: list[duckdb.DuckDBPyRelation] = []
+        self._column_types: dict[str, dict[str, ColumnType]] = {}
 
     @classmethod
     @contextlib.contextmanager
@@ -212,7 +216,7 @@ class DuckDBEngine(Engine):
             if private:
                 apply_settings(connection, caller, memory_limit=memory_limit, temp_directory=temp_directory)
             engine = cls(connection)
-            with resolved_inputs(connection, **inputs) as resolved:
+            with resolved_inputs(connection, private=private, **inputs) as resolved:
                 engine.registered = any(value.registered for value in resolved.values())
                 if not private:
                     refuse_a_text_collation(connection, caller, text_keys(engine, resolved))
@@ -222,6 +226,12 @@ class DuckDBEngine(Engine):
                 connection.close()
 
     def column_types(self, resolved: ResolvedInput) -> dict[str, ColumnType]:
+        # the checks and the warnings ask for an input's columns several times
+        if resolved.sql not in self._column_types:
+            self._column_types[resolved.sql] = self._read_column_types(resolved)
+        return self._column_types[resolved.sql]
+
+    def _read_column_types(self, resolved: ResolvedInput) -> dict[str, ColumnType]:
         try:
             relation = self.connection.sql(f"select * from {resolved.sql}")
         except duckdb.CatalogException:
