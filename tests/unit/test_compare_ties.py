@@ -41,6 +41,9 @@ def test_wins_ties_and_losses_are_the_same_on_every_run_and_match_the_per_user_v
     runs = [_counts(rankwise.compare(recommendations, interactions, METRICS, relevance_col="relevance", gain="exponential"))
             for _ in range(10)]
     assert all(run == runs[0] for run in runs[1:])
+    # each metric for each of the three pairs of models
+    assert len(runs[0]) == 3 * len(METRICS)
+    assert {(model, baseline) for _, _, model, baseline, *_ in runs[0]} == {("a", "b"), ("a", "c"), ("b", "c")}
     per_user = rankwise.evaluate(recommendations, interactions, METRICS, group_by="model", per_user=True,
                                  relevance_col="relevance", gain="exponential")
     same_list = {model: set(recommendations.groupby("user_id").apply(
