@@ -19,6 +19,7 @@ from pathlib import Path
 
 from benchmarks import spark
 from benchmarks.generate import DIVERSITY_DIMENSIONS, SCALE_CHECK_DENSITY, density_line, diversity_inputs, generate
+from benchmarks.peak_memory import peak_kib
 from benchmarks.tools import (COMPLETION_TOOLS, engine_of, CUTOFFS, DIVERSITY_K, K_SWEEP_METRICS, K_SWEEP_USERS, METRICS,
                               PEER_CONVENTIONS, PEER_PACKAGES, PEER_PYTHONS, SCALE_WORKERS, WORKERS, dbt, installed,
                               rankwise_values)
@@ -108,16 +109,6 @@ def _cpu_seconds() -> float:
     wall time to other work on a shared machine."""
     return sum(usage.ru_utime + usage.ru_stime
                for usage in (resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)))
-
-
-def peak_kib(process: int | str = "self") -> int:
-    """A process's peak RSS (this one's by default). Not ru_maxrss: Linux carries
-    that across exec from the forked parent, so a worker would report the
-    orchestrator's memory."""
-    for line in Path(f"/proc/{process}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1])
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 def _check_agreement(tool: str, values: dict, reference: dict) -> None:

@@ -21,6 +21,7 @@ import os
 import time
 from pathlib import Path
 
+from benchmarks.peak_memory import peak_kib
 from benchmarks.spark import FLOOR_QUERY, K, METRICS
 
 SESSION = {"work_mem": "256MB"}
@@ -94,8 +95,6 @@ def measure(tool: str, folder: Path) -> dict:
     """One PostgreSQL tool's second run of its query (above)."""
     import pgserver
     import psycopg2
-
-    from benchmarks.harness import peak_kib  # harness imports this module
 
     data = folder.parent / "pgdata"
     server = pgserver.get_server(data, cleanup_mode="stop")

@@ -18,6 +18,8 @@ import os
 import time
 from pathlib import Path
 
+from benchmarks.peak_memory import peak_kib
+
 METRICS = ["precision", "recall", "map", "ndcg"]
 K = 10
 SESSION = {
@@ -99,8 +101,6 @@ def reference_values(folder: Path, options: dict) -> dict:
 def measure(tool: str, folder: Path) -> dict:
     """One Spark tool's second computation in a fresh session (above)."""
     from pyspark.sql import SparkSession
-
-    from benchmarks.harness import peak_kib  # harness imports this module
 
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     builder = SparkSession.builder.appName(f"rankwise-benchmark {tool}")

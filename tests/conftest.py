@@ -74,6 +74,8 @@ def _work_unit(nodeid: str) -> str:
     return f"{path}::{engines[0]}" if engines else path
 
 
+# optional: the verify_*.py scripts of tests/crosscheck/peers run in venvs without pytest-xdist
+@pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """`--dist loadfile` with the work units of _work_unit (pytest-xdist's
     loadgroup reads its groups off node ids it can no longer rename under

@@ -1,6 +1,8 @@
 {#- Checks dbt can make before the SQL runs: argument names, and the columns of
     the input relations. The Python wrapper makes the same checks on its
-    DataFrames and files (python/rankwise/_validate.py) with the same messages. -#}
+    inputs with the same messages: the argument names in python/rankwise/_options.py,
+    the columns in python/rankwise/_checks.py (check_columns, through
+    _missing_column_message). -#}
 
 {#- An argument no macro parameter takes, named with the closest one. dbt would
     otherwise say only "takes no keyword argument". -#}

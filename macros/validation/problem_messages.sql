@@ -1,6 +1,6 @@
 {#- What each problem of recommendation_problems and interaction_problems
     means and how to fix it, and the message that says so: one wording for the
-    Python wrapper's errors (python/rankwise/_validate.py) and for the package
+    Python wrapper's errors (python/rankwise/_checks.py) and for the package
     models, which refuse bad input before they build. -#}
 {% macro _problem_descriptions() %}
     {{ return({

@@ -86,6 +86,7 @@ def test_randomization_p_is_the_exact_permutation_p_within_monte_carlo_error(n_u
     users = pd.Series(sorted(differences["user_id"].unique()))
     keys = _user_keys(users)
     signs = 2 * _draws(keys, draw_seed, renderer().call("sign_flip", "{draw}")) - 1
+    assert sorted(zip(result.metric, result.k.fillna(0))) == [("mrr", 0), ("ndcg", 3), ("precision", 2)]
     for row in result.itertuples():
         d = (differences[(differences.metric == row.metric) & (differences.k == (0 if pd.isna(row.k) else row.k))]
              .set_index("user_id")["d"].reindex(users).to_numpy())
@@ -128,6 +129,9 @@ def _assert_bootstrap_recomputed(result: pd.DataFrame, differences: pd.DataFrame
     users of `keyed` in the fold."""
     keyed_users = {fold: pd.Series(sorted(rows["user_id"].unique())) for fold, rows in keyed.groupby("fold")}
     tail = (1 - confidence) / 2
+    # a row for each (fold, metric, k) with a user to resample
+    assert (sorted(zip(result.fold, result.metric, result.k.fillna(0)))
+            == sorted(set(zip(differences.fold, differences.metric, differences.k))))
     for row in result.itertuples():
         part = differences[(differences.fold == row.fold) & (differences.metric == row.metric)
                            & (differences.k == (0 if pd.isna(row.k) else row.k))]

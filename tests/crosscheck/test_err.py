@@ -26,6 +26,8 @@ def test_err_is_gdevals(case: Case, k: int | None) -> None:
     largest = case.interactions.relevance.max()
     qrels = case.qrels()
     frame = case.recommendations.sort_values(["user_id", "score", "item_id"], ascending=[True, False, False])
+    # users='both': a row for each user of both tables, which is_evaluable makes at least one
+    assert sorted(table.user_id) == sorted(set(case.run()) & set(qrels))
     for row in table.itertuples():
         items = list(frame[frame.user_id == row.user_id].item_id)
         grades = [max(qrels[row.user_id].get(item, 0), 0) for item in items]

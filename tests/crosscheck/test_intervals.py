@@ -68,6 +68,9 @@ def test_entropys_bootstrap_interval_is_recomputed_from_the_same_draws(partition
     weight = renderer().call("poisson_one_weight", "(" + renderer().call("resample_draw", "key", "resample", seed) + ")")
     if not partitioned:
         recommendations = recommendations.assign(fold="all")
+    # a row for each model of each partition
+    assert (sorted(zip(result.fold if partitioned else ["all"] * len(result), result.model))
+            == sorted(set(zip(recommendations.fold, recommendations.model))))
     for row in result.itertuples():
         fold = row.fold if partitioned else "all"
         slots = recommendations[(recommendations.fold == fold) & (recommendations.model == row.model)

@@ -84,6 +84,7 @@ def test_means_match_trec_eval_with_and_without_c(case: Case, k: int) -> None:
             case.recommendations, case.interactions, [f"ndcg@{k}", "map", f"precision@{k}"],
             score_col="score", relevance_col="relevance", users=users,
         )
+        assert sorted(table.metric) == ["map", "ndcg", "precision"]
         for row in table.itertuples():
             measure = {"ndcg": f"ndcg_cut_{k}", "map": "map", "precision": f"P_{k}"}[row.metric]
             total = sum(measures[measure] for measures in per_query.values())

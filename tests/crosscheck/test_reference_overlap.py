@@ -149,10 +149,10 @@ def _rbo_by_agreements(first: list, second: list, p: float, depth: int = 4000) -
 def test_the_reference_rbo_is_the_series_it_closes(seed: int) -> None:
     recommendations = _random_recommendations(seed)
     lists = reference.top_k(recommendations, 12)
-    for (user, model), items in lists.items():
-        other = lists.get((user, REFERENCE))
-        if other is None:
-            continue
+    beside_a_reference = {(user, model): items for (user, model), items in lists.items() if (user, REFERENCE) in lists}
+    assert {model for _, model in beside_a_reference} == set(MODELS)
+    for (user, model), items in beside_a_reference.items():
+        other = lists[(user, REFERENCE)]
         for p in (0.5, 0.9, 0.98):
             value = reference.rbo_ext(items, other, p)
             assert 0 <= value <= 1 + 1e-15, (user, model, value)
@@ -170,7 +170,8 @@ def test_the_intersection_port_is_the_share_of_the_top_k(seed: int) -> None:
         top = reference.top_k(recommendations, k)
         for model in MODELS:
             values = rectools_port.intersection(recommendations[recommendations["model"] == model], reference_reco, k)
-            assert set(values) == {user for user, other in top if other == model}
+            listed = {user for user, other in top if other == model}
+            assert listed and set(values) == listed
             for user, value in values.items():
                 items, reference_items = top[(user, model)], top.get((user, REFERENCE), [])
                 assert value == len(set(items) & set(reference_items)) / len(items), (model, user, k)

@@ -259,6 +259,7 @@ def test_draws_are_the_documented_integer_hash() -> None:
             "from unnest(?::bigint[]) as a(u), unnest(?::bigint[]) as b(r)",
             params=[keys, [0, 1, 999, -3]],
         ).fetchall()
+        assert len(got) == len(keys) * 4
         assert [draw for _, _, draw in got] == [_reference_draw(u, r, seed) for u, r, _ in got]
         assert all(0 <= draw < MODULUS for _, _, draw in got)
 

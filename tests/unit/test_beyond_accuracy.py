@@ -25,7 +25,6 @@ import math
 
 import pandas as pd
 import pytest
-import scipy.stats
 
 import rankwise
 from rankwise._plan import macro_arguments, plan_of
@@ -326,6 +325,10 @@ def test_compare_pairs_the_lists_with_a_value_under_both_models() -> None:
     u2 (a, d) 0.375, and u3 one item at rank 3, so no value at 2: u3 is in no
     difference, nor u4, whose list under m1 is one item at rank 3. m2 - m1: -0.25 and 0.125, mean -0.0625, sd 0.2652 (sqrt of
     0.0703125), t = -0.0625 / (sd / sqrt(2)) = -1/3."""
+    # here, not at the top: every xdist worker collects this file, and only this test needs
+    # scipy, whose import is among the slowest of the lane
+    import scipy.stats
+
     recommendations = pd.DataFrame(
         [("m1", "u1", "a", 1), ("m1", "u1", "b", 2), ("m1", "u2", "a", 1), ("m1", "u2", "c", 2), ("m1", "u3", "c", 1),
          ("m1", "u3", "d", 2), ("m2", "u1", "b", 1), ("m2", "u1", "c", 2), ("m2", "u2", "a", 1), ("m2", "u2", "d", 2),

@@ -5,18 +5,19 @@ DuckDB, PostgreSQL, Spark and ClickHouse run the SQL for real (tests/engines/); 
 BigQuery, Trino, Databricks and Redshift are not run in CI, so their SQL is held
 to sqlglot's parser here. The SQL is what dbt compiles there: the macros of
 macros/ through adapter.dispatch (``bigquery__``, then the adapter's parents,
-then ``default__``), and, for rankwise.sql, sqlglot's transpilation where the
-dialect has no overrides of its own. Beyond parsing, the trees are checked for
-two traps (a one-argument log(), whose base differs between engines, and
-QUALIFY) and for user-supplied column names quoted the engine's way.
-rankwise.sql's output is not parsed, since for snowflake, trino and redshift it
-is sqlglot's own transpilation: its text is checked for what each engine lacks,
-its DuckDB query is run, and the constructs each engine spells its own way are
-compared with the engine's spelling (some known defects among them, named).
+then ``default__``). rankwise.sql writes the same for each of its nine dialects
+(DIALECT_ADAPTERS: evaluate rendered with the dialect's own adapter; nothing is
+transpiled). Beyond parsing, the trees are checked for two traps (a one-argument
+log(), whose base differs between engines, and QUALIFY) and for user-supplied
+column names quoted the engine's way; and in rankwise.sql's output, the two
+constructs each engine spells its own way (the cutoffs as rows, the positions an
+ideal DCG sums over) are compared with the engine's documented spelling.
 
 Here, the macros and the checks themselves; the whole queries of evaluate,
 compare and rankwise.sql are checked by tests/slow/test_dialects_whole_queries.py,
-with these cases and checks.
+with these cases and checks (rankwise.sql's text for what each engine lacks, and
+its DuckDB query run), and on the five warehouses above walked against each
+engine's documented reference by tests/slow/test_warehouse_catalogue.py.
 """
 
 from __future__ import annotations
@@ -499,9 +500,9 @@ ENGINE_TYPES = {
 }
 
 
-# rankwise.sql is read as text: for snowflake, trino and redshift it is sqlglot's
-# transpilation, and parsing that with sqlglot would only show that sqlglot reads
-# what it writes. What is checked instead: the SQL an engine cannot run, named.
+# rankwise.sql's text in each dialect, checked by tests/slow/test_dialects_whole_queries.py
+# for the SQL an engine cannot run, named (its query is evaluate's, whose rendering
+# those tests parse): the cases, and DuckDB's own functions.
 
 SQL_CASES = ["golden__default", "per_user_every_metric", "convention_rectools", "golden__log_base_2"]
 # DuckDB's own functions and keywords (its dispatch overrides), which no other

@@ -25,13 +25,13 @@ def test_the_expected_values_are_the_references_and_the_wrappers() -> None:
                                   items=items, exposure_model=model, exposure_persistence=persistence, **common)
         expected = stored[stored.variant == variant]
         merged = table.merge(expected, on=["example_id", "model", "metric_label"], suffixes=("", "_expected"))
-        assert len(merged) == len(expected) == len(table)
+        assert len(merged) == len(expected) == len(table) > 0
         assert (merged["value"] - merged["value_expected"]).abs().max() < 1e-12
         by_group = rankwise.exposure_by_item_group(recommendations, interactions, items, reference.K,
                                                    exposure_model=model, exposure_persistence=persistence, **common)
         expected_groups = stored_groups[stored_groups.variant == variant]
         merged = by_group.merge(expected_groups, on=["example_id", "model", "k", "item_group"], suffixes=("", "_e"))
-        assert len(merged) == len(expected_groups) == len(by_group)
+        assert len(merged) == len(expected_groups) == len(by_group) > 0
         for column in ("exposure", "exposure_share", "relevance_share", "exposure_ratio"):
             difference = (merged[column] - merged[column + "_e"]).abs()
             assert (difference.fillna(0) < 1e-12).all() and (merged[column].isna() == merged[column + "_e"].isna()).all()

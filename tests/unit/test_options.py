@@ -240,6 +240,8 @@ def test_each_choice_computes_its_worked_value(name: str, value: Any) -> None:
 @pytest.mark.parametrize("convention", choices(option_types()["convention"]))
 def test_every_preset_value_is_a_declared_choice(convention: str) -> None:
     preset = rankwise.convention_options(convention)
+    # a preset sets every option the registry marks as a preset's, no fewer
+    assert preset.keys() == {name for name, option in renderer().call("_option_registry").items() if option.get("preset")}
     for name, value in preset.items():
         allowed = choices(option_types()[name])
         values = value.values() if isinstance(value, dict) else [value]

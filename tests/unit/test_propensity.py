@@ -106,6 +106,7 @@ def test_compare_pairs_the_inverse_propensity_estimates() -> None:
     means = rankwise.evaluate(recommendations, INTERACTIONS, ["recall@1", "ndcg@2"], group_by="model", **options)
     compared = rankwise.compare(recommendations, INTERACTIONS, ["recall@1", "ndcg@2"], baseline="m", **options)
     value = means.set_index(["model", "metric"])["value"]
+    assert sorted(zip(compared.model, compared.metric)) == [("n", "ndcg"), ("n", "recall")]
     for row in compared.itertuples():
         assert row.mean == pytest.approx(value[("n", row.metric)], abs=1e-12)
         assert row.baseline_mean == pytest.approx(value[("m", row.metric)], abs=1e-12)

@@ -54,6 +54,7 @@ def test_err_by_hand() -> None:
     expected = {"err": {"u1": 7 / 8 + 1 / 192, "u2": 1 / 16}, "err@2": {"u1": 7 / 8, "u2": 1 / 16}}
     for metric, by_user in expected.items():
         values = _per_user(RECOMMENDATIONS, INTERACTIONS, metric)
+        assert values.keys() == by_user.keys()
         for user, value in by_user.items():
             assert math.isclose(values[user], value, rel_tol=0, abs_tol=TOLERANCE), (metric, user, values[user], value)
 
@@ -90,7 +91,8 @@ def test_err_sums_of_logarithms_are_the_products_of_a_direct_loop(max_grade: int
                 interactions.append((str(user), f"i{rank}", grade))
     interactions.append(("truth", "top", max_grade))  # the largest relevance is max_grade for every list
     values = _per_user(recommendations, interactions, "err", users="both")
-    for user, grades in grades_of.items():
-        if user in values:
-            expected = _err_by_products(grades, max_grade)
-            assert math.isclose(values[user], expected, rel_tol=TOLERANCE, abs_tol=TOLERANCE), (user, values[user], expected)
+    # users='both': the users with a list and a judged item, not "truth"
+    assert values.keys() == {user for user, _, _ in interactions} - {"truth"}
+    for user, value in values.items():
+        expected = _err_by_products(grades_of[user], max_grade)
+        assert math.isclose(value, expected, rel_tol=TOLERANCE, abs_tol=TOLERANCE), (user, value, expected)

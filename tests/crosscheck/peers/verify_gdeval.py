@@ -34,6 +34,8 @@ def test_the_gdeval_port_gives_gdevals_numbers(seed: int) -> None:
                 for position, document in enumerate(documents)]
         grades_of[str(query)] = [grades.get(document, 0) for document in documents]
     k = draw.choice([1, 3, 5, 10, 20])
-    for metric in ir_measures.iter_calc([ERR @ k], qrels, run):
+    calculated = list(ir_measures.iter_calc([ERR @ k], qrels, run))
+    assert sorted(metric.query_id for metric in calculated) == sorted(grades_of)
+    for metric in calculated:
         expected = gdeval_port.err(k, grades_of[metric.query_id])
         assert math.isclose(metric.value, expected, rel_tol=0, abs_tol=5e-6 + 1e-12), (seed, metric, expected)

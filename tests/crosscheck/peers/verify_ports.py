@@ -61,6 +61,8 @@ def test_the_rectools_port_gives_the_library_numbers(case: Case, k: int) -> None
     reco = ranked.rename(columns={"user_id": "user_id", "item_id": "item_id", "rank": "rank"})
     for metric, port in pairs:
         expected = metric.calc_per_user(reco, interactions)
+        # the users of the interactions, which case.is_evaluable makes at least one
+        assert set(port) == set(expected.index)
         for user, value in port.items():
             assert math.isclose(value, float(expected[user]), abs_tol=1e-12), (metric, user)
 
@@ -86,7 +88,9 @@ def test_the_evidently_port_gives_the_library_numbers(case: Case, data: st.DataO
     mapping = ColumnMapping(recommendations_type=RecomType.SCORE, target="target", prediction="score",
                             user_id="user_id", item_id="item_id")
     report.run(reference_data=None, current_data=shown.reset_index(drop=True), column_mapping=mapping)
-    results = {name: result["result"]["current"] for name, result in zip(metrics, report.as_dict()["metrics"])}
+    reported = report.as_dict()["metrics"]
+    assert len(reported) == len(metrics)
+    results = {name: result["result"]["current"] for name, result in zip(metrics, reported)}
     port = {**evidently_port.precision_recall_map(shown, k), "ndcg": evidently_port.ndcg(shown, k),
             "mrr": evidently_port.mrr(shown, k), "hit_rate": evidently_port.hit_rate(shown, k)}
     for name, series in results.items():
