@@ -12,6 +12,7 @@ import contextlib
 import glob
 import importlib.util
 import os
+import threading
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -211,7 +212,12 @@ class DuckDBEngine(Engine):
                 "on a connection you pass as `con`, set them yourself (SET memory_limit = '8GB'), as rankwise "
                 "leaves your connection's settings as they are.")
         private = con is None
-        connection = duckdb.connect() if private else con
+        # rankwise's own: a cursor of one in-memory database of the process (a
+        # database costs tens of milliseconds to open, a cursor nothing; what
+        # a cursor registers only it sees), or, with settings, which are a
+        # database's, a database of its own
+        own_settings = memory_limit is not None or temp_directory is not None
+        connection = (duckdb.connect() if own_settings else _process_database().cursor()) if private else con
         try:
             if private:
                 apply_settings(connection, caller, memory_limit=memory_limit, temp_directory=temp_directory)
@@ -243,7 +249,7 @@ class DuckDBEngine(Engine):
         return {column: column_type(kind) for column, kind in zip(relation.columns, relation.types)}
 
     def rows(self, query: str) -> list[tuple[Any, ...]]:
-        return self.connection.sql(query).fetchall()
+        return self.connection.execute(query).fetchall()
 
     def run(self, query: str) -> duckdb.DuckDBPyRelation:
         return self.connection.sql(query)
@@ -265,6 +271,19 @@ class DuckDBEngine(Engine):
         # Registered inputs are dropped on leaving the block of opened(): compute
         # the result now and hand it back as a relation over the computed data.
         return detached(self.connection, result)
+
+
+_PROCESS_DATABASE: list[duckdb.DuckDBPyConnection] = []
+_PROCESS_DATABASE_LOCK = threading.Lock()
+
+
+def _process_database() -> duckdb.DuckDBPyConnection:
+    """The in-memory database rankwise's own connections are cursors of,
+    opened once per process."""
+    with _PROCESS_DATABASE_LOCK:
+        if not _PROCESS_DATABASE:
+            _PROCESS_DATABASE.append(duckdb.connect())
+        return _PROCESS_DATABASE[0]
 
 
 def detached(connection: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
