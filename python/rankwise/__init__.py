@@ -49,7 +49,9 @@ _LAZY = {
 
 def __getattr__(name: str) -> Any:
     if name == "__version__":
-        return _version()
+        from .metadata import version
+
+        return version()
     if name in _LAZY:
         value = getattr(importlib.import_module(_LAZY[name], __name__), name)
         globals()[name] = value
@@ -59,18 +61,6 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(__all__)
-
-
-def _version() -> str:
-    """pyproject.toml's version, as pip installed it: one number to bump
-    (dbt_project.yml repeats it for dbt, and tests/unit/test_version.py holds
-    the two equal)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("rankwise")
-    except PackageNotFoundError:  # imported from a source tree that was never installed
-        return "0+unknown"
 
 
 __all__ = [

@@ -18,7 +18,7 @@ from typing import Any
 import click
 import duckdb
 
-from . import _version
+from .metadata import version
 from ._aliases import canonical_metric
 from ._api import DIALECT_ADAPTERS, check, evaluate, exposure_by_item_group, sql
 from ._compare import comparison_table, compare
@@ -290,7 +290,7 @@ def _comparison_options(baseline_help: str) -> Callable[[Callable[..., Any]], Ca
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(_version(), prog_name="rankwise")
+@click.version_option(version(), prog_name="rankwise")
 @click.pass_context
 def main(context: click.Context) -> None:
     """Ranking and recommendation metrics, computed by rankwise's SQL in DuckDB."""
