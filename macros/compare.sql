@@ -16,12 +16,14 @@
     keyword arguments) mean what they mean in evaluate. -#}
 {% macro compare(recommendations, interactions, metrics=none, k=none, model_col='model', baseline=none, group_by=none,
                  partition_by=none, confidence=0.95, tests=['t'], n_resamples=1000, seed=0, correction='holm', alpha=0.05,
-                 margin=none, equivalence=false, items=none, train=none) %}
+                 margin=none, equivalence=false, items=none, train=none, validate=true) %}
     {%- set spec = rankwise._comparison_spec(metrics, k, model_col, baseline, group_by, partition_by, confidence, tests, n_resamples,
                                              seed, correction, alpha, margin, equivalence, items, train, kwargs) -%}
     {%- do rankwise._check_relation_columns(recommendations, interactions, spec.columns_read,
                                             {'items': spec.items_relation, 'train': spec.train_relation}) -%}
     {%- if rankwise._dbt_is_parsing() -%}{{ return('') }}{%- endif -%}
+    {%- do rankwise._validated_call('compare', validate, recommendations, interactions, kwargs,
+                                    rankwise._as_list(group_by) + [model_col], partition_by, spec.items_relation, spec.train_relation) -%}
     {{- return(adapter.dispatch('compare', 'rankwise')(recommendations, interactions, spec)) -}}
 {% endmacro %}
 

@@ -22,12 +22,16 @@
     each other; the implementation writes them, one CTE per stage
     (macros/evaluate/stage_*.sql, macros/evaluate/strategies/). -#}
 {% macro evaluate(recommendations, interactions, metrics=none, k=none, group_by=none, per_user=false,
-                  partition_by=none, confidence=0.95, bootstrap_resamples=none, seed=0, items=none, train=none) %}
+                  partition_by=none, confidence=0.95, bootstrap_resamples=none, seed=0, items=none, train=none,
+                  validate=true) %}
     {%- set spec = rankwise._evaluation_spec(metrics, k, group_by, per_user, partition_by, confidence, bootstrap_resamples,
                                              seed, items, train, kwargs, 'evaluate') -%}
     {%- do rankwise._check_relation_columns(recommendations, interactions, spec.columns_read,
                                             {'items': spec.items_relation, 'train': spec.train_relation}) -%}
     {%- if rankwise._dbt_is_parsing() -%}{{ return('') }}{%- endif -%}
+    {%- do rankwise._validated_call('evaluate', validate, recommendations, interactions, kwargs,
+                                    rankwise._as_list(group_by) + rankwise._as_list(spec.options.model_col), partition_by,
+                                    spec.items_relation, spec.train_relation) -%}
     {{- return(adapter.dispatch('evaluate', 'rankwise')(recommendations, interactions, spec)) -}}
 {% endmacro %}
 

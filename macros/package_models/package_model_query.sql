@@ -36,7 +36,7 @@
     {%- if var('rankwise_validate', true) -%}
         {%- do rankwise._refuse_bad_input(recommendations_relation, interactions_relation, options,
                                            var('rankwise_group_by', []), var('rankwise_partition_by', []),
-                                           items_relation, train_relation) -%}
+                                           items_relation, train_relation, rankwise._package_skip_hint()) -%}
     {%- endif -%}
     {%- if exposure_by_item_group -%}
         {{ return(rankwise.exposure_by_item_group(
@@ -59,6 +59,7 @@
         per_user=per_user,
         items=items_relation,
         train=train_relation,
+        validate=false,
         **options
     )) }}
 {% endmacro %}
@@ -84,42 +85,6 @@
             {%- do log('Warning: ' ~ row[1], info=true) -%}
         {%- endfor -%}
     {%- endif -%}
-{% endmacro %}
-
-{#- Before a package model builds, the problems of its inputs (the queries of
-    recommendation_problems and interaction_problems) as one compiler error, in
-    the Python wrapper's words: a duplicated or negative seed would otherwise
-    build numbers like map@2 = 1.0 without a word. The var rankwise_validate:
-    false skips it, for inputs known to be clean. -#}
-{% macro _refuse_bad_input(recommendations, interactions, options, group_by, partition_by, items=none, train=none) %}
-    {%- if not execute -%}{{ return(none) }}{%- endif -%}
-    {%- set groups = ([group_by] if group_by is string else group_by) + ([partition_by] if partition_by is string else partition_by) -%}
-    {%- set resolved = rankwise._options_resolved(options) -%}
-    {%- set queries = [
-        ('recommendations (' ~ recommendations ~ ')', rankwise.recommendation_problems(recommendations, resolved.user_col,
-            resolved.item_col, resolved.rank_col or 'rank', resolved.score_col, groups)),
-        ('interactions (' ~ interactions ~ ')', rankwise.interaction_problems(interactions, resolved.user_col,
-            resolved.item_col, resolved.relevance_col, resolved.gain, partition_by, resolved.propensity_col,
-            resolved.user_group_col)),
-    ] -%}
-    {%- if items is not none -%}
-        {%- set features = resolved.item_feature_cols or [] -%}
-        {%- do queries.append(('items (' ~ items ~ ')', rankwise._catalog_problems(recommendations, items, resolved.item_col,
-            resolved.item_vector_col, [features] if features is string else features, resolved.item_distance == 'cosine',
-            resolved.item_group_col, interactions, resolved.relevance_col, resolved.relevance_threshold))) -%}
-    {%- endif -%}
-    {%- if train is not none -%}
-        {%- do queries.append(('train (' ~ train ~ ')', rankwise._train_problems(train, resolved.user_col, resolved.item_col))) -%}
-    {%- endif -%}
-    {%- for table, query in queries -%}
-        {%- for row in run_query(query ~ '\n' ~ rankwise._in_problem_order('problem')).rows if row[2] > 0 -%}
-            {%- if not (row[0] == 'duplicate_interaction' and resolved.duplicate_interactions == 'max') -%}
-                {%- set problem_table = 'recommendations (' ~ recommendations ~ ')' if row[0] == 'item_not_in_catalog'
-                                        else ('interactions (' ~ interactions ~ ')' if row[0] == 'relevant_item_not_in_catalog' else table) -%}
-                {{ exceptions.raise_compiler_error(rankwise._problem_message(problem_table, row[0], row[1], row[2], row[3]) ~ " (The package models check their inputs first; set the var rankwise_validate: false to skip it.)") }}
-            {%- endif -%}
-        {%- endfor -%}
-    {%- endfor -%}
 {% endmacro %}
 
 {#- The query of the package model rankwise_comparison: rankwise.compare with the
@@ -167,7 +132,7 @@
     {%- if var('rankwise_validate', true) -%}
         {%- do rankwise._refuse_bad_input(recommendations_relation, interactions_relation, options,
                                            ([group_by] if group_by is string else group_by) + [model_col], var('rankwise_partition_by', []),
-                                           items_relation, train_relation) -%}
+                                           items_relation, train_relation, rankwise._package_skip_hint()) -%}
     {%- endif -%}
     {%- set arguments = rankwise._updated(options, {}) -%}
     {%- for name, value in comparison.items() if name not in ['recommendations', 'interactions'] -%}
@@ -182,8 +147,14 @@
         partition_by=var('rankwise_partition_by', []),
         items=items_relation,
         train=train_relation,
+        validate=false,
         **arguments
     )) }}
+{% endmacro %}
+
+{#- How to skip the package models' check of their inputs. -#}
+{% macro _package_skip_hint() %}
+    {{ return("The package models check their inputs first; set the var rankwise_validate: false to skip it.") }}
 {% endmacro %}
 
 {#- The var rankwise_metrics, each name as rankwise writes it (an alias such as

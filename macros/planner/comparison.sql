@@ -48,7 +48,7 @@
 {#- The arguments compare takes besides the two inputs and the options. -#}
 {% macro _compare_arguments() %}
     {{ return(['metrics', 'k', 'model_col', 'baseline', 'group_by', 'partition_by', 'confidence', 'tests', 'n_resamples',
-               'seed', 'correction', 'alpha', 'margin', 'equivalence', 'items', 'train']) }}
+               'seed', 'correction', 'alpha', 'margin', 'equivalence', 'items', 'train', 'validate']) }}
 {% endmacro %}
 
 {#- The output columns of compare besides the group columns, which no group

@@ -71,5 +71,5 @@
 
 {#- The arguments evaluate takes besides the two inputs and the options. -#}
 {% macro _evaluate_arguments() %}
-    {{ return(['metrics', 'k', 'group_by', 'per_user', 'partition_by', 'confidence', 'bootstrap_resamples', 'seed', 'items', 'train']) }}
+    {{ return(['metrics', 'k', 'group_by', 'per_user', 'partition_by', 'confidence', 'bootstrap_resamples', 'seed', 'items', 'train', 'validate']) }}
 {% endmacro %}

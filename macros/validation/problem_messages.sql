@@ -67,3 +67,20 @@
 {% macro _note_table(problem) %}
     {{ return('interactions' if problem in ['users_only_in_interactions', 'users_without_relevant_item'] else 'recommendations') }}
 {% endmacro %}
+
+{#- The rows of a problem report (`problems`: recommendation_problems or
+    interaction_problems of `table`) with the message _problem_message gives
+    each, written in SQL: the generic tests' failing rows say what is wrong. -#}
+{% macro _problems_with_messages(problems, table) %}
+    {%- set meanings, fixes = [], [] -%}
+    {%- for problem, description in rankwise._problem_descriptions().items() -%}
+        {%- do meanings.append("when '" ~ problem ~ "' then " ~ rankwise._string_literal(description[0])) -%}
+        {%- do fixes.append("when '" ~ problem ~ "' then " ~ rankwise._string_literal(description[1])) -%}
+    {%- endfor -%}
+    {%- set message = dbt.concat([
+        rankwise._string_literal('rankwise: '), 'cast(n_rows as ' ~ dbt.type_string() ~ ')',
+        rankwise._string_literal(' rows of the ' ~ table ~ ' have '), 'case problem ' ~ meanings | join(' ') ~ ' end',
+        rankwise._string_literal(" in column '"), 'column_name', rankwise._string_literal("' (for example "), 'example',
+        rankwise._string_literal('): '), 'case problem ' ~ fixes | join(' ') ~ ' end', rankwise._string_literal('.')]) -%}
+    {{ return('select problem, column_name, n_rows, example,\n    ' ~ message ~ ' as message\nfrom (\n' ~ problems ~ '\n) as rw_problems') }}
+{% endmacro %}

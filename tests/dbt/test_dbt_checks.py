@@ -46,6 +46,16 @@ def project(tmp_path_factory) -> Path:
         "{{ rankwise.evaluate(ref('recommendations'), ref('graded_interactions'), metrics=['ndcg@2'], relevance_col='relevance') }}\n")
     (root / "models" / "forgot_score_col.sql").write_text(
         "{{ rankwise.evaluate(ref('scored_recommendations'), ref('interactions'), metrics=['ndcg@2'], group_by='model') }}\n")
+    for validate in ("true", "false"):
+        (root / "models" / f"own_evaluation_validate_{validate}.sql").write_text(
+            "{{ rankwise.evaluate(ref('recommendations'), ref('duplicated_interactions'), metrics=['map@2'], group_by='model', "
+            f"relevance_col='relevance'{', validate=false' if validate == 'false' else ''}) }}}}\n")
+        (root / "models" / f"own_comparison_validate_{validate}.sql").write_text(
+            "{{ rankwise.compare(ref('recommendations'), ref('duplicated_interactions'), metrics=['map@2'], baseline='a', "
+            f"relevance_col='relevance'{', validate=false' if validate == 'false' else ''}) }}}}\n")
+    (root / "seeds" / "schema.yml").write_text(
+        "version: 2\nseeds:\n  - name: duplicated_interactions\n    data_tests:\n"
+        "      - rankwise.valid_interactions:\n          relevance_col: relevance\n")
     for command in (["deps", "--quiet"], ["seed"]):
         done = _dbt(root, *command)
         assert done.returncode == 0, done.stdout[-3000:]
@@ -147,3 +157,49 @@ def test_the_comparison_model_pairs_the_list_level_metrics_with_rankwise_train(p
     assert [row[:4] for row in rows] == [("arp@2", "b", "a", 1), ("ndcg@2", "b", "a", 3)]
     assert rows[0][4:] == (0.5, 0.375)
 
+
+
+@pytest.mark.parametrize("macro", ["evaluation", "comparison"])
+def test_a_users_own_model_refuses_bad_input_unless_told_not_to(project: Path, macro: str) -> None:
+    """rankwise.evaluate and rankwise.compare in a model of the user's check
+    their inputs when it runs, as the package models do; validate=false skips it."""
+    done = _dbt(project, "run", "--select", f"own_{macro}_validate_true")
+    assert done.returncode != 0
+    message = (f"rankwise: 2 rows of the interactions ({_relation(project, 'duplicated_interactions')}) have (user, item) pairs "
+               "listed twice in column 'item_id' (for example u1 / i1): keep one row per (user, item), or pass "
+               "duplicate_interactions='max' to keep the highest relevance. (rankwise."
+               f"{'evaluate' if macro == 'evaluation' else 'compare'} checks its inputs before the model builds; "
+               "pass validate=false to skip it for inputs known to be clean.)")
+    assert message in " ".join(done.stdout.split()), done.stdout[-3000:]
+    done = _dbt(project, "run", "--select", f"own_{macro}_validate_false")
+    assert done.returncode == 0, done.stdout[-3000:]
+
+
+def test_the_generic_test_stores_rows_that_say_what_is_wrong(project: Path) -> None:
+    done = _dbt(project, "test", "--select", "duplicated_interactions", "--store-failures")
+    assert done.returncode != 0
+    with duckdb.connect(str(project / "consumer.duckdb"), read_only=True) as con:
+        tables = [name for (name,) in con.sql("select table_schema || '.' || table_name from information_schema.tables "
+                                               "where table_name like 'rankwise_valid_interactions%'").fetchall()]
+        assert len(tables) == 1, tables
+        rows = con.sql(f"select problem, column_name, n_rows, example, message from {tables[0]}").fetchall()
+    assert rows == [("duplicate_interaction", "item_id", 2, "u1 / i1",
+                     f"rankwise: 2 rows of the interactions ({_relation(project, 'duplicated_interactions')}) have (user, item) "
+                     "pairs listed twice in column 'item_id' (for example u1 / i1): keep one row per (user, item), or pass "
+                     "duplicate_interactions='max' to keep the highest relevance.")]
+
+
+def test_a_misspelt_metric_gets_a_suggestion(project: Path) -> None:
+    model = project / "models" / "misspelt_metric.sql"
+    model.write_text("{{ rankwise.evaluate(ref('recommendations'), ref('interactions'), metrics=['ndgc@2']) }}\n")
+    try:
+        done = _dbt(project, "parse")
+    finally:
+        model.unlink()
+    assert done.returncode != 0
+    assert "rankwise.evaluate: unknown metric 'ndgc@2'. Did you mean 'ndcg'?" in done.stdout, done.stdout[-3000:]
+
+
+def _relation(project: Path, seed: str) -> str:
+    """A seed's relation as dbt renders it in this project (database.schema.name)."""
+    return f'"consumer"."main"."{seed}"'
