@@ -27,6 +27,45 @@
     {{ return(none) }}
 {% endmacro %}
 
+{#- The metric name or alias (metric_aliases) closest to an unknown `name`:
+    the fewest letters added, dropped, changed or swapped, without regard to
+    case (ndgc is ndcg's swap), when that is at most a third of the name's
+    letters (at least one); else _closest's guess among the metric names. -#}
+{% macro _closest_metric(name, known) %}
+    {%- set lowered = name | lower -%}
+    {%- set best = namespace(candidate=none, distance=[1, (lowered | length) // 3] | max + 1) -%}
+    {%- for candidate in known + (rankwise.metric_aliases() | map(attribute='alias') | list) -%}
+        {%- set distance = rankwise._edit_distance(lowered, candidate | lower) | int -%}
+        {%- if distance < best.distance -%}
+            {%- set best.candidate = candidate -%}
+            {%- set best.distance = distance -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(best.candidate if best.candidate is not none else rankwise._closest(name, known)) }}
+{% endmacro %}
+
+{#- The optimal string alignment distance of two words: the edits (a letter
+    added, dropped, changed, or two neighbours swapped) that turn one into
+    the other. -#}
+{% macro _edit_distance(first, second) %}
+    {%- set before = namespace(row=none) -%}
+    {%- set previous = namespace(row=range(second | length + 1) | list) -%}
+    {%- for i in range(1, first | length + 1) -%}
+        {%- set row = [i] -%}
+        {%- for j in range(1, second | length + 1) -%}
+            {%- set cost = 0 if first[i - 1] == second[j - 1] else 1 -%}
+            {%- set distance = [previous.row[j] + 1, row[j - 1] + 1, previous.row[j - 1] + cost] | min -%}
+            {%- if i > 1 and j > 1 and first[i - 1] == second[j - 2] and first[i - 2] == second[j - 1] -%}
+                {%- set distance = [distance, before.row[j - 2] + 1] | min -%}
+            {%- endif -%}
+            {%- do row.append(distance) -%}
+        {%- endfor -%}
+        {%- set before.row = previous.row -%}
+        {%- set previous.row = row -%}
+    {%- endfor -%}
+    {{ return(previous.row[second | length]) }}
+{% endmacro %}
+
 {#- The message of a column an input lacks, as the Python wrapper words it: it
     names the argument that names the column (the command line turns it into
     its flag, `rank_col` into `--rank-col`). -#}

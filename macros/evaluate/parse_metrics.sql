@@ -41,7 +41,8 @@
         {%- set head = parts[0] -%}
         {%- set name = (head.split('(')[0] if '(' in head else head) | trim -%}
         {%- if name not in known or parts | length > 2 -%}
-            {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": unknown metric '" ~ metric ~ "'. Valid names, each optionally followed by @k: " ~ known | join(', ') ~ ".") }}
+            {%- set close = rankwise._closest_metric(name, known) -%}
+            {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": unknown metric '" ~ metric ~ "'." ~ (" Did you mean '" ~ close ~ "'?" if close else "") ~ " Valid names, each optionally followed by @k: " ~ known | join(', ') ~ ".") }}
         {%- endif -%}
         {%- set parameters = rankwise._parsed_parameters(metric, name, head, macro_name) -%}
         {%- if parts | length == 2 -%}

@@ -16,7 +16,6 @@ training, is planned and written once).
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
@@ -51,36 +50,6 @@ def _registered(identity: int, name: str, arguments: str) -> Any:
     return renderer().call("_python_registry", name, json.loads(arguments))
 
 
-def _checked_metrics(metrics: Any, caller: str) -> Any:
-    """Suggests the closest name for an unknown metric; the planner checks
-    everything else and raises the same error class."""
-    if isinstance(metrics, str):
-        metrics = [metrics]
-    if not isinstance(metrics, Sequence) or not metrics:
-        raise InvalidArgumentError(
-            f"rankwise.{caller}: argument `metrics` must be a non-empty list of metric names such as "
-            f"['ndcg@10', 'map']; got {metrics!r}. Valid names: {', '.join(metric_names())}."
-        )
-    known = metric_names()
-    for metric in metrics:
-        if not isinstance(metric, str):
-            continue  # the planner reports it
-        # another tool's name (P@10, ndcg_cut_10) as the planner reads it; a
-        # name may carry parameters, as 'rbp(p=0.95)@20'
-        resolved = _registry("metric_alias", metric=metric) or metric
-        name = resolved.split("@")[0].split("(")[0].strip()
-        if name not in known:
-            aliases = [entry["alias"] for entry in _registry("metric_aliases")]
-            close = (difflib.get_close_matches(name.lower(), known, n=1)
-                     or difflib.get_close_matches(name, aliases, n=1))
-            suggestion = f" Did you mean '{close[0]}'?" if close else ""
-            raise InvalidArgumentError(
-                f"rankwise.{caller}: unknown metric '{metric}'.{suggestion} "
-                f"Valid names, each optionally followed by @k: {', '.join(known)}."
-            )
-    return list(metrics)
-
-
 def listed(value: Any) -> Any:
     """A column name or a sequence of values as a list; anything else as it is,
     for the planner to refuse with its own message (group_by=1 is not a list)."""
@@ -107,7 +76,7 @@ def macro_arguments(
     numpy scalar made a Python number, before anything is rendered."""
     k = plain(k)
     return {
-        "metrics": _checked_metrics(plain(metrics), caller),
+        "metrics": plain(metrics),
         "k": list(k) if isinstance(k, Sequence) and not isinstance(k, str) else k,
         "group_by": listed(plain(group_by)) if group_by is not None else None,
         "partition_by": listed(plain(partition_by)) if partition_by is not None else None,
