@@ -60,8 +60,9 @@ rw_means as (
     select
         {{ (spec.groups + ['metric', 'k', 'metric_label', 'value', 'n_users', 'n_users_without_list']) | join(',\n        ') }},
         cast(n_users - 1 as {{ float }}) as rw_df,
-        {#- the polynomial's variable of the t quantile, from 4 degrees of freedom up #}
-        {{ variables[0] }} as rw_quantile_x,
+        {#- the polynomial's variable of the t quantile, from 4 degrees of freedom up; none
+            for one user, whose 0 degrees would divide by zero (an error in Spark's ANSI mode) #}
+        case when n_users >= 2 then {{ variables[0] }} end as rw_quantile_x,
         {{ rankwise._standard_deviation_with_zeros('value', 'n_users', 'rw_listed', 'rw_var') }} as rw_sd
     from (
 {{ parts | join('\n    union all\n') | indent(4, first=true) }}
@@ -87,7 +88,12 @@ rw_means as (
 {% endmacro %}
 
 {#- The means of rw_means, each with its Student t interval at level
-    `confidence`: the half-width computed once per row. -#}
+    `confidence`, the half-width computed once per row. A bound past the
+    metric's range (the registry's `range`: a mean of values in [0, 1] is in
+    [0, 1]) is clipped to it and the row says so: ci_clipped is true. The t
+    interval assumes a mean near normal, which a few users' values of 0 and 1
+    are not; the clipped bound is the range's, which the true mean cannot pass
+    (docs/statistics.md, "Intervals within a metric's range"). -#}
 {% macro _output_means(spec) %}
     {%- set columns = [] -%}
     {%- for column in spec.groups + ['metric', 'k', 'metric_label', 'value', 'n_users', 'n_users_without_list'] -%}
@@ -98,10 +104,28 @@ rw_means as (
     {%- endif -%}
     {%- set p = 0.5 + spec.confidence / 2.0 -%}
     {%- set quantile = rankwise._student_t_quantile_of(p, 'rw_df', ['rw_quantile_x'], whole_degrees=true) -%}
+    {%- set lowest = rankwise._metric_range_bound(spec, 0) -%}
+    {%- set highest = rankwise._metric_range_bound(spec, 1) -%}
+    {%- set below = 'value - rw_half_width < ' ~ lowest if lowest is not none else none -%}
+    {%- set above = 'value + rw_half_width > ' ~ highest if highest is not none else none -%}
 select
     {{ columns | join(',\n    ') }},
+    {%- if below is not none %}
+    case when {{ below }} then {{ lowest }} else value - rw_half_width end as ci_low,
+    {%- else %}
     value - rw_half_width as ci_low,
-    value + rw_half_width as ci_high
+    {%- endif %}
+    {%- if above is not none %}
+    case when {{ above }} then {{ highest }} else value + rw_half_width end as ci_high,
+    {%- else %}
+    value + rw_half_width as ci_high,
+    {%- endif %}
+    {#- a bound of a metric without one compares to NULL: not clipped #}
+    case when rw_half_width is null then null
+         {%- for bound in [below, above] if bound is not none %}
+         when {{ bound }} then true
+         {%- endfor %}
+         else false end as ci_clipped
 from (
     select
         rw_means.*,
@@ -109,3 +133,25 @@ from (
     from rw_means
 ) as rw_intervals
 {%- endmacro %}
+
+{#- The lowest (`end` 0) or highest (1) value the metrics of the plan's means
+    can take (the registry's `range`), as SQL over the output's `metric`: a
+    literal when every metric has the same, a CASE when they differ, none when
+    none has one. -#}
+{% macro _metric_range_bound(spec, end) %}
+    {%- set registry = rankwise._metric_registry() -%}
+    {%- set bounds = {} -%}
+    {%- for entry in spec.user_metrics + spec.list_metrics -%}
+        {%- set bound = registry[entry.name].range[end] -%}
+        {%- do bounds.update({entry.name: none if bound is none else rankwise._double_literal(bound)}) -%}
+    {%- endfor -%}
+    {%- set distinct = bounds.values() | unique | list -%}
+    {%- if distinct | length == 1 -%}
+        {{ return(distinct[0]) }}
+    {%- endif -%}
+    {%- set cases = [] -%}
+    {%- for name, bound in bounds.items() if bound is not none -%}
+        {%- do cases.append('when ' ~ rankwise._string_literal(name) ~ ' then ' ~ bound) -%}
+    {%- endfor -%}
+    {{ return('(case metric ' ~ cases | join(' ') ~ ' end)') }}
+{% endmacro %}

@@ -87,11 +87,14 @@ select
     cast(null as bigint) as n_users_without_list
     {%- if spec.confidence is not none and spec.group_bootstrap is not none %},
     {{ rankwise._pick_by_position(metrics, 'intervals.rw_low__{position}') }} as ci_low,
-    {{ rankwise._pick_by_position(metrics, 'intervals.rw_high__{position}') }} as ci_high
+    {{ rankwise._pick_by_position(metrics, 'intervals.rw_high__{position}') }} as ci_high,
+    -- a percentile of values in the metric's range is in it
+    case when {{ rankwise._pick_by_position(metrics, 'intervals.rw_low__{position}') }} is not null then false end as ci_clipped
     {%- elif spec.confidence is not none %},
     -- nor has one value per user to average: no t interval, a bootstrap's when asked
     cast(null as {{ rankwise.type_float64() }}) as ci_low,
-    cast(null as {{ rankwise.type_float64() }}) as ci_high
+    cast(null as {{ rankwise.type_float64() }}) as ci_high,
+    cast(null as boolean) as ci_clipped
     {%- endif %}
 from rw_group_metrics
 cross join ({{ rankwise._metric_grid(metrics) }}) as grid

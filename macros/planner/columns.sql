@@ -20,7 +20,7 @@
     {%- if group_by is mapping or group_by is not iterable -%}
         {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `" ~ argument ~ "` must be a column name or a list of them; got " ~ rankwise._describe(group_by) ~ ".") }}
     {%- endif -%}
-    {%- set reserved = ['metric', 'k', 'metric_label', 'value', 'n_users', 'n_users_without_list', 'n_relevant', 'n_recommended', 'hits', 'dcg', 'idcg'] -%}
+    {%- set reserved = ['metric', 'k', 'metric_label', 'value', 'n_users', 'n_users_without_list', 'ci_low', 'ci_high', 'ci_clipped', 'n_relevant', 'n_recommended', 'hits', 'dcg', 'idcg'] -%}
     {%- if user_col | lower in reserved -%}
         {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `user_col` may not be named '" ~ user_col ~ "': the output has a column of that name. Rename it in a view first.") }}
     {%- endif -%}

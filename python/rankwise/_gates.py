@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 GateOn = Literal["value", "ci_low", "ci_high"]
 GATE_COLUMNS = ["gate", "metric_label", "value", "bound"]
-_RESULT_COLUMNS = {"metric", "k", "metric_label", "value", "n_users", "n_users_without_list", "ci_low", "ci_high"}
+_RESULT_COLUMNS = {"metric", "k", "metric_label", "value", "n_users", "n_users_without_list", "ci_low", "ci_high", "ci_clipped"}
 
 
 def _as_pandas(result: Any, caller: str) -> pd.DataFrame:

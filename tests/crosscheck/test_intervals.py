@@ -14,6 +14,8 @@ import rankwise
 from tests.unit.test_intervals import _inputs
 
 METRICS = ["ndcg@5", "map@3", "idcg@5", "mrr", "recall@10", "precision@2"]
+# the values each metric can take: idcg has no upper bound
+RANGES = {"ndcg": (0, 1), "map": (0, 1), "idcg": (0, np.inf), "mrr": (0, 1), "recall": (0, 1), "precision": (0, 1)}
 
 
 @pytest.mark.parametrize("users", ["interactions", "both", "relevant"])
@@ -30,10 +32,35 @@ def test_each_interval_is_scipys_over_the_per_user_values(users: str, confidence
         row = means[(means.model == model) & (means.metric == metric) & same_k].iloc[0]
         low, high = scipy.stats.t.interval(confidence, len(values) - 1, loc=values["value"].mean(),
                                            scale=scipy.stats.sem(values["value"]))
+        lowest, highest = RANGES[metric]
         assert row["n_users"] == len(values)
-        assert abs(row["ci_low"] - low) <= 1e-12 and abs(row["ci_high"] - high) <= 1e-12, (model, metric, k)
+        assert abs(row["ci_low"] - max(low, lowest)) <= 1e-12 and abs(row["ci_high"] - min(high, highest)) <= 1e-12, (model, metric, k)
+        assert row["ci_clipped"] == (low < lowest or high > highest)
         checked += 1
     assert checked == 3 * len(METRICS)
+
+
+def test_an_interval_past_the_metrics_range_is_clipped_and_says_so() -> None:
+    """Three queries, reciprocal ranks 1, 1/2 and 1/3 (as few as issue 51's):
+    scipy's t interval of the mean is [-0.25, 1.47]; the MRR of three queries
+    is in [0, 1], and so are the bounds reported, flagged by ci_clipped. dcg
+    has no upper bound (only its lower one could be clipped); precision's
+    values are all 1/3, an interval of width 0, not clipped."""
+    recommendations = pd.DataFrame({"user_id": ["q1", "q2", "q2", "q3", "q3", "q3"],
+                                    "item_id": ["d1", "x", "d2", "x", "y", "d3"], "rank": [1, 1, 2, 1, 2, 3]})
+    interactions = pd.DataFrame({"user_id": ["q1", "q2", "q3"], "item_id": ["d1", "d2", "d3"]})
+    means = rankwise.evaluate(recommendations, interactions, ["mrr", "dcg", "precision@3"]).set_index("metric")
+    for metric, values in {"mrr": [1, 1 / 2, 1 / 3], "dcg": [1, 1 / np.log2(3), 1 / 2],
+                           "precision": [1 / 3, 1 / 3, 1 / 3]}.items():
+        low, high = scipy.stats.t.interval(0.95, 2, loc=np.mean(values), scale=scipy.stats.sem(values)) \
+            if np.std(values) > 0 else (np.mean(values), np.mean(values))
+        lowest, highest = {"mrr": (0, 1), "dcg": (0, np.inf), "precision": (0, 1)}[metric]
+        row = means.loc[metric]
+        assert row["value"] == pytest.approx(np.mean(values), abs=1e-12)
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx((max(low, lowest), min(high, highest)), abs=1e-12)
+        assert bool(row["ci_clipped"]) == (low < lowest or high > highest), metric
+    assert means.loc["mrr", "ci_clipped"] and not means.loc["precision", "ci_clipped"]
+    assert (means.loc["mrr", "ci_low"], means.loc["mrr", "ci_high"]) == (0, 1)
 
 
 class _no_warning:

@@ -51,7 +51,7 @@ def baseline(frames) -> pd.DataFrame:
 
 def test_result_is_tidy_and_in_the_order_asked(frames, baseline: pd.DataFrame) -> None:
     assert list(baseline.columns) == ["model", "metric", "k", "metric_label", "value", "n_users", "n_users_without_list",
-                                     "ci_low", "ci_high"]
+                                     "ci_low", "ci_high", "ci_clipped"]
     labels = baseline.apply(lambda row: row.metric if pd.isna(row.k) else f"{row.metric}@{row.k}", axis=1)
     assert (baseline["metric_label"] == labels).all()
     assert "r_precision" in set(baseline["metric_label"]) and "ndcg@5" in set(baseline["metric_label"])
@@ -144,7 +144,7 @@ def test_output_forms(frames, baseline, output: str) -> None:
     }[output](result)
     expected_type = {"arrow": pa.Table, "polars": pl.DataFrame, "relation": duckdb.DuckDBPyRelation}[output]
     assert isinstance(result, expected_type)
-    _same(as_pandas.astype({"k": "Int32", "n_users_without_list": "Int64"}), baseline)
+    _same(as_pandas.astype({"k": "Int32", "n_users_without_list": "Int64", "ci_clipped": "boolean"}), baseline)
 
 
 def _catalog(con: duckdb.DuckDBPyConnection) -> list:

@@ -54,17 +54,20 @@ EXPECTED_ROWS = [
 
 def _assert_hand_worked(rows: list[tuple]) -> None:
     """rows: (model, metric, k, metric_label, value, n_users, n_users_without_list,
-    ci_low, ci_high), in the query's order."""
+    ci_low, ci_high, ci_clipped), in the query's order."""
     assert [row[:3] for row in rows] == [("m", metric, k) for metric, k, *_ in EXPECTED_ROWS]
     for row, (metric, k, value, n_users, without_list) in zip(rows, EXPECTED_ROWS):
         assert float(row[4]) == pytest.approx(value, rel=1e-12, abs=1e-15), row
         assert (row[5], row[6]) == (n_users, without_list), row
         if metric == "entropy":
-            assert row[7:] == (None, None)
+            assert tuple(row[7:]) == (None, None, None)
         else:
-            # two users, one scoring 0: the standard error of the mean is the mean itself
-            assert [float(bound) for bound in row[7:]] == pytest.approx(
-                [value - T_975_1 * value, value + T_975_1 * value], rel=1e-9, abs=1e-12), row
+            # two users, one scoring 0: the standard error of the mean is the mean itself;
+            # the bounds clipped to the metric's range [0, 1]
+            low, high = value - T_975_1 * value, value + T_975_1 * value
+            assert [float(bound) for bound in row[7:9]] == pytest.approx(
+                [max(low, 0.0), min(high, 1.0)], rel=1e-9, abs=1e-12), row
+            assert row[9] == (low < 0 or high > 1), row
 
 
 def test_the_duckdb_sql_gives_the_hand_worked_numbers() -> None:

@@ -23,7 +23,7 @@ from . import _html, _tables
 from ._html import require_plotly
 
 # The columns of an evaluate() result that are not group columns.
-_VALUE_COLUMNS = ("metric", "k", "metric_label", "value", "n_users", "n_users_without_list", "ci_low", "ci_high")
+_VALUE_COLUMNS = ("metric", "k", "metric_label", "value", "n_users", "n_users_without_list", "ci_low", "ci_high", "ci_clipped")
 
 
 @dataclass
