@@ -9,6 +9,7 @@ converted to the output asked.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import glob
 import importlib.util
 import os
@@ -191,10 +192,15 @@ class DuckDBEngine(Engine):
     # not the scans), with twice the peak memory: they run on their own.
     fuses_checks = False
 
-    def __init__(self, connection: duckdb.DuckDBPyConnection) -> None:
+    def __init__(self, connection: duckdb.DuckDBPyConnection, output: str = "pandas") -> None:
         self.connection = connection
         self.registered = False
+        # A relation is returned lazy, as the caller asked; any other output is
+        # run by `execute`, without the relation layer, which binds every
+        # query and every query over a result once more before running it.
+        self.lazy = output == "relation"
         self._computed: list[duckdb.DuckDBPyRelation] = []
+        self._stored_names: list[str] = []
         self._column_types: dict[str, dict[str, ColumnType]] = {}
 
     @classmethod
@@ -221,12 +227,17 @@ class DuckDBEngine(Engine):
         try:
             if private:
                 apply_settings(connection, caller, memory_limit=memory_limit, temp_directory=temp_directory)
-            engine = cls(connection)
+            engine = cls(connection, output)
             with resolved_inputs(connection, private=private, **inputs) as resolved:
                 engine.registered = any(value.registered for value in resolved.values())
                 if not private:
                     refuse_a_text_collation(connection, caller, text_keys(engine, resolved))
-                yield engine, resolved
+                try:
+                    yield engine, resolved
+                finally:
+                    # nothing left behind on a caller's connection
+                    for name in engine._stored_names:
+                        connection.unregister(name)
         finally:
             if private and output != "relation":
                 connection.close()
@@ -251,19 +262,42 @@ class DuckDBEngine(Engine):
     def rows(self, query: str) -> list[tuple[Any, ...]]:
         return self.connection.execute(query).fetchall()
 
-    def run(self, query: str) -> duckdb.DuckDBPyRelation:
-        return self.connection.sql(query)
+    def run(self, query: str) -> duckdb.DuckDBPyRelation | _Query:
+        if self.lazy:
+            return self.connection.sql(query)
+        return _Query(query)
 
-    def computed(self, result: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
+    def computed(self, result: duckdb.DuckDBPyRelation | _Query) -> duckdb.DuckDBPyRelation | _Computed:
+        if isinstance(result, _Query):
+            return self._stored(self.connection.execute(result.sql))
         computed = detached(self.connection, result)
         self._computed.append(computed)
         return computed
 
-    def rows_over(self, result: duckdb.DuckDBPyRelation,
+    def _stored(self, executed: duckdb.DuckDBPyConnection) -> _Computed:
+        """An executed query's few rows as a DataFrame, registered on the
+        connection under a name of their own, to be read again by SQL."""
+        rows = executed.df()
+        name = f"rw_result_{uuid.uuid4().hex}"
+        self.connection.register(name, rows)
+        self._stored_names.append(name)
+        return _Computed(name, rows)
+
+    def rows_over(self, result: duckdb.DuckDBPyRelation | _Computed,
                   query: Callable[[str, MacroRenderer], str]) -> list[tuple[Any, ...]]:
+        if isinstance(result, _Computed):
+            return self.connection.execute(query(result.name, self.macros)).fetchall()
         return result.query("rw_result", query("rw_result", self.macros)).fetchall()
 
-    def returned(self, result: duckdb.DuckDBPyRelation, output: str) -> Any:
+    def returned(self, result: duckdb.DuckDBPyRelation | _Query | _Computed, output: str) -> Any:
+        if isinstance(result, _Query):
+            # DuckDB's Arrow and Polars results are its relation's: a DB-API
+            # result copies the rows once more to make them
+            return self.connection.execute(result.sql).df() if output == "pandas" else converted(
+                self.connection.sql(result.sql), output)
+        if isinstance(result, _Computed):
+            return result.rows if output == "pandas" else converted(
+                self.connection.sql(f"select * from {result.name}"), output)
         if output != "relation":
             return converted(result, output)
         if not self.registered or any(result is computed for computed in self._computed):
@@ -271,6 +305,22 @@ class DuckDBEngine(Engine):
         # Registered inputs are dropped on leaving the block of opened(): compute
         # the result now and hand it back as a relation over the computed data.
         return detached(self.connection, result)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Query:
+    """A result query not yet run: rankwise runs it once, when it is read."""
+
+    sql: str
+
+
+@dataclasses.dataclass(frozen=True)
+class _Computed:
+    """A result computed once (the means, a comparison) as a DataFrame,
+    registered under `name` for the queries over it."""
+
+    name: str
+    rows: Any
 
 
 _PROCESS_DATABASE: list[duckdb.DuckDBPyConnection] = []
