@@ -146,7 +146,9 @@ def test_rankwise_sql_holds_nothing_its_engine_lacks(dialect: str, case: str) ->
     duckdb_functions = {match.group(0).rstrip("( ") for match in DUCKDB_ONLY.finditer(sql.lower())}
     assert not duckdb_functions - SHARED_WITH_DUCKDB.get(dialect, set()) or dialect == "duckdb", sorted(duckdb_functions)
     if dialect == "redshift":
-        assert not re.search(r"(?i)\bvalues\b|\bis\s+not\s+distinct\s+from\b", sql)
+        # the stages' opening comments say "values" in words
+        code = re.sub(r"--[^\n]*", "", sql)
+        assert not re.search(r"(?i)\bvalues\b|\bis\s+not\s+distinct\s+from\b", code)
 
 
 # What PostgreSQL has of DuckDB's own: bit_count (of a bit string, PostgreSQL 14)
