@@ -20,6 +20,8 @@ reports.
     --many-groups U G       scale check: U users in G groups, users='interactions'
     --compare U R           scale check: compare of three models at U users, resampled at R users
     --diversity U P         scale check: intra-list diversity at U users, the peers at U and P users
+    --call-cost FILE        the fixed price of a call: warm calls at each --users (default 1000 10000
+                            100000) against pytrec_eval and ranx, import and a cold command
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ import json
 import os
 from pathlib import Path
 
-from benchmarks import diagnostics, harness, report
+from benchmarks import call_cost, diagnostics, harness, report
+from benchmarks.call_cost import CALL_COST_SIZES
 from benchmarks.generate import DATA_ROOT, DENSITIES, SIZES
 from benchmarks.tools import (COMPLETION_TOOLS, ENGINE_WORKERS, K_SWEEP_METRICS, K_SWEEP_USERS, MEMORY_ENVIRONMENT, PEER_PACKAGES,
                               PEER_PYTHONS, PUSHDOWN_OPTIMIZER, WORKERS)
@@ -44,6 +47,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="share of the recommended rows that are relevant, one dataset each (default: "
                              + " ".join(map(str, DENSITIES)) + ")")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat-calls", type=int, default=15, help="--call-cost: the calls timed per tool (default 15)")
     parser.add_argument("--tools", nargs="+", default=list(WORKERS), choices=list(WORKERS) + ENGINE_WORKERS,
                         metavar="TOOL", help="default: every tool but those of Spark and PostgreSQL, "
                                              + ", ".join(map(repr, ENGINE_WORKERS))
@@ -60,6 +64,10 @@ def _parser() -> argparse.ArgumentParser:
                         help=f"write to FILE, for every query rankwise runs in evaluate (with its checks, per user, "
                              f"beyond accuracy) and compare, whether DuckDB's {PUSHDOWN_OPTIMIZER} changes its plan, "
                              "and both times where it does; at one --users and one --hit-density")
+    parser.add_argument("--call-cost", type=Path, metavar="FILE",
+                        help="write to FILE the median warm time of evaluate (checked and validate=False), of compare "
+                             "of two models, and of pytrec_eval and ranx, at each --users (default 1000 10000 100000) "
+                             "and one --hit-density; then import rankwise and a cold command, in fresh processes")
     parser.add_argument("--k-sweep", type=int, nargs="?", const=1000, metavar="K_MAX",
                         help=f"scale check: {', '.join(K_SWEEP_METRICS)} at every k from 1 to K_MAX (default 1000) "
                              f"on {K_SWEEP_USERS} users")
@@ -108,22 +116,27 @@ def main() -> None:
             parser.error(f"--peer-python takes TOOL=PYTHON with TOOL one of {', '.join(PEER_PACKAGES)}; got {entry!r}")
         PEER_PYTHONS[tool] = python
     if arguments.users is None:
-        arguments.users = [] if arguments.completion else SIZES
+        arguments.users = [] if arguments.completion else CALL_COST_SIZES if arguments.call_cost else SIZES
     if arguments.completion and not (arguments.memory_limit and arguments.temp_directory):
         parser.error("--completion needs --memory-limit and --temp-directory: the point is completing within them")
-    diagnosing = bool(arguments.profile or arguments.pushdown)
+    diagnosing = bool(arguments.profile or arguments.pushdown or arguments.call_cost)
     scale_checking = bool(arguments.k_sweep or arguments.many_groups or arguments.compare or arguments.diversity)
     if diagnosing and scale_checking:
         parser.error("--profile and --pushdown run apart from the scale checks (--k-sweep, --many-groups, --compare, "
                      "--diversity)")
-    if diagnosing and (len(arguments.users) != 1 or len(arguments.hit_density) != 1):
+    if (arguments.profile or arguments.pushdown) and (len(arguments.users) != 1 or len(arguments.hit_density) != 1):
         parser.error("--profile and --pushdown read one dataset: give one --users and one --hit-density")
+    if arguments.call_cost and len(arguments.hit_density) != 1:
+        parser.error("--call-cost reads one density at each size: give one --hit-density")
     for name, value in zip(MEMORY_ENVIRONMENT, (arguments.memory_limit, arguments.temp_directory)):
         if value:
             os.environ[name] = value
 
     if arguments.profile:
         diagnostics.profile(arguments.data_root, arguments.users[0], arguments.hit_density[0], arguments.profile)
+    if arguments.call_cost:
+        call_cost.call_cost(arguments.data_root, arguments.users, arguments.hit_density[0], arguments.call_cost,
+                            arguments.repeat_calls)
     if arguments.pushdown:
         diagnostics.pushdown(arguments.data_root, arguments.users[0], arguments.hit_density[0], arguments.pushdown)
     if scale_checking:
