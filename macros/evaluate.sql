@@ -73,15 +73,13 @@ with
 
 {{ rankwise._written_stages(spec) | join(',\n\n') }}
 
-{% if outputs | length == 1 and not rankwise._planned(spec, 'input_guard') -%}
-{{ outputs[0] }}
-{%- else -%}
-{#- one relation to order: ClickHouse orders only the last SELECT of a UNION -#}
+{#- one relation to order, whose columns the ORDER BY's expressions read:
+    ClickHouse orders only the last SELECT of a UNION, and PostgreSQL's ORDER BY
+    reads an output column's name only bare, never in an expression -#}
 select * from (
 {{ outputs | join('\n\nunion all\n\n') }}
 ) as rw_result
 {%- if rankwise._planned(spec, 'input_guard') %}
 where exists (select 1 from rw_input_guard)
-{%- endif %}
 {%- endif %}
 {%- endmacro %}

@@ -40,7 +40,9 @@
         {%- do queries.append(('train (' ~ train ~ ')', rankwise._train_problems(train, resolved.user_col, resolved.item_col))) -%}
     {%- endif -%}
     {%- for table, query in queries -%}
-        {%- for row in run_query(query ~ '\n' ~ rankwise._in_problem_order('problem')).rows if row[2] > 0 -%}
+        {#- ordered as one relation: PostgreSQL orders a UNION by its bare column names only -#}
+        {%- set ordered = 'select * from (\n' ~ query ~ '\n) as rw_problems\n' ~ rankwise._in_problem_order('problem') -%}
+        {%- for row in run_query(ordered).rows if row[2] > 0 -%}
             {%- if not (row[0] == 'duplicate_interaction' and resolved.duplicate_interactions == 'max') -%}
                 {%- set problem_table = 'recommendations (' ~ recommendations ~ ')' if row[0] == 'item_not_in_catalog'
                                         else ('interactions (' ~ interactions ~ ')' if row[0] == 'relevant_item_not_in_catalog' else table) -%}
