@@ -73,7 +73,7 @@ with
 
 {{ rankwise._written_stages(spec) | join(',\n\n') }}
 
-{#- one relation to order, whose columns the ORDER BY's expressions read:
+{# one relation to order, whose columns the ORDER BY's expressions read:
     ClickHouse orders only the last SELECT of a UNION, and PostgreSQL's ORDER BY
     reads an output column's name only bare, never in an expression -#}
 select * from (
