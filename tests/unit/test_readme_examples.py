@@ -57,7 +57,7 @@ def test_a_python_example_prints_what_readme_shows(name: str, demo_folder: Path,
     readme_examples.check(name, printed.getvalue(), rewrite)
 
 
-@pytest.mark.parametrize("name", ["cli-evaluate", "cli-compare"])
+@pytest.mark.parametrize("name", ["cli-evaluate", "cli-compare", "cli-explain"])
 def test_a_command_prints_what_readme_shows(name: str, demo_folder: Path, rewrite: bool, monkeypatch) -> None:
     monkeypatch.chdir(demo_folder)
     lines, words = readme_examples.command(name)
