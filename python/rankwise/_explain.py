@@ -10,7 +10,7 @@ from typing import Any, Unpack
 from ._compare import Correction, Test, _compare_arguments
 from ._options import EvaluateOptions, documented
 from ._plan import Plan, _registry, macro_arguments, plan_of, render
-from .engines import DIALECT_ADAPTERS, quote_table_name
+from .engines import DIALECT_ADAPTERS, engine_fuses_checks, quote_table_name
 from .errors import InvalidArgumentError
 
 __all__ = ["compare_sql", "explain"]
@@ -178,7 +178,7 @@ def _explanation(plan: Plan, dialect: str, validate: bool) -> str:
     group = ", ".join(plan.group_by) or "none (one group: every list)"
     lists = f"one per user in each ({', '.join(plan.list_keys)})" if plan.list_keys else "one per user"
     lines.append(f"  groups of the output: {group}; lists: {lists}")
-    lines += ["", "Checks before the metrics", *(f"  {check}" for check in _checks(plan, validate))]
+    lines += ["", "Checks before the metrics", *(f"  {check}" for check in _checks(plan, validate, dialect))]
     descriptions = _registry("strategy_descriptions")
     chosen = [(name, value) for name, value in plan.strategies.items()
               if value is not None and any(stage.get("strategy") == name for stage in plan.stages)]
@@ -196,14 +196,16 @@ def _explanation(plan: Plan, dialect: str, validate: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _checks(plan: Plan, validate: bool) -> list[str]:
-    """The checks evaluate (or compare) runs, in words."""
+def _checks(plan: Plan, validate: bool, dialect: str) -> list[str]:
+    """The checks evaluate (or compare) runs, in words: inside the metric query
+    where the plan allows it and the wrapper's engine for `dialect` fuses them."""
     checks = ["the columns read exist, with types their purpose can use (ids strings or numbers of one kind in "
               "both tables, ranks, scores and relevances numbers)"]
     if not validate:
         return ["none of the inputs' values (validate=False), only that the columns read exist"]
     where = ("inside the metric query itself, which has rows only when they pass"
-             if plan.checks_fuse and plan.call == "evaluate" else "as queries of their own before the metric query")
+             if plan.checks_fuse and plan.call == "evaluate" and engine_fuses_checks(_adapter_type("explain", dialect))
+             else "as queries of their own before the metric query")
     checks.append(f"no null id, no invalid rank, score or relevance, no item twice in a list or interaction twice, "
                   f"{where}")
     checks.append("the two tables share a user and an item (unless a mean above 0 shows it)")

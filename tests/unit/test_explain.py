@@ -33,6 +33,25 @@ def test_explain_lists_the_stages_in_order_and_the_strategy_of_the_engine(dialec
     assert "ndcg@10: every user of the interactions; a user without a list scores 0" in text
 
 
+@pytest.mark.parametrize("dialect, fused", [("duckdb", False), ("spark", True), ("clickhouse", True)])
+def test_explain_says_where_the_checks_run_as_the_engine_runs_them(dialect: str, fused: bool, monkeypatch) -> None:
+    """Inside the metric query on the engines that fuse them, as queries of their
+    own on DuckDB: seen in the queries evaluate runs there."""
+    text = rankwise.explain(["ndcg@10"], dialect=dialect)
+    assert ("inside the metric query itself" in text) is fused
+    assert ("as queries of their own before the metric query" in text) is not fused
+    if dialect == "duckdb":
+        ran = []
+        connection = duckdb.connect()
+        original = duckdb.DuckDBPyConnection.execute
+        monkeypatch.setattr(duckdb.DuckDBPyConnection, "execute",
+                            lambda self, query, *args, **kwargs: ran.append(query) or original(self, query, *args, **kwargs))
+        frame = pd.DataFrame({"user_id": [1, 1], "item_id": [1, 2], "rank": [1, 2]})
+        rankwise.evaluate(frame, frame[["user_id", "item_id"]], ["ndcg@10"], con=connection)
+        metric_query = next(number for number, query in enumerate(ran) if "rw_group_means" in query)
+        assert any("duplicate" in query and "rw_group_means" not in query for query in ran[:metric_query])
+
+
 def test_explain_of_a_comparison_names_its_populations_tests_and_inputs() -> None:
     text = rankwise.explain(["ndcg@5", "novelty@5"], compare=True, train="train.parquet", users="both",
                             tests=["t", "bootstrap"], baseline="prod")

@@ -257,6 +257,17 @@ def engine_for(caller: str, con: Any, inputs: Mapping[str, Any]) -> type[Engine]
     return DuckDBEngine
 
 
+def engine_fuses_checks(adapter_type: str) -> bool:
+    """Whether the wrapper's engine of `adapter_type` runs evaluate's value
+    checks inside the metric query (Engine.fuses_checks); for a dialect the
+    wrapper only writes SQL for, what the plan allows."""
+    if adapter_type == "duckdb":
+        from .duckdb import DuckDBEngine
+
+        return DuckDBEngine.fuses_checks
+    return Engine.fuses_checks
+
+
 def _refuse_local_inputs(caller: str, given: Mapping[str, Any], on_engine: str, reads: Callable[[Any], bool],
                          what_it_reads: str) -> None:
     """Refuses the first input the engine does not read (`reads`): the local
