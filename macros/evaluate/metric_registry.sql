@@ -9,9 +9,9 @@
                       list, as compare's margin refusal says) and idcg (a
                       property of the truth); the report marks the best value
                       by it (metric_better)
-      range           [lowest, highest] a value can take (none: unbounded):
-                      an interval of a mean is clipped to it, and says so
-                      (ci_clipped)
+      range           [lowest, highest] a value can take (none: unbounded; an
+                      entry without it is unbounded both ways): an interval of a
+                      mean is clipped to it, and says so (ci_clipped)
       level           'user' (one value per user with truth, averaged: the
                       accuracy metrics), 'list' (one value per list, averaged
                       over the lists: novelty, popularity) or 'group' (one value

@@ -142,7 +142,7 @@ from (
     {%- set registry = rankwise._metric_registry() -%}
     {%- set bounds = {} -%}
     {%- for entry in spec.user_metrics + spec.list_metrics -%}
-        {%- set bound = registry[entry.name].range[end] -%}
+        {%- set bound = registry[entry.name].get('range', [none, none])[end] -%}
         {%- do bounds.update({entry.name: none if bound is none else rankwise._double_literal(bound)}) -%}
     {%- endfor -%}
     {%- set distinct = bounds.values() | unique | list -%}

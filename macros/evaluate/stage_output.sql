@@ -94,7 +94,8 @@ select
     -- nor has one value per user to average: no t interval, a bootstrap's when asked
     cast(null as {{ rankwise.type_float64() }}) as ci_low,
     cast(null as {{ rankwise.type_float64() }}) as ci_high,
-    cast(null as boolean) as ci_clipped
+    -- a boolean NULL without a cast (BigQuery spells the type BOOL)
+    case when 1 = 0 then false end as ci_clipped
     {%- endif %}
 from rw_group_metrics
 cross join ({{ rankwise._metric_grid(metrics) }}) as grid

@@ -54,7 +54,7 @@ def test_each_evaluation_holds_the_rows_of_rankwise_metrics(history) -> None:
 
 def test_the_columns_and_their_documentation(history) -> None:
     assert history["columns"] == ["example_id", "metric", "k", "metric_label", "value", "n_users",
-                                  "n_users_without_list", "ci_low", "ci_high", "evaluated_at", "evaluation_id"]
+                                  "n_users_without_list", "ci_low", "ci_high", "ci_clipped", "evaluated_at", "evaluation_id"]
     if history["engine"] == "spark":
         return  # dbt-spark writes comments on Delta, Hudi and Iceberg tables only; these are Parquet
     [row] = history["comment"]

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 import rankwise
-from rankwise._plan import render_evaluate
+from rankwise._plan import macro_arguments, plan_of, render
 
 from . import wrapper_parity
 from .test_spark_wrapper import spark, to_spark  # noqa: F401  (the session fixture)
@@ -114,8 +114,12 @@ def test_the_one_pass_reads_each_input_once(spark, tmp_path: Path) -> None:  # n
         for guarded, grouping in ((True, {}), (False, {}), (True, GROUPINGS["models_in_folds"]),
                                   (True, {"relevance_col": "relevance"}),
                                   (True, {"relevance_col": "relevance", **GROUPINGS["models_in_folds"]})):
-            query = render_evaluate("spark", {"metrics": ["precision", "recall", "map", "ndcg"], "k": [5, 10], **grouping},
-                                    views["recs"], views["inter"], guarded=guarded)
+            options = {name: value for name, value in grouping.items() if name not in ("group_by", "partition_by")}
+            arguments = macro_arguments("evaluate", ["precision", "recall", "map", "ndcg"], [5, 10], grouping.get("group_by"),
+                                        False, options, grouping.get("partition_by"))
+            query = render(plan_of("evaluate", arguments, adapter_type="spark"),
+                           {"recommendations": views["recs"], "interactions": views["inter"], "items": None, "train": None},
+                           guarded=guarded)
             assert "rw_user_rows" in query
             # the plan cuts a file's path short: the scans are told apart by their columns
             scans = re.findall(r"FileScan parquet \[([^\]]*)\]", _plan(spark, query))
