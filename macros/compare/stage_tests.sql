@@ -153,46 +153,69 @@ rw_comparison_tests as (
 
 {#- rw_comparison_p: the two-sided paired t p-value. With every difference equal
     (sd = 0) there is no t: p is 0 when they differ from 0 and undefined when they
-    are all 0 (scipy's ttest_rel gives t = inf and p = 0, or nan). -#}
+    are all 0 (scipy's ttest_rel gives t = inf and p = 0, or nan). Each t's
+    p-value reads its variables, computed once each in the selects below
+    (_student_t_p_columns): written in place, they would repeat t and df some
+    hundred times. -#}
 {% macro _stage_comparison_p(spec) %}
+    {%- set statistics = ['rw_t'] -%}
+    {%- set layers = [] -%}
+    {%- if spec.margin is not none -%}
+        {%- do statistics.extend(['rw_t_above_lower', 'rw_t_below_upper']) -%}
+        {#- the t statistics of the difference against -margin and +margin -#}
+        {%- do layers.append([
+            ('rw_t_above_lower', 'case when tests.rw_sd > 0 then (tests.rw_diff + ' ~ spec.margin ~ ') / (tests.rw_sd / sqrt(tests.rw_n)) end'),
+            ('rw_t_below_upper', 'case when tests.rw_sd > 0 then (tests.rw_diff - ' ~ spec.margin ~ ') / (tests.rw_sd / sqrt(tests.rw_n)) end')]) -%}
+    {%- endif -%}
+    {%- set variables = [] -%}
+    {%- for t in statistics -%}
+        {%- do variables.append(rankwise._student_t_p_columns(t, 'rw_df', t, 'tests')) -%}
+    {%- endfor -%}
+    {%- for layer in rankwise._student_t_p_layers() -%}
+        {%- set depth = loop.index0 -%}
+        {%- set columns = [] -%}
+        {%- for of_statistic in variables -%}
+            {%- do columns.extend(of_statistic[depth]) -%}
+        {%- endfor -%}
+        {%- do layers.append(columns) -%}
+    {%- endfor -%}
+    {%- set p_values = [('rw_p_value', 'case\n    when tests.rw_sd > 0 then ' ~ rankwise._student_t_p_staged('rw_t', 'rw_df', 'rw_t', 'tests')
+                         ~ '\n    when tests.rw_sd = 0 and tests.rw_diff <> 0 then 0e0\nend')] -%}
+    {%- if spec.margin is not none -%}
+        {%- do p_values.append(('rw_p_above_lower', rankwise._student_t_p_staged('rw_t_above_lower', 'rw_df', 'rw_t_above_lower', 'tests'))) -%}
+        {%- do p_values.append(('rw_p_below_upper', rankwise._student_t_p_staged('rw_t_below_upper', 'rw_df', 'rw_t_below_upper', 'tests'))) -%}
+    {%- endif -%}
+    {%- do layers.append(p_values) -%}
+    {%- set one_sided = [] -%}
+    {%- if spec.margin is not none -%}
+        {%- set above = rankwise._one_sided_t_p('tests.rw_t_above_lower', 'tests.rw_p_above_lower', 'tests.rw_sd', 'tests.rw_diff + ' ~ spec.margin, 'greater') -%}
+        {%- do one_sided.append(('rw_p_non_inferiority', above)) -%}
+        {%- if spec.equivalence -%}
+            {%- do one_sided.append(('rw_p_equivalence', 'greatest(\n    ' ~ above ~ ',\n    '
+                ~ rankwise._one_sided_t_p('tests.rw_t_below_upper', 'tests.rw_p_below_upper', 'tests.rw_sd', 'tests.rw_diff - ' ~ spec.margin, 'less') ~ '\n)')) -%}
+        {%- endif -%}
+        {%- do layers.append(one_sided) -%}
+    {%- endif %}
 rw_comparison_p as (
-    select
-        tests.*,
-        case
-            when tests.rw_sd > 0 then {{ rankwise.student_t_two_sided_p('tests.rw_t', 'tests.rw_df') }}
-            when tests.rw_sd = 0 and tests.rw_diff <> 0 then 0e0
-        end as rw_p_value
-        {%- if spec.margin is not none %},
-        {{ rankwise._one_sided_t_p('tests.rw_t_above_lower', 'tests.rw_p_above_lower', 'tests.rw_sd', 'tests.rw_diff + ' ~ spec.margin, 'greater') }} as rw_p_non_inferiority
-        {%- endif %}
-        {%- if spec.equivalence %},
-        greatest(
-            {{ rankwise._one_sided_t_p('tests.rw_t_above_lower', 'tests.rw_p_above_lower', 'tests.rw_sd', 'tests.rw_diff + ' ~ spec.margin, 'greater') }},
-            {{ rankwise._one_sided_t_p('tests.rw_t_below_upper', 'tests.rw_p_below_upper', 'tests.rw_sd', 'tests.rw_diff - ' ~ spec.margin, 'less') }}
-        ) as rw_p_equivalence
-        {%- endif %}
-    from (
-        select
-            shifted.*
-            {%- if spec.margin is not none %},
-            {#- each two-sided p once: the p-value's text is long, and Spark's
-                parser is slow over each copy -#}
-            {{ rankwise.student_t_two_sided_p('shifted.rw_t_above_lower', 'shifted.rw_df') }} as rw_p_above_lower,
-            {{ rankwise.student_t_two_sided_p('shifted.rw_t_below_upper', 'shifted.rw_df') }} as rw_p_below_upper
-            {%- endif %}
-        from (
-            select
-                tests.*
-                {%- if spec.margin is not none %},
-                {#- the t statistics of the difference against -margin and +margin -#}
-                case when tests.rw_sd > 0 then (tests.rw_diff + {{ spec.margin }}) / (tests.rw_sd / sqrt(tests.rw_n)) end as rw_t_above_lower,
-                case when tests.rw_sd > 0 then (tests.rw_diff - {{ spec.margin }}) / (tests.rw_sd / sqrt(tests.rw_n)) end as rw_t_below_upper
-                {%- endif %}
-            from rw_comparison_tests as tests
-        ) as shifted
-    ) as tests
+{{ rankwise._select_layers('tests', 'rw_comparison_tests', layers) | indent(4, first=true) }}
 )
 {%- endmacro %}
+
+{#- Selects each over the one before, the first over the relation `source`,
+    every one named `alias` and adding its layer's columns to those of the
+    one below: `layers` is [[(column, SQL), ...], ...], the innermost first. -#}
+{% macro _select_layers(alias, source, layers) %}
+    {%- set ns = namespace(sql=source ~ ' as ' ~ alias) -%}
+    {%- for layer in layers -%}
+        {%- set columns = [alias ~ '.*'] -%}
+        {%- for column, sql in layer -%}
+            {%- do columns.append(sql | indent(4) ~ ' as ' ~ column) -%}
+        {%- endfor -%}
+        {%- set below = ns.sql if loop.first else '(\n' ~ ns.sql | indent(4, first=true) ~ '\n) as ' ~ alias -%}
+        {%- set ns.sql = 'select\n    ' ~ columns | join(',\n    ') ~ '\nfrom ' ~ below -%}
+    {%- endfor -%}
+    {{ return(ns.sql) }}
+{% endmacro %}
 
 {#- The one-sided p-value of the t statistic `t` for the alternative that the
     mean difference is 'greater' (P(T >= t)) or 'less' (P(T <= t)) than the
