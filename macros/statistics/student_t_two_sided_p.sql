@@ -62,37 +62,42 @@
 {% endmacro %}
 
 {#- The staged form, for a stage with t and df as 64-bit float columns: the
-    p-value's variables computed once each, as columns of layers of selects
-    (_student_t_p_columns), and the p-value reading them
+    p-value's variables computed once each, as columns of two layers of
+    selects (_student_t_p_columns), and the p-value reading them
     (_student_t_p_staged), where the expression above writes each in place
-    every time it is read (about 18 kB). The variables of a layer read those
-    of the layers before it. -#}
+    every time it is read (about 18 kB). The first layer reads t and df, the
+    second the first. -#}
 {% macro _student_t_p_layers() %}
-    {{ return([['squared', 'hill_b'], ['ratio'], ['hill_y'], ['erfc_x'], ['erfc_t']]) }}
+    {{ return([['squared', 'hill_b', 'ratio', 'hill_y'], ['erfc_x', 'erfc_t']]) }}
 {% endmacro %}
 
 {#- The SQL of the staged variable `name` from `v`, the SQL of t, df and of
     the variables it reads. Each is NULL outside the rows of the branch that
-    reads it: a stage computes it for every row, and PostgreSQL and Spark
+    reads it, under a CASE (not an AND, whose operands an engine may evaluate
+    in any order): a stage computes it for every row, and PostgreSQL and Spark
     (ANSI mode) raise on an overflow, a division by zero or the ln of 0 even
     where a later CASE would not read the value. -#}
 {% macro _student_t_p_variable(name, v) %}
     {%- set cut = rankwise._student_t_p_cutoffs() -%}
+    {%- set in_range = 'abs(' ~ v.t ~ ') between ' ~ cut.smallest ~ ' and ' ~ cut.largest -%}
     {%- set hill = v.df ~ ' >= ' ~ cut.hill ~ ' and ' ~ v.df ~ ' < ' ~ cut.normal -%}
+    {%- set ratio = 'power(' ~ v.t ~ ', 2) / ' ~ v.df -%}
     {%- if name == 'squared' -%}
-        {{ return('case when ' ~ v.df ~ ' >= 1 and abs(' ~ v.t ~ ') between ' ~ cut.smallest ~ ' and ' ~ cut.largest ~ ' then power(' ~ v.t ~ ', 2) end') }}
+        {{ return('case when ' ~ v.df ~ ' >= 1 and ' ~ in_range ~ ' then power(' ~ v.t ~ ', 2) end') }}
     {%- elif name == 'hill_b' -%}
         {{ return('case when ' ~ hill ~ ' then 48 * power(' ~ v.df ~ ' - 0.5e0, 2) end') }}
     {%- elif name == 'ratio' -%}
-        {{ return('case when ' ~ hill ~ ' then ' ~ v.squared ~ ' / ' ~ v.df ~ ' end') }}
+        {{ return('case when ' ~ hill ~ ' and ' ~ in_range ~ ' then ' ~ ratio ~ ' end') }}
     {%- elif name == 'hill_y' -%}
-        {{ return('case when ' ~ v.ratio ~ ' >= ' ~ cut.small_ratio ~ ' then (' ~ v.df ~ ' - 0.5e0) * ln(1e0 + ' ~ v.ratio ~ ') end') }}
+        {{ return('case when ' ~ hill ~ ' and ' ~ in_range ~ ' then (case when ' ~ ratio ~ ' >= ' ~ cut.small_ratio ~ ' then ('
+                  ~ v.df ~ ' - 0.5e0) * ln(1e0 + ' ~ ratio ~ ') end) end') }}
     {%- elif name == 'erfc_x' -%}
         {#- |z| / sqrt(2) of the normal tail: z is t itself, or Hill's z -#}
         {{ return('case when ' ~ v.df ~ ' >= ' ~ cut.normal ~ ' and ' ~ v.squared ~ ' is not null then least(abs(' ~ v.t ~ '), 40) * 0.7071067811865476e0 when '
                   ~ v.hill_y ~ ' is not null then ' ~ rankwise._student_t_hill_z(v.hill_y, v.hill_b) ~ ' * 0.7071067811865476e0 end') }}
     {%- elif name == 'erfc_t' -%}
-        {{ return('1e0 / (1e0 + 5e-1 * ' ~ v.erfc_x ~ ')') }}
+        {#- the erfc's 1 / (1 + x/2), in the layer of x: one select fewer -#}
+        {{ return('1e0 / (1e0 + 5e-1 * (' ~ rankwise._student_t_p_variable('erfc_x', v) ~ '))') }}
     {%- endif -%}
     {{ exceptions.raise_compiler_error('rankwise._student_t_p_variable: no variable ' ~ name) }}
 {% endmacro %}
