@@ -16,7 +16,8 @@
     Accuracy against scipy and the choice of the cut-offs: docs/statistics.md.
     The arguments appear many times in the text (about 18 kB in all with short
     column names; once each on Spark, _bound.sql): pass columns, not long
-    expressions. -#}
+    expressions. A stage of the package computes the variables once each, as
+    columns, instead (_student_t_p_columns below). -#}
 {% macro student_t_two_sided_p(t, df) %}
     {%- set t_sql = rankwise._sql_operand('student_t_two_sided_p', 't', t) -%}
     {%- set df_sql = rankwise._sql_operand('student_t_two_sided_p', 'df', df) -%}
