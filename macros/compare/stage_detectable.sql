@@ -100,12 +100,11 @@ rw_comparison_ranked as (
 {% macro _stage_power_nodes(spec) %}
     {%- set float = rankwise.type_float64() -%}
     {%- set q = rankwise._power_quadrature() -%}
-    {%- set df = 'greatest(ranked.rw_n - 1, 1e0)' -%}
-    {%- set y = '(sqrt(2 / ' ~ df ~ ') * node.rw_u)' -%}
-    {#- 1 + y - exp(y), by its series where the two cancel (many users: y near 0) -#}
-    {%- set log_weight = '(' ~ df ~ ' / 2 * (case when abs(' ~ y ~ ') < 1e-2 then -' ~ y ~ ' * ' ~ y ~ ' / 2 * (1 + ' ~ y ~ ' / 3 * (1 + '
-                         ~ y ~ ' / 4 * (1 + ' ~ y ~ ' / 5 * (1 + ' ~ y ~ ' / 6)))) else 1 + ' ~ y ~ ' - exp(' ~ y ~ ') end))' -%}
     {%- set is_node = '(ranked.rw_first_of_n = 1 and ranked.rw_n >= 2)' -%}
+    {%- set y = 'spread.rw_y' -%}
+    {#- 1 + y - exp(y), by its series where the two cancel (many users: y near 0) -#}
+    {%- set log_weight = '(spread.rw_df / 2 * (case when abs(' ~ y ~ ') < 1e-2 then -' ~ y ~ ' * ' ~ y ~ ' / 2 * (1 + ' ~ y ~ ' / 3 * (1 + '
+                         ~ y ~ ' / 4 * (1 + ' ~ y ~ ' / 5 * (1 + ' ~ y ~ ' / 6)))) else 1 + ' ~ y ~ ' - exp(' ~ y ~ ') end))' -%}
     {%- set kept = 'seeded.rw_log_weight > ' ~ rankwise._double_literal(q.lowest_log_weight) -%}
     {%- set weight = 'case when ' ~ kept ~ ' then exp(seeded.rw_log_weight) else 0e0 end' -%}
     {%- set c = 'seeded.rw_c' -%}
@@ -122,17 +121,17 @@ rw_power_nodes as (
         select
             {{ rankwise._carried(spec, 'spread', ['rw_df', 'rw_alpha_each', 'rw_node']) }}
             spread.rw_y,
-            spread.rw_log_weight,
+            case when spread.rw_is_node then {{ log_weight }} else {{ rankwise._double_literal(q.lowest_log_weight) }} end as rw_log_weight,
             {#- held above 0, where steps on ln c can start #}
             greatest({{ rankwise._cornish_fisher('spread.rw_z', 'spread.rw_df') }}, 1e-10) as rw_c
         from (
             select
                 {{ rankwise._carried(spec, 'ranked', ['rw_alpha_each']) }}
-                {{ df }} as rw_df,
+                greatest(ranked.rw_n - 1, 1e0) as rw_df,
                 {{ rankwise._normal_upper_quantile('ranked.rw_alpha_each / 2') }} as rw_z,
                 node.rw_position as rw_node,
-                case when {{ is_node }} then {{ y }} else 0e0 end as rw_y,
-                case when {{ is_node }} then {{ log_weight }} else {{ rankwise._double_literal(q.lowest_log_weight) }} end as rw_log_weight
+                {{ is_node }} as rw_is_node,
+                case when {{ is_node }} then sqrt(2 / greatest(ranked.rw_n - 1, 1e0)) * node.rw_u else 0e0 end as rw_y
             from rw_comparison_ranked as ranked
             cross join (
                 {#- the node's u, before its scaling to the row's df #}
@@ -141,8 +140,9 @@ rw_power_nodes as (
             ) as node
             where node.rw_position = 1 or {{ is_node }}
         ) as spread
-        where spread.rw_node = 1 or spread.rw_log_weight > {{ rankwise._double_literal(q.lowest_log_weight) }}
     ) as seeded
+    {#- the nodes of negligible weight left out, before their weights are summed #}
+    where seeded.rw_node = 1 or {{ kept }}
 )
 {%- endmacro %}
 

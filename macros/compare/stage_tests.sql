@@ -3,8 +3,12 @@
     corrected p-values. docs/statistics.md has the formulas. -#}
 
 {#- One CASE over the grid row's metric: `expressions` maps each metric's key
-    (its name, with a number after the first set of parameters) to its SQL. -#}
+    (its name, with a number after the first set of parameters) to its SQL;
+    with one metric, its SQL (every grid row is that metric's). -#}
 {% macro _pick_by_metric(spec, expressions) %}
+    {%- if spec.user_metric_names | length == 1 -%}
+        {{ return('(' ~ expressions[spec.user_metric_names[0].key] ~ ')') }}
+    {%- endif -%}
     {%- set branches = [] -%}
     {%- for metric in spec.user_metric_names -%}
         {%- do branches.append("when '" ~ metric.key ~ "' then " ~ expressions[metric.key]) -%}
@@ -12,13 +16,10 @@
     {{ return('(case grid.rw_key ' ~ branches | join(' ') ~ ' end)') }}
 {% endmacro %}
 
-{#- The same template for every metric, with {name} its key. -#}
+{#- The same template for every metric, with {name} its key (evaluate's
+    _pick_metric). -#}
 {% macro _pick_template(spec, template) %}
-    {%- set expressions = {} -%}
-    {%- for metric in spec.user_metric_names -%}
-        {%- do expressions.update({metric.key: template | replace('{name}', metric.key)}) -%}
-    {%- endfor -%}
-    {{ return(rankwise._pick_by_metric(spec, expressions)) }}
+    {{ return(rankwise._pick_metric(spec, template)) }}
 {% endmacro %}
 
 {#- rw_comparison_moments: per (pair, metric, cutoff) asked, the users of the
