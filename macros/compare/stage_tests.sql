@@ -225,27 +225,6 @@ rw_comparison_p as (
     {{ return(rankwise._comparison_row_columns(spec) | reject('in', later) | list) }}
 {% endmacro %}
 
-{#- Selects each over the one before, the first over the relation `source`,
-    every one named `alias`: `layers` is [{carry: [column], columns: [(column,
-    SQL)]}], the innermost first; each select carries the columns `carry` of
-    the one below, by name, and adds `columns`. -#}
-{% macro _select_layers(alias, source, layers) %}
-    {%- set ns = namespace(sql=source ~ ' as ' ~ alias) -%}
-    {%- for layer in layers -%}
-        {%- set carried = [] -%}
-        {%- for column in layer.carry -%}
-            {%- do carried.append(alias ~ '.' ~ column) -%}
-        {%- endfor -%}
-        {%- set columns = [carried | join(', ')] -%}
-        {%- for column, sql in layer.columns -%}
-            {%- do columns.append(sql | indent(4) ~ ' as ' ~ column) -%}
-        {%- endfor -%}
-        {%- set below = ns.sql if loop.first else '(\n' ~ ns.sql | indent(4, first=true) ~ '\n) as ' ~ alias -%}
-        {%- set ns.sql = 'select\n    ' ~ columns | join(',\n    ') ~ '\nfrom ' ~ below -%}
-    {%- endfor -%}
-    {{ return(ns.sql) }}
-{% endmacro %}
-
 {#- The one-sided p-value of the t statistic `t` for the alternative that the
     mean difference is 'greater' (P(T >= t)) or 'less' (P(T <= t)) than the
     hypothesised value, from `two_sided_p`, t's two-sided p-value. With every
