@@ -162,7 +162,7 @@
             {%- do tail_numerators.append('(' ~ (2 * m * (1 - 2 * m)) ~ ' / ((' ~ df ~ ' + ' ~ (4 * m - 2) ~ ') * (' ~ df ~ ' + ' ~ (4 * m) ~ ')))') -%}
             {%- do center_numerators.append('(' ~ (2 * m) ~ ' * (' ~ df ~ ' - ' ~ (2 * m) ~ ') / ' ~ ((4 * m - 1) * (4 * m + 1)) ~ 'e0)') -%}
         {%- endif -%}
-        {%- do tail_numerators.append('(-(' ~ df ~ ' + ' ~ (2 * m) ~ ') * (' ~ df ~ ' + ' ~ (2 * m + 1) ~ ') / ((' ~ df ~ ' + ' ~ (4 * m) ~ ') * (' ~ df ~ ' + ' ~ (4 * m + 2) ~ ')))') -%}
+        {%- do tail_numerators.append('(-' ~ rankwise._plus(df, 2 * m) ~ ' * (' ~ df ~ ' + ' ~ (2 * m + 1) ~ ') / (' ~ rankwise._plus(df, 4 * m) ~ ' * (' ~ df ~ ' + ' ~ (4 * m + 2) ~ ')))') -%}
         {%- do center_numerators.append('(-' ~ (2 * m + 1) ~ ' * (' ~ df ~ ' + ' ~ (2 * m + 1) ~ ') / ' ~ ((4 * m + 1) * (4 * m + 3)) ~ 'e0)') -%}
     {%- endfor -%}
     {%- set in_tail = '(' ~ t_squared ~ ' * (' ~ df ~ ' + 2) > 3 * ' ~ df ~ ')' -%}
@@ -179,10 +179,11 @@
 {#- 1 / (1 + K) with K = d_1 / (v + d_2 / (1 + d_3 / (v + d_4 / (1 + ...)))): the
     partial numerators `numerators` d_1 ... d_n (SQL), v (SQL) under the odd ones. -#}
 {% macro _continued_fraction(numerators, v) %}
-    {%- set ns = namespace(text='0') -%}
+    {%- set ns = namespace(text=none) -%}
     {%- for numerator in numerators | reverse -%}
         {%- set index = numerators | length - loop.index0 -%}
-        {%- set ns.text = numerator ~ ' / (' ~ (v if index is odd else '1e0') ~ ' + ' ~ ns.text ~ ')' -%}
+        {%- set below = v if index is odd else '1e0' -%}
+        {%- set ns.text = numerator ~ ' / ' ~ (below if ns.text is none else '(' ~ below ~ ' + ' ~ ns.text ~ ')') -%}
     {%- endfor -%}
     {{ return('(1e0 / (1e0 + ' ~ ns.text ~ '))') }}
 {% endmacro %}
@@ -204,7 +205,7 @@
     {%- set falling = [] -%}
     {%- for k in range(8) -%}
         {%- do rising.append('(' ~ df ~ ' + ' ~ (2 * k + 1) ~ ')') -%}
-        {%- do falling.append('(' ~ df ~ ' + ' ~ (2 * k) ~ ')') -%}
+        {%- do falling.append(rankwise._plus(df, 2 * k)) -%}
     {%- endfor -%}
     {{ return('(' ~ stirling[0] ~ ' - ' ~ stirling[1] ~ ' - ln(' ~ rising | join(' * ') ~ ' / (' ~ falling | join(' * ') ~ ')))') }}
 {% endmacro %}
@@ -232,4 +233,9 @@
     {%- set z_squared = '(' ~ y ~ ' * power(' ~ h0 ~ ', 2))' -%}
     {{ return('(1e0 - 0.7978845608028654e0 * sqrt(' ~ y ~ ') * (' ~ h0 ~ ' + ' ~ h1 ~ ' * ' ~ y ~ ') * (1e0 - ' ~ z_squared
               ~ ' * (1e0 / 6 - ' ~ z_squared ~ ' * (1e0 / 40 - ' ~ z_squared ~ ' / 336))))') }}
+{% endmacro %}
+
+{#- (`x` + `n`) for a whole number n, x itself for n = 0. -#}
+{% macro _plus(x, n) %}
+    {{ return(x if n == 0 else '(' ~ x ~ ' + ' ~ n ~ ')') }}
 {% endmacro %}
