@@ -189,7 +189,9 @@ rw_comparison_tests as (
         {%- for of_statistic in variables -%}
             {%- do columns.extend(of_statistic[depth]) -%}
         {%- endfor -%}
-        {%- do layers.append({'carry': ns.carry, 'columns': columns}) -%}
+        {%- do layers.append({'carry': ns.carry, 'columns': columns,
+                              'comment': "the p-value's variables of each t: " ~ rankwise._student_t_p_layer_contents()[depth]
+                                         ~ ' (rankwise._student_t_p_columns)'}) -%}
         {%- set ns.carry = ns.carry + columns | map(attribute=0) | list -%}
     {%- endfor -%}
     {%- set p_values = [('rw_p_value', 'case\n    when tests.rw_sd > 0 then ' ~ rankwise._student_t_p_staged('rw_t', 'rw_df', 'rw_t', 'tests')

@@ -72,6 +72,11 @@
     {{ return([['squared', 'hill_b', 'ratio', 'hill_y'], ['erfc_x', 'erfc_t']]) }}
 {% endmacro %}
 
+{#- What each layer of _student_t_p_layers holds, for the SQL's comments. -#}
+{% macro _student_t_p_layer_contents() %}
+    {{ return(["t^2, t^2/df and Hill's b and y", "the x and 1/(1 + x/2) of the normal tail's erfc"]) }}
+{% endmacro %}
+
 {#- The SQL of the staged variable `name` from `v`, the SQL of t, df and of
     the variables it reads. Each is NULL outside the rows of the branch that
     reads it, under a CASE (not an AND, whose operands an engine may evaluate
