@@ -47,9 +47,9 @@
 {% endmacro %}
 
 {#- A step of Halley's method from f and its first two derivatives: Newton's
-    step -f/f' divided by 1 - f f'' / (2 f'^2), where that correction is
-    small (|f f''| <= f'^2), else Newton's step. -#}
+    step -f/f' divided by 1 - f f'' / (2 f'^2) where that correction is small
+    (|f f''| <= f'^2), else by 1 (Newton's step, exactly). -#}
 {% macro _halley_step(f, f1, f2) %}
-    {{ return('(case when abs(' ~ f ~ ' * ' ~ f2 ~ ') <= ' ~ f1 ~ ' * ' ~ f1 ~ ' then -' ~ f ~ ' / ' ~ f1 ~ ' / (1 - ' ~ f ~ ' * ' ~ f2 ~ ' / (2 * '
-              ~ f1 ~ ' * ' ~ f1 ~ ')) else -' ~ f ~ ' / ' ~ f1 ~ ' end)') }}
+    {{ return('(-' ~ f ~ ' / ' ~ f1 ~ ' / (case when abs(' ~ f ~ ' * ' ~ f2 ~ ') <= ' ~ f1 ~ ' * ' ~ f1 ~ ' then 1 - ' ~ f ~ ' * ' ~ f2
+              ~ ' / (2 * ' ~ f1 ~ ' * ' ~ f1 ~ ') else 1 end))') }}
 {% endmacro %}

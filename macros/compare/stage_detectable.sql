@@ -55,9 +55,15 @@
 {% endmacro %}
 
 {#- The carried columns of `alias`, then those of the quadrature, each in a
-    select list. -#}
+    select list. A column of the one relation a select reads keeps its name
+    on every engine, ClickHouse's too (which names `r.col` so only among
+    joined relations), so none is renamed. -#}
 {% macro _carried(spec, alias, quadrature=['rw_df', 'rw_alpha_each', 'rw_node', 'rw_s', 'rw_w']) %}
-    {{ return(rankwise._selected_columns(rankwise._comparison_row_columns(spec) + quadrature, alias)) }}
+    {%- set selected = [] -%}
+    {%- for column in rankwise._comparison_row_columns(spec) + quadrature -%}
+        {%- do selected.append(alias ~ '.' ~ column ~ ', ') -%}
+    {%- endfor -%}
+    {{ return(selected | join('')) }}
 {% endmacro %}
 
 {#- rw_comparison_ranked: the rows of rw_comparison_p with each p-value's rank
@@ -89,44 +95,54 @@ rw_comparison_ranked as (
     is a node), and for one row per n of at least 2 the quadrature's nodes: S
     at the node (rw_s) and its normalised weight (rw_w); and the starting
     values of the critical value rw_c (the normal quantile, then Cornish and
-    Fisher's t) and the noncentrality rw_delta. Two selects, not more: see
-    _power_quadrature. -#}
+    Fisher's t) and the noncentrality rw_delta. Three selects, each value
+    written once: see _power_quadrature. -#}
 {% macro _stage_power_nodes(spec) %}
     {%- set float = rankwise.type_float64() -%}
     {%- set q = rankwise._power_quadrature() -%}
-    {%- set df = 'greatest(ranked.rw_n - 1, 1e0)' -%}
-    {%- set y = '(sqrt(2 / ' ~ df ~ ') * (' ~ rankwise._double_literal(q.first) ~ ' + cast(node.rw_position - 1 as ' ~ float ~ ') * '
-                ~ rankwise._double_literal(q.step) ~ '))' -%}
-    {#- 1 + y - exp(y), by its series where the two cancel (many users: y near 0) -#}
-    {%- set log_weight = '(' ~ df ~ ' / 2 * (case when abs(' ~ y ~ ') < 1e-2 then -' ~ y ~ ' * ' ~ y ~ ' / 2 * (1 + ' ~ y ~ ' / 3 * (1 + '
-                         ~ y ~ ' / 4 * (1 + ' ~ y ~ ' / 5 * (1 + ' ~ y ~ ' / 6)))) else 1 + ' ~ y ~ ' - exp(' ~ y ~ ') end))' -%}
     {%- set is_node = '(ranked.rw_first_of_n = 1 and ranked.rw_n >= 2)' -%}
-    {%- set kept = 'spread.rw_log_weight > ' ~ rankwise._double_literal(q.lowest_log_weight) -%}
-    {%- set weight = 'case when ' ~ kept ~ ' then exp(spread.rw_log_weight) else 0e0 end' -%}
-    {#- held above 0, where steps on ln c can start -#}
-    {%- set c = 'greatest(' ~ rankwise._cornish_fisher('spread.rw_z', 'spread.rw_df') ~ ', 1e-10)' -%}
+    {%- set y = 'spread.rw_y' -%}
+    {#- 1 + y - exp(y), by its series where the two cancel (many users: y near 0) -#}
+    {%- set log_weight = '(spread.rw_df / 2 * (case when abs(' ~ y ~ ') < 1e-2 then -' ~ y ~ ' * ' ~ y ~ ' / 2 * (1 + ' ~ y ~ ' / 3 * (1 + '
+                         ~ y ~ ' / 4 * (1 + ' ~ y ~ ' / 5 * (1 + ' ~ y ~ ' / 6)))) else 1 + ' ~ y ~ ' - exp(' ~ y ~ ') end))' -%}
+    {%- set kept = 'seeded.rw_log_weight > ' ~ rankwise._double_literal(q.lowest_log_weight) -%}
+    {%- set weight = 'case when ' ~ kept ~ ' then exp(seeded.rw_log_weight) else 0e0 end' -%}
+    {%- set c = 'seeded.rw_c' -%}
 rw_power_nodes as (
     select
-        {{ rankwise._carried(spec, 'spread', ['rw_df', 'rw_alpha_each', 'rw_node']) }}
-        exp(spread.rw_y / 2) as rw_s,
-        case when {{ kept }} then exp(spread.rw_log_weight) / sum({{ weight }}) over (partition by spread.rw_n) else 0e0 end as rw_w,
+        {{ rankwise._carried(spec, 'seeded', ['rw_df', 'rw_alpha_each', 'rw_node']) }}
+        exp(seeded.rw_y / 2) as rw_s,
+        case when {{ kept }} then exp(seeded.rw_log_weight) / sum({{ weight }}) over (partition by seeded.rw_n) else 0e0 end as rw_w,
         {{ c }} as rw_c,
         {#- the normal approximation of the noncentral t (Abramowitz and Stegun 26.7.10) solved for a power of 0.8 #}
-        {{ c }} * (1 - 1 / (4 * spread.rw_df)) + 0.8416212335729143e0 * sqrt(1 + {{ c }} * {{ c }} / (2 * spread.rw_df)) as rw_delta,
+        {{ c }} * (1 - 1 / (4 * seeded.rw_df)) + 0.8416212335729143e0 * sqrt(1 + {{ c }} * {{ c }} / (2 * seeded.rw_df)) as rw_delta,
         0e0 as rw_residual
     from (
         select
-            {{ rankwise._carried(spec, 'ranked', ['rw_alpha_each']) }}
-            {{ df }} as rw_df,
-            {{ rankwise._normal_upper_quantile('ranked.rw_alpha_each / 2') }} as rw_z,
-            node.rw_position as rw_node,
-            case when {{ is_node }} then {{ y }} else 0e0 end as rw_y,
-            case when {{ is_node }} then {{ log_weight }} else {{ rankwise._double_literal(q.lowest_log_weight) }} end as rw_log_weight
-        from rw_comparison_ranked as ranked
-        cross join {{ rankwise._positions(q.nodes) }} as node
-        where node.rw_position = 1 or {{ is_node }}
-    ) as spread
-    where spread.rw_node = 1 or {{ kept }}
+            {{ rankwise._carried(spec, 'spread', ['rw_df', 'rw_alpha_each', 'rw_node']) }}
+            spread.rw_y,
+            case when spread.rw_is_node then {{ log_weight }} else {{ rankwise._double_literal(q.lowest_log_weight) }} end as rw_log_weight,
+            {#- held above 0, where steps on ln c can start #}
+            greatest({{ rankwise._cornish_fisher('spread.rw_z', 'spread.rw_df') }}, 1e-10) as rw_c
+        from (
+            select
+                {{ rankwise._carried(spec, 'ranked', ['rw_alpha_each']) }}
+                greatest(ranked.rw_n - 1, 1e0) as rw_df,
+                {{ rankwise._normal_upper_quantile('ranked.rw_alpha_each / 2') }} as rw_z,
+                node.rw_position as rw_node,
+                {{ is_node }} as rw_is_node,
+                case when {{ is_node }} then sqrt(2 / greatest(ranked.rw_n - 1, 1e0)) * node.rw_u else 0e0 end as rw_y
+            from rw_comparison_ranked as ranked
+            cross join (
+                {#- the node's u, before its scaling to the row's df #}
+                select positions.rw_position as rw_position, {{ rankwise._double_literal(q.first) }} + cast(positions.rw_position - 1 as {{ float }}) * {{ rankwise._double_literal(q.step) }} as rw_u
+                from {{ rankwise._positions(q.nodes) }} as positions
+            ) as node
+            where node.rw_position = 1 or {{ is_node }}
+        ) as spread
+    ) as seeded
+    {#- the nodes of negligible weight left out, before their weights are summed #}
+    where seeded.rw_node = 1 or {{ kept }}
 )
 {%- endmacro %}
 
@@ -154,15 +170,18 @@ rw_power_nodes as (
     {%- set q = rankwise._power_quadrature() -%}
     {%- set previous = 'rw_power_nodes' if step == 1 else 'rw_power_' ~ (step - 1) -%}
     {%- set quadrature = ['rw_df', 'rw_alpha_each', 'rw_node', 'rw_s', 'rw_w'] -%}
-    {%- set tail, slope, cubed = 'greatest(summed.rw_tail, 1e-300)', 'greatest(summed.rw_slope, 1e-300)', 'summed.rw_slope_s3' -%}
+    {#- the window sums P, D and the power H come held above 1e-300, where their ln is finite -#}
+    {%- set tail, slope, cubed = 'summed.rw_tail', 'summed.rw_slope', 'summed.rw_slope_s3' -%}
     {%- set f = '(ln(' ~ tail ~ ') - ln(summed.rw_alpha_each / 2))' -%}
     {%- set f1 = '(-summed.rw_c * ' ~ slope ~ ' / ' ~ tail ~ ')' -%}
     {%- set f2 = '(-summed.rw_c * (' ~ slope ~ ' - summed.rw_c * summed.rw_c * ' ~ cubed ~ ') / ' ~ tail ~ ' - ' ~ f1 ~ ' * ' ~ f1 ~ ')' -%}
-    {%- set power, power_slope = 'greatest(summed.rw_power, 1e-300)', 'summed.rw_power_slope' -%}
+    {%- set power, power_slope = 'summed.rw_power', 'summed.rw_power_slope' -%}
     {%- set g = '(ln(' ~ power ~ ') - ln(' ~ rankwise._double_literal(q.power) ~ '))' -%}
     {%- set g1 = '(' ~ power_slope ~ ' / ' ~ power ~ ')' -%}
     {%- set g2 = '(summed.rw_power_curvature / ' ~ power ~ ' - ' ~ g1 ~ ' * ' ~ g1 ~ ')' -%}
-    {#- x, t = 1 / (1 + x/2) of the erfc of the tail beyond c S, |A| and B -#}
+    {%- set window = ' over (partition by terms.rw_n)' -%}
+    {#- each node's c S, A and B, the x and t = 1 / (1 + x/2) of the erfc of the
+        normal's tail beyond |c S|, |A| and B, and phi at each -#}
     {%- set tails = [('cs', 'p.rw_c * p.rw_s'), ('below', 'p.rw_delta - p.rw_c * p.rw_s'), ('beyond', 'p.rw_delta + p.rw_c * p.rw_s')] -%}
 rw_power_{{ step }} as (
     select
@@ -177,24 +196,24 @@ rw_power_{{ step }} as (
     from (
         select
             {{ rankwise._carried(spec, 'terms', quadrature + ['rw_c', 'rw_delta']) }}
-            sum(terms.rw_w * {{ rankwise._erfc_of_nonnegative('terms.rw_x_cs', 'terms.rw_t_cs') }} / 2) over (partition by terms.rw_n) as rw_tail,
-            sum(terms.rw_w * terms.rw_s * {{ rankwise._normal_density('terms.rw_cs') }}) over (partition by terms.rw_n) as rw_slope,
-            sum(terms.rw_w * terms.rw_s * terms.rw_s * terms.rw_s * {{ rankwise._normal_density('terms.rw_cs') }}) over (partition by terms.rw_n) as rw_slope_s3,
+            greatest(sum(terms.rw_w * {{ rankwise._erfc_of_nonnegative('terms.rw_x_cs', 'terms.rw_t_cs') }} / 2){{ window }}, 1e-300) as rw_tail,
+            greatest(sum(terms.rw_w * terms.rw_s * terms.rw_phi_cs){{ window }}, 1e-300) as rw_slope,
+            sum(terms.rw_w * terms.rw_s * terms.rw_s * terms.rw_s * terms.rw_phi_cs){{ window }} as rw_slope_s3,
             {#- Phi(A) + Phi(-B) from the normal's tails beyond |A| and B (B >= 0):
                 Phi(A) is the tail below A < 0, and 1 - the tail above A >= 0 #}
-            sum(terms.rw_w * ((case when terms.rw_below < 0 then 0e0 else 1e0 end)
-                              + (case when terms.rw_below < 0 then 1e0 else -1e0 end) * {{ rankwise._erfc_of_nonnegative('terms.rw_x_below', 'terms.rw_t_below') }} / 2
-                              + {{ rankwise._erfc_of_nonnegative('terms.rw_x_beyond', 'terms.rw_t_beyond') }} / 2)) over (partition by terms.rw_n) as rw_power,
-            sum(terms.rw_w * ({{ rankwise._normal_density('terms.rw_below') }} - {{ rankwise._normal_density('terms.rw_beyond') }})) over (partition by terms.rw_n) as rw_power_slope,
-            sum(terms.rw_w * (terms.rw_beyond * {{ rankwise._normal_density('terms.rw_beyond') }} - terms.rw_below * {{ rankwise._normal_density('terms.rw_below') }}))
-                over (partition by terms.rw_n) as rw_power_curvature
+            greatest(sum(terms.rw_w * ((case when terms.rw_below < 0 then 0e0 else 1e0 end)
+                                       + (case when terms.rw_below < 0 then 1e0 else -1e0 end) * {{ rankwise._erfc_of_nonnegative('terms.rw_x_below', 'terms.rw_t_below') }} / 2
+                                       + {{ rankwise._erfc_of_nonnegative('terms.rw_x_beyond', 'terms.rw_t_beyond') }} / 2)){{ window }}, 1e-300) as rw_power,
+            sum(terms.rw_w * (terms.rw_phi_below - terms.rw_phi_beyond)){{ window }} as rw_power_slope,
+            sum(terms.rw_w * (terms.rw_beyond * terms.rw_phi_beyond - terms.rw_below * terms.rw_phi_below)){{ window }} as rw_power_curvature
         from (
             select
                 {{ rankwise._carried(spec, 'p', quadrature + ['rw_c', 'rw_delta']) }}
-                {%- for name, value in tails %}
+                {%- for name, value in tails %}{{ ',' if not loop.first }}
                 {{ value }} as rw_{{ name }},
                 {{ rankwise._erfc_argument(value) }} as rw_x_{{ name }},
-                1e0 / (1e0 + 5e-1 * {{ rankwise._erfc_argument(value) }}) as rw_t_{{ name }}{{ ',' if not loop.last }}
+                1e0 / (1e0 + 5e-1 * {{ rankwise._erfc_argument(value) }}) as rw_t_{{ name }},
+                {{ rankwise._normal_density(value) }} as rw_phi_{{ name }}
                 {%- endfor %}
             from {{ previous }} as p
         ) as terms

@@ -3,8 +3,12 @@
     corrected p-values. docs/statistics.md has the formulas. -#}
 
 {#- One CASE over the grid row's metric: `expressions` maps each metric's key
-    (its name, with a number after the first set of parameters) to its SQL. -#}
+    (its name, with a number after the first set of parameters) to its SQL;
+    with one metric, its SQL (every grid row is that metric's). -#}
 {% macro _pick_by_metric(spec, expressions) %}
+    {%- if spec.user_metric_names | length == 1 -%}
+        {{ return('(' ~ expressions[spec.user_metric_names[0].key] ~ ')') }}
+    {%- endif -%}
     {%- set branches = [] -%}
     {%- for metric in spec.user_metric_names -%}
         {%- do branches.append("when '" ~ metric.key ~ "' then " ~ expressions[metric.key]) -%}
@@ -12,13 +16,10 @@
     {{ return('(case grid.rw_key ' ~ branches | join(' ') ~ ' end)') }}
 {% endmacro %}
 
-{#- The same template for every metric, with {name} its key. -#}
+{#- The same template for every metric, with {name} its key (evaluate's
+    _pick_metric). -#}
 {% macro _pick_template(spec, template) %}
-    {%- set expressions = {} -%}
-    {%- for metric in spec.user_metric_names -%}
-        {%- do expressions.update({metric.key: template | replace('{name}', metric.key)}) -%}
-    {%- endfor -%}
-    {{ return(rankwise._pick_by_metric(spec, expressions)) }}
+    {{ return(rankwise._pick_metric(spec, template)) }}
 {% endmacro %}
 
 {#- rw_comparison_moments: per (pair, metric, cutoff) asked, the users of the
@@ -132,19 +133,27 @@ rw_comparison_moments as (
     n - 1 degrees of freedom, the half width of the t interval, and d_z. -#}
 {% macro _stage_comparison_tests(spec) %}
     {%- set squares = '(moments.rw_var_listed * moments.rw_listed + case when moments.rw_listed > 0 then moments.rw_sum_diff * moments.rw_sum_diff * (moments.rw_n - moments.rw_listed) / (moments.rw_listed * moments.rw_n) else 0e0 end)' -%}
+    {%- set p = 0.5 + spec.confidence / 2.0 -%}
+    {%- set variables = rankwise._student_t_quantile_variables(p, '(moments.rw_n - 1)') -%}
+    {%- set names = ['rw_quantile_x', 'rw_quantile_x_few'] -%}
 rw_comparison_tests as (
     select
         stats.*,
         case when stats.rw_sd > 0 then stats.rw_diff / (stats.rw_sd / sqrt(stats.rw_n)) end as rw_t,
-        case when stats.rw_n >= 2 then stats.rw_n - 1 end as rw_df,
-        case when stats.rw_n >= 2 then {{ rankwise.student_t_quantile(0.5 + spec.confidence / 2.0, 'stats.rw_n - 1') }} * stats.rw_sd / sqrt(stats.rw_n) end as rw_half_width
+        case when stats.rw_n >= 2 then {{ rankwise._student_t_quantile_of(p, 'stats.rw_df', names | map('replace', 'rw_', 'stats.rw_') | list) | indent(8) }} * stats.rw_sd / sqrt(stats.rw_n) end as rw_half_width
     from (
         select
             moments.*,
             moments.rw_sum_model / moments.rw_n as rw_mean,
             moments.rw_sum_baseline / moments.rw_n as rw_baseline_mean,
             moments.rw_sum_diff / moments.rw_n as rw_diff,
-            case when moments.rw_n >= 2 then sqrt(greatest({{ squares }}, 0e0) / (moments.rw_n - 1)) end as rw_sd
+            case when moments.rw_n >= 2 then sqrt(greatest({{ squares }}, 0e0) / (moments.rw_n - 1)) end as rw_sd,
+            case when moments.rw_n >= 2 then moments.rw_n - 1 end as rw_df,
+            {#- the t quantile's variable per piece of its polynomial; none for one
+                user, whose 0 degrees would divide by zero (an error in Spark's ANSI mode) #}
+            {%- for variable in variables %}
+            case when moments.rw_n >= 2 then {{ variable }} end as {{ names[loop.index0] }}{{ ',' if not loop.last }}
+            {%- endfor %}
         from rw_comparison_moments as moments
         where moments.rw_n > 0
     ) as stats
@@ -153,46 +162,70 @@ rw_comparison_tests as (
 
 {#- rw_comparison_p: the two-sided paired t p-value. With every difference equal
     (sd = 0) there is no t: p is 0 when they differ from 0 and undefined when they
-    are all 0 (scipy's ttest_rel gives t = inf and p = 0, or nan). -#}
+    are all 0 (scipy's ttest_rel gives t = inf and p = 0, or nan). Each t's
+    p-value reads its variables, computed once each in the selects below
+    (_student_t_p_columns): written in place, they would repeat t and df some
+    hundred times. Each select names the columns it carries: Spark's analyzer
+    spends a pass more on a select of `*` (docs/statistics.md). -#}
 {% macro _stage_comparison_p(spec) %}
+    {%- set row = rankwise._comparison_test_columns(spec) -%}
+    {%- set statistics = ['rw_t'] -%}
+    {%- set layers = [] -%}
+    {%- if spec.margin is not none -%}
+        {%- do statistics.extend(['rw_t_above_lower', 'rw_t_below_upper']) -%}
+        {#- the t statistics of the difference against -margin and +margin -#}
+        {%- do layers.append({'carry': row + ['rw_df'], 'columns': [
+            ('rw_t_above_lower', 'case when tests.rw_sd > 0 then (tests.rw_diff + ' ~ spec.margin ~ ') / (tests.rw_sd / sqrt(tests.rw_n)) end'),
+            ('rw_t_below_upper', 'case when tests.rw_sd > 0 then (tests.rw_diff - ' ~ spec.margin ~ ') / (tests.rw_sd / sqrt(tests.rw_n)) end')]}) -%}
+    {%- endif -%}
+    {%- set ns = namespace(carry=row + ['rw_df'] + statistics[1:]) -%}
+    {%- set variables = [] -%}
+    {%- for t in statistics -%}
+        {%- do variables.append(rankwise._student_t_p_columns(t, 'rw_df', t, 'tests')) -%}
+    {%- endfor -%}
+    {%- for layer in rankwise._student_t_p_layers() -%}
+        {%- set depth = loop.index0 -%}
+        {%- set columns = [] -%}
+        {%- for of_statistic in variables -%}
+            {%- do columns.extend(of_statistic[depth]) -%}
+        {%- endfor -%}
+        {%- do layers.append({'carry': ns.carry, 'columns': columns,
+                              'comment': "the p-value's variables of each t: " ~ rankwise._student_t_p_layer_contents()[depth]
+                                         ~ ' (rankwise._student_t_p_columns)'}) -%}
+        {%- set ns.carry = ns.carry + columns | map(attribute=0) | list -%}
+    {%- endfor -%}
+    {%- set p_values = [('rw_p_value', 'case\n    when tests.rw_sd > 0 then ' ~ rankwise._student_t_p_staged('rw_t', 'rw_df', 'rw_t', 'tests')
+                         ~ '\n    when tests.rw_sd = 0 and tests.rw_diff <> 0 then 0e0\nend')] -%}
+    {%- if spec.margin is not none -%}
+        {%- do p_values.append(('rw_p_above_lower', rankwise._student_t_p_staged('rw_t_above_lower', 'rw_df', 'rw_t_above_lower', 'tests'))) -%}
+        {%- do p_values.append(('rw_p_below_upper', rankwise._student_t_p_staged('rw_t_below_upper', 'rw_df', 'rw_t_below_upper', 'tests'))) -%}
+    {%- endif -%}
+    {%- do layers.append({'carry': row + statistics[1:], 'columns': p_values}) -%}
+    {%- if spec.margin is not none -%}
+        {%- set one_sided = [] -%}
+        {%- set above = rankwise._one_sided_t_p('tests.rw_t_above_lower', 'tests.rw_p_above_lower', 'tests.rw_sd', 'tests.rw_diff + ' ~ spec.margin, 'greater') -%}
+        {%- do one_sided.append(('rw_p_non_inferiority', above)) -%}
+        {%- if spec.equivalence -%}
+            {%- do one_sided.append(('rw_p_equivalence', 'greatest(\n    ' ~ above ~ ',\n    '
+                ~ rankwise._one_sided_t_p('tests.rw_t_below_upper', 'tests.rw_p_below_upper', 'tests.rw_sd', 'tests.rw_diff - ' ~ spec.margin, 'less') ~ '\n)')) -%}
+        {%- endif -%}
+        {%- do layers.append({'carry': row + ['rw_p_value'], 'columns': one_sided}) -%}
+    {%- endif %}
 rw_comparison_p as (
-    select
-        tests.*,
-        case
-            when tests.rw_sd > 0 then {{ rankwise.student_t_two_sided_p('tests.rw_t', 'tests.rw_df') }}
-            when tests.rw_sd = 0 and tests.rw_diff <> 0 then 0e0
-        end as rw_p_value
-        {%- if spec.margin is not none %},
-        {{ rankwise._one_sided_t_p('tests.rw_t_above_lower', 'tests.rw_p_above_lower', 'tests.rw_sd', 'tests.rw_diff + ' ~ spec.margin, 'greater') }} as rw_p_non_inferiority
-        {%- endif %}
-        {%- if spec.equivalence %},
-        greatest(
-            {{ rankwise._one_sided_t_p('tests.rw_t_above_lower', 'tests.rw_p_above_lower', 'tests.rw_sd', 'tests.rw_diff + ' ~ spec.margin, 'greater') }},
-            {{ rankwise._one_sided_t_p('tests.rw_t_below_upper', 'tests.rw_p_below_upper', 'tests.rw_sd', 'tests.rw_diff - ' ~ spec.margin, 'less') }}
-        ) as rw_p_equivalence
-        {%- endif %}
-    from (
-        select
-            shifted.*
-            {%- if spec.margin is not none %},
-            {#- each two-sided p once: the p-value's text is long, and Spark's
-                parser is slow over each copy -#}
-            {{ rankwise.student_t_two_sided_p('shifted.rw_t_above_lower', 'shifted.rw_df') }} as rw_p_above_lower,
-            {{ rankwise.student_t_two_sided_p('shifted.rw_t_below_upper', 'shifted.rw_df') }} as rw_p_below_upper
-            {%- endif %}
-        from (
-            select
-                tests.*
-                {%- if spec.margin is not none %},
-                {#- the t statistics of the difference against -margin and +margin -#}
-                case when tests.rw_sd > 0 then (tests.rw_diff + {{ spec.margin }}) / (tests.rw_sd / sqrt(tests.rw_n)) end as rw_t_above_lower,
-                case when tests.rw_sd > 0 then (tests.rw_diff - {{ spec.margin }}) / (tests.rw_sd / sqrt(tests.rw_n)) end as rw_t_below_upper
-                {%- endif %}
-            from rw_comparison_tests as tests
-        ) as shifted
-    ) as tests
+{{ rankwise._select_layers('tests', 'rw_comparison_tests', layers) | indent(4, first=true) }}
 )
 {%- endmacro %}
+
+{#- The columns of a comparison row that rw_comparison_p carries from
+    rw_comparison_tests: those the output reads (_comparison_row_columns) but
+    the p-values and their ranks. -#}
+{% macro _comparison_test_columns(spec) %}
+    {%- set later = ['rw_p_value', 'rw_p_rank', 'rw_n_tests'] -%}
+    {%- for column, source in rankwise._more_p_values(spec) -%}
+        {%- do later.extend([source, 'rw_p_rank__' ~ column, 'rw_n_tests__' ~ column]) -%}
+    {%- endfor -%}
+    {{ return(rankwise._comparison_row_columns(spec) | reject('in', later) | list) }}
+{% endmacro %}
 
 {#- The one-sided p-value of the t statistic `t` for the alternative that the
     mean difference is 'greater' (P(T >= t)) or 'less' (P(T <= t)) than the

@@ -95,3 +95,26 @@
 {% macro _dbt_is_parsing() %}
     {{- return(not execute and model is defined) -}}
 {% endmacro %}
+
+{#- Selects each over the one before, the first over the relation `source`,
+    every one named `alias`: `layers` is [{carry: [column], columns: [(column,
+    SQL)], comment: optional}], the innermost first; each select carries the
+    columns `carry` of the one below, by name, and adds `columns`, under the
+    one-line SQL comment `comment` when there is one. -#}
+{% macro _select_layers(alias, source, layers) %}
+    {%- set ns = namespace(sql=source ~ ' as ' ~ alias) -%}
+    {%- for layer in layers -%}
+        {%- set carried = [] -%}
+        {%- for column in layer.carry -%}
+            {%- do carried.append(alias ~ '.' ~ column) -%}
+        {%- endfor -%}
+        {%- set columns = [carried | join(', ')] -%}
+        {%- for column, sql in layer.columns -%}
+            {%- do columns.append(sql | indent(4) ~ ' as ' ~ column) -%}
+        {%- endfor -%}
+        {%- set below = ns.sql if loop.first else '(\n' ~ ns.sql | indent(4, first=true) ~ '\n) as ' ~ alias -%}
+        {%- set heading = '-- ' ~ layer.get('comment') ~ '\n' if layer.get('comment') else '' -%}
+        {%- set ns.sql = heading ~ 'select\n    ' ~ columns | join(',\n    ') ~ '\nfrom ' ~ below -%}
+    {%- endfor -%}
+    {{ return(ns.sql) }}
+{% endmacro %}

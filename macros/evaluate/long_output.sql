@@ -3,6 +3,10 @@
     names the column, with {position} and {k} ('all' for no cutoff) filled in. -#}
 {% macro _pick_by_position(entries, template) %}
     {%- set branches = [] -%}
+    {%- if entries | length == 1 -%}
+        {#- every grid row is the one entry's -#}
+        {{ return(template | replace('{position}', entries[0].position | string) | replace('{k}', (entries[0].k if entries[0].k is not none else 'all') | string)) }}
+    {%- endif -%}
     {%- for entry in entries -%}
         {%- set column = template | replace('{position}', entry.position | string) | replace('{k}', (entry.k if entry.k is not none else 'all') | string) -%}
         {%- do branches.append('when ' ~ entry.position ~ ' then ' ~ column) -%}
