@@ -54,6 +54,7 @@
         {'alias': 'SetP',       'form': 'name',   'metric': 'precision',   'example': 'SetP',          'source': 'ir_measures'},
         {'alias': 'SetR',       'form': 'name',   'metric': 'recall',      'example': 'SetR',          'source': 'ir_measures'},
         {'alias': 'SetF',       'form': 'name',   'metric': 'f1',          'example': 'SetF',          'source': 'ir_measures'},
+        {'alias': 'Judged',     'form': 'name',   'metric': 'judged',      'example': 'Judged@10',     'source': 'ir_measures'},
         {'alias': 'r-precision', 'form': 'name',  'metric': 'r_precision', 'example': 'r-precision',   'source': 'ranx'},
     ]) }}
 {% endmacro %}

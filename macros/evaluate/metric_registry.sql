@@ -64,6 +64,10 @@
                       1), 'choice' (one of `choices`) or 'boolean'; the formula
                       and the components' aggregates read their values. Every
                       per-user metric also takes `rel` (parse_metrics.sql)
+      exact_lengths   user level: true when its formula reads the list's
+                      length within every cutoff (n_recommended at each k,
+                      not only the whole list's), which plans the exact
+                      lengths (macros/planner/strategies.sql)
       weighted        user level: its inverse-propensity form under
                       propensity_col ({} for the same components and formula,
                       whose aggregates weigh each interaction; or its own
@@ -101,6 +105,7 @@
                                               'gain': {'kind': 'choice', 'choices': ['binary', 'graded'], 'default': 'binary', 'help': "a relevant item's gain: 1, or its relevance over the largest of the interactions"},
                                               'normalize': {'kind': 'boolean', 'default': false, 'help': "divide by 1 - p^min(R, k), the most a list can score (LensKit)"}}},
         'err':                {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['expected_reciprocal_rank'], 'formula': '_formula_err', 'zero_without_list': true, 'graded': true},
+        'judged':             {'cutoff': true,  'level': 'user', 'better': none, 'range': [0, 1],  'components': ['n_judged', 'n_recommended'], 'formula': '_formula_judged', 'zero_without_list': true, 'exact_lengths': true},
         'map_to_full_recall': {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['precision_sum_to_full_recall', 'ranks_to_full_recall'], 'formula': '_formula_map_to_full_recall', 'zero_without_list': true},
         'entropy':            {'cutoff': true,  'level': 'group', 'better': 'higher', 'range': [0, none], 'formula': '_formula_entropy', 'aggregates': '_aggregates_entropy', 'bootstrap': true},
         'coverage':           {'cutoff': true,  'level': 'group', 'better': 'higher', 'range': [0, 1], 'formula': '_formula_coverage', 'aggregates': '_aggregates_coverage',
@@ -255,6 +260,12 @@
 
 {% macro _formula_err(columns, k, spec) %}
     {{ return(columns.expected_reciprocal_rank) }}
+{% endmacro %}
+
+{#- The share of the top min(k, n) that is judged (ir_measures' Judged@k):
+    n_recommended is the list's length within the cutoff. -#}
+{% macro _formula_judged(columns, k, spec) %}
+    {{ return(rankwise.judged_at_k(columns.n_judged, columns.n_recommended)) }}
 {% endmacro %}
 
 {% macro _formula_map_to_full_recall(columns, k, spec) %}

@@ -59,6 +59,13 @@ def test_f1_at_k(table):
     _close(_values(table, "f1_at_k", "my_hits", "my_r", 3), [2 * 2 / (3 + 4), 0.0, 2 * 1 / (3 + 0)])
 
 
+def test_judged_at_k(table):
+    # my_hits stands for the judged items within the top 3, my_len for min(3, n):
+    # u2's 0 judged of 2, u1's 2 of 3; an empty list scores 0, not NULL
+    _close(_values(table, "judged_at_k", "my_hits", "my_len"), [2 / 3, 0 / 2, 1 / 3])
+    _close(_values(table, "judged_at_k", "my_hits", "0"), [0.0, 0.0, 0.0])
+
+
 def test_hit_rate_at_k(table):
     _close(_values(table, "hit_rate_at_k", "my_hits"), [1.0, 0.0, 1.0])
 

@@ -86,6 +86,9 @@ EXTRA_EVALUATE_CASES: dict[str, dict[str, Any]] = {
                                        duplicate_interactions="max"),
     "per_user_every_metric": dict(metrics=PER_USER_METRICS, k=[1, 5, None], group_by=["model", "run"], per_user=True,
                                   relevance_col="relevance", score_col="score", ties="shared", users="interactions"),
+    # judged@k reads the lists' lengths within every cutoff, under each judged strategy
+    "judged_share": dict(metrics=["judged", "ndcg", "Judged@3"], k=[5, 10], group_by=["model"], relevance_col="relevance"),
+    "judged_share_whole_list": dict(metrics=["judged", "map"], k=[5, None], relevance_col="relevance", score_col="score"),
     "per_user_users_relevant": dict(metrics=["precision", "ndcg"], k=[3], per_user=True, users="relevant"),
     **{
         f"convention_{convention}": dict(metrics=ALL_METRICS, k=[5],
@@ -180,6 +183,7 @@ EXPRESSION_CASES: dict[str, tuple[str, tuple[Any, ...], dict[str, Any]]] = {
     "f1_at_k_list_length": ("f1_at_k", ("hits", "n_relevant"), dict(k=5, n_recommended="n_recommended",
                                                                     precision_denominator="list_length")),
     "hit_rate_at_k": ("hit_rate_at_k", ("hits",), {}),
+    "judged_at_k": ("judged_at_k", ("n_judged", "n_recommended"), {}),
     **{
         f"average_precision_at_k_{denominator}": (
             "average_precision_at_k", ("precision_sum", "n_relevant"), dict(k=10, hits="hits", ap_denominator=denominator))
