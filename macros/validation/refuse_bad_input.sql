@@ -41,7 +41,8 @@
     {%- endif -%}
     {%- for table, query in queries -%}
         {%- for row in run_query(query ~ '\n' ~ rankwise._in_problem_order('problem')).rows if row[2] > 0 -%}
-            {%- if not (row[0] == 'duplicate_interaction' and resolved.duplicate_interactions == 'max') -%}
+            {%- if not (row[0] == 'duplicate_interaction' and resolved.duplicate_interactions == 'max')
+                  and not (row[0] == 'duplicate_item' and resolved.duplicate_recommendations == 'first') -%}
                 {%- set problem_table = 'recommendations (' ~ recommendations ~ ')' if row[0] == 'item_not_in_catalog'
                                         else ('interactions (' ~ interactions ~ ')' if row[0] == 'relevant_item_not_in_catalog' else table) -%}
                 {{ exceptions.raise_compiler_error(rankwise._problem_message(problem_table, row[0], row[1], row[2], row[3]) ~ " (" ~ skip_hint ~ ")") }}

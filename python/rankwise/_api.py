@@ -172,6 +172,7 @@ def evaluate(
             return render(plan, _relations(inputs), guarded=guarded)
 
         result = running.run(query(fused))
+        _checks.warn_of_dropped_rows(running, inputs, plan)
         if arguments["per_user"]:
             return running.returned(result, output)
         # Means are few rows: computed once, then read again for the warnings.

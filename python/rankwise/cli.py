@@ -87,6 +87,9 @@ def _option(name: str, annotation: Any) -> Callable[[Callable[..., Any]], Callab
     default = DEFAULTS[name]
     kind: Any = str
     multiple = False
+    if bool in arms:
+        # a flag, and its --no- form; left out, the convention's value (or the default)
+        return click.option(f"{flag}/--no-{flag[2:]}", name, default=default, help=DOCS[name])
     if any(typing.get_origin(arm) is Mapping for arm in arms):
         kind, multiple, default = _UserSet(words), True, ()
     elif any(typing.get_origin(arm) is list for arm in arms):

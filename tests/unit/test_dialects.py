@@ -89,6 +89,11 @@ EXTRA_EVALUATE_CASES: dict[str, dict[str, Any]] = {
     # judged@k reads the lists' lengths within every cutoff, under each judged strategy
     "judged_share": dict(metrics=["judged", "ndcg", "Judged@3"], k=[5, 10], group_by=["model"], relevance_col="relevance"),
     "judged_share_whole_list": dict(metrics=["judged", "map"], k=[5, None], relevance_col="relevance", score_col="score"),
+    # the rows dropped before ranking, by rank and by score, with groups and partitions
+    "dropped_rows_by_rank": dict(metrics=["judged", "ndcg", "mrr"], k=[3, None], group_by=["model"], partition_by=["fold"],
+                                 judged_only=True, ignore_identical_ids=True, duplicate_recommendations="first"),
+    "dropped_rows_by_score": dict(metrics=["ndcg", "precision"], k=[5], per_user=True, score_col="score",
+                                  relevance_col="relevance", judged_only=True, duplicate_recommendations="first"),
     "per_user_users_relevant": dict(metrics=["precision", "ndcg"], k=[3], per_user=True, users="relevant"),
     **{
         f"convention_{convention}": dict(metrics=ALL_METRICS, k=[5],

@@ -37,7 +37,7 @@ def _refusal(**options: Any) -> str:
 
 def test_the_choice_options_are_the_ones_the_macro_checks() -> None:
     assert CHOICE_OPTIONS == ["convention", "ap_denominator", "precision_denominator", "gain", "gain_items", "idcg",
-                              "users", "ties", "duplicate_interactions", "novelty_popularity", "arp_popularity",
+                              "users", "ties", "duplicate_recommendations", "duplicate_interactions", "novelty_popularity", "arp_popularity",
                               "item_distance", "diversity_denominator", "single_item_diversity", "coverage_of", "gini_items",
                               "novelty_unseen", "without_reference", "exposure_model"]
 
@@ -125,6 +125,11 @@ CHOICE_CASES: dict[str, ChoiceCase] = {
         [("u1", "a", 1), ("u2", "b", 1), ("u3", "a", 1)]),
     # (u1, a) judged twice, relevances 1 and 3: 'max' keeps 3; under 'error' the SQL
     # reads the rows as they are (the wrapper refuses them first), both gains count
+    # a listed at ranks 1 and 3: counted twice without the refusal the checks make,
+    # once under 'first' (its second row dropped, b's rank kept)
+    "duplicate_recommendations": ChoiceCase(
+        "precision@3", {"error": 2 / 3, "first": 1 / 3},
+        [("u1", "a", 1), ("u1", "b", 2), ("u1", "a", 3)]),
     "duplicate_interactions": ChoiceCase(
         "dcg@1", {"error": 1 + 3, "max": 3},
         [("u1", "a", 1)], [("u1", "a", 1.0), ("u1", "a", 3.0)]),
@@ -247,6 +252,8 @@ def test_every_preset_value_is_a_declared_choice(convention: str) -> None:
         values = value.values() if isinstance(value, dict) else [value]
         if name in ("relevance_threshold", "head_share"):
             assert all(isinstance(v, (int, float)) for v in values)
+        elif name == "ignore_identical_ids":
+            assert all(isinstance(v, bool) for v in values)
         elif name == "log_base":
             assert all(v in allowed or isinstance(v, (int, float)) for v in values)
         else:
