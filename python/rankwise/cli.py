@@ -696,7 +696,7 @@ def compare_command(details: bool, output_format: str, output: Path | None, fail
               help="Read only the first N documents of each query (trec_eval's order); the others are dropped, and "
                    "a note says how many.")
 @click.option("-J", "--Judged_docs_only", "judged_only", is_flag=True,
-              help="Only judged documents (not supported yet).")
+              help="Only judged documents: the unjudged are dropped before ranking (rankwise's judged_only).")
 @click.option("-n", "--nosummary", "no_summary", is_flag=True, help="No summary (all) lines.")
 @click.argument("qrels")
 @click.argument("run")

@@ -123,12 +123,6 @@ def test_a_measure_summed_or_averaged_geometrically_waits_for_rankwise_to_give_t
         assert all(line.metric is not None for line in lines) == computed, name
 
 
-def test_judged_documents_only_is_not_supported_yet() -> None:
-    result = _trec_eval("-J", "-m", "map", str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
-    assert result.exit_code == 1
-    assert "-J (judged documents only) is not supported yet" in result.output
-
-
 @pytest.mark.parametrize(("arguments", "message"), [
     (["-m", "bogus"], "unknown measure 'bogus'."),
     (["-m", "P_10"], "unknown measure 'P_10'. trec_eval gives parameters after a dot: -m P.10."),
