@@ -55,6 +55,7 @@
         {'alias': 'SetR',       'form': 'name',   'metric': 'recall',      'example': 'SetR',          'source': 'ir_measures'},
         {'alias': 'SetF',       'form': 'name',   'metric': 'f1',          'example': 'SetF',          'source': 'ir_measures'},
         {'alias': 'Judged',     'form': 'name',   'metric': 'judged',      'example': 'Judged@10',     'source': 'ir_measures'},
+        {'alias': 'R_cap',      'form': 'name',   'metric': 'recall_cap',  'example': 'R_cap@10',      'source': 'beir'},
         {'alias': 'r-precision', 'form': 'name',  'metric': 'r_precision', 'example': 'r-precision',   'source': 'ranx'},
     ]) }}
 {% endmacro %}

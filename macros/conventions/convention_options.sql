@@ -140,7 +140,28 @@
     {%- set evidently = rankwise._updated(trec_eval, {'precision_denominator': 'list_length', 'gain_items': 'relevant', 'users': 'relevant', 'ties': 'shared',
                                                       'diversity_denominator': 'list_length', 'coverage_of': 'train_items',
                                                       'gini_items': 'shown', 'novelty_unseen': 'dropped'}) -%}
-    {{ return({'rankwise': trec_eval_c, 'trec_eval': trec_eval, 'ranx': ranx, 'recommenders': recommenders, 'rectools': rectools, 'evidently': evidently}) }}
+    {#- MS MARCO (ms_marco_eval.py): MRR@10 summed over the queries of the run and divided
+        by every query of the qrels, a query without candidates adding 0. -#}
+    {%- set msmarco = rankwise._updated(trec_eval, {'users': 'interactions'}) -%}
+    {#- BEIR (beir/retrieval/evaluation.py): pytrec_eval's measures, averaged over the
+        queries pytrec_eval scores (those of both tables), after dropping a document whose
+        id is its query's (ignore_identical_ids=True, its default); its R_cap@k
+        (custom_metrics.py) sums over the run's queries and divides by the qrels'. -#}
+    {%- set beir = rankwise._updated(trec_eval, {'ignore_identical_ids': true, 'users': {'default': 'both', 'recall_cap': 'interactions'}}) -%}
+    {{ return({'rankwise': trec_eval_c, 'trec_eval': trec_eval, 'ranx': ranx, 'recommenders': recommenders, 'rectools': rectools, 'evidently': evidently,
+               'msmarco': msmarco, 'beir': beir}) }}
+{% endmacro %}
+
+{#- The measure sets of the presets that name one, by the preset's name: a
+    metric string equal to one stands for its metrics (parse_metrics.sql), so
+    that metrics='beir' with convention='beir' is BEIR's EvaluateRetrieval
+    and metrics='msmarco' MS MARCO's MRR@10. -#}
+{% macro _metric_sets() %}
+    {%- set beir = [] -%}
+    {%- for name in ['ndcg', 'map', 'recall', 'precision'] -%}
+        {%- for k in [1, 3, 5, 10, 100, 1000] %}{% do beir.append(name ~ '@' ~ k) %}{% endfor -%}
+    {%- endfor -%}
+    {{ return({'beir': beir, 'msmarco': ['mrr@10']}) }}
 {% endmacro %}
 
 {#- A copy of `base` with `changes` applied; `base` is left as it was. -#}

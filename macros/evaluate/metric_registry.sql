@@ -86,6 +86,7 @@
         'precision':          {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits', 'n_recommended'], 'formula': '_formula_precision', 'zero_without_list': true},
         'recall':             {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits'], 'formula': '_formula_recall', 'zero_without_list': true,
                                'weighted': {'components': ['weighted_hits'], 'formula': '_formula_weighted_recall'}},
+        'recall_cap':         {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits'], 'formula': '_formula_recall_cap', 'zero_without_list': true},
         'f1':                 {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits', 'n_recommended'], 'formula': '_formula_f1', 'zero_without_list': true},
         'hit_rate':           {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits'], 'formula': '_formula_hit_rate', 'zero_without_list': true},
         'map':                {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['precision_sum', 'hits'], 'formula': '_formula_map', 'zero_without_list': true,
@@ -211,6 +212,11 @@
 
 {% macro _formula_recall(columns, k, spec) %}
     {{ return(rankwise.recall_at_k(columns.hits, columns.n_relevant)) }}
+{% endmacro %}
+
+{#- The relevant items a list of k can hold, min(R, k), in the denominator (BEIR). -#}
+{% macro _formula_recall_cap(columns, k, spec) %}
+    {{ return(rankwise.recall_cap_at_k(columns.hits, columns.n_relevant, k)) }}
 {% endmacro %}
 
 {#- Self-normalised: the weights of the hits over those of the relevant items. -#}

@@ -23,7 +23,7 @@ from typing import Any, Literal, TypedDict, TypeVar
 
 from .errors import InvalidArgumentError
 
-Convention = Literal["rankwise", "trec_eval", "ranx", "recommenders", "rectools", "evidently"]
+Convention = Literal["rankwise", "trec_eval", "ranx", "recommenders", "rectools", "evidently", "msmarco", "beir"]
 ApDenominator = Literal["relevant", "min_relevant_k", "hits", "k"]
 PrecisionDenominator = Literal["k", "list_length"]
 Gain = Literal["linear", "exponential", "binary"]

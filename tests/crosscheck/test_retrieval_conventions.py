@@ -164,3 +164,107 @@ def test_minus_j_on_trec_eval_s_own_files() -> None:
     dropped = sum(doc not in nested_qrels.get(query, {}) for query, docs in nested_run.items() for doc in docs
                   if query in nested_qrels)
     assert any(note.startswith(f"-J: {dropped} unjudged document(s)") for note in result.notes), result.notes
+
+
+def _beir_evaluate(qrels: dict[str, dict[str, int]], results: dict[str, dict[str, float]], k_values: list[int],
+                   ignore_identical_ids: bool = True) -> dict[str, float]:
+    """BEIR's EvaluateRetrieval.evaluate and evaluate_custom(metric='r_cap')
+    (beir-cellar/beir, beir/retrieval/evaluation.py and custom_metrics.py),
+    reproduced line for line on pytrec_eval, as beir itself runs it, but for
+    its rounding of each mean to 5 decimals, which is left out to compare to
+    1e-9 (beir needs torch: it is not installed for this)."""
+    results = {qid: dict(rels) for qid, rels in results.items()}
+    if ignore_identical_ids:
+        for qid, rels in results.items():
+            for pid in list(rels):
+                if qid == pid:
+                    results[qid].pop(pid)
+    means: dict[str, float] = {}
+    joined = ",".join(str(k) for k in k_values)
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {f"map_cut.{joined}", f"ndcg_cut.{joined}", f"recall.{joined}",
+                                                       f"P.{joined}"})
+    scores = evaluator.evaluate(results)
+    for k in k_values:
+        for name, measure in (("NDCG", "ndcg_cut"), ("MAP", "map_cut"), ("Recall", "recall"), ("P", "P")):
+            means[f"{name}@{k}"] = sum(scores[query_id][f"{measure}_{k}"] for query_id in scores) / len(scores)
+    # custom_metrics.recall_cap: sorted by score, relevant = level > 0, over len(qrels)
+    capped = {k: 0.0 for k in k_values}
+    for query_id, doc_scores in results.items():
+        top_hits = sorted(doc_scores.items(), key=lambda item: item[1], reverse=True)[0:max(k_values)]
+        query_relevant_docs = [doc_id for doc_id in qrels[query_id] if qrels[query_id][doc_id] > 0]
+        for k in k_values:
+            retrieved_docs = [row[0] for row in top_hits[0:k] if qrels[query_id].get(row[0], 0) > 0]
+            capped[k] += len(retrieved_docs) / min(len(query_relevant_docs), k)
+    for k in k_values:
+        means[f"R_cap@{k}"] = capped[k] / len(qrels)
+    return means
+
+
+def beir_case(seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A corpus where queries are documents too (BEIR's ArguAna, Quora): each
+    query's run may retrieve the query itself; distinct scores (BEIR's R_cap
+    keeps tied scores in dict order); every query of the qrels has a relevant
+    document (BEIR's R_cap divides by min(R, k)), and every query of the run
+    is in the qrels (it looks each up)."""
+    rng = random.Random(1000 + seed)
+    ids = [f"id{number}" for number in range(120)]
+    run_rows, qrels_rows = [], []
+    for query in rng.sample(ids, rng.randint(10, 30)):
+        judged = rng.sample(ids, rng.randint(1, 12))
+        relevant = set(rng.sample(judged, rng.randint(1, len(judged))))
+        qrels_rows += [(query, doc, rng.randint(1, 3) if doc in relevant else 0) for doc in judged]
+        if rng.random() < 0.85:
+            retrieved = rng.sample(ids, rng.randint(1, 60))
+            if rng.random() < 0.5 and query not in retrieved:
+                retrieved.append(query)
+            scores = rng.sample(range(10_000), len(retrieved))
+            run_rows += [(query, doc, score / 100) for doc, score in zip(retrieved, scores)]
+    return (pd.DataFrame(run_rows, columns=["user_id", "item_id", "score"]),
+            pd.DataFrame(qrels_rows, columns=["user_id", "item_id", "relevance"]))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_beir_preset_is_beir_s_evaluation(seed: int) -> None:
+    run, qrels = beir_case(seed)
+    nested_run = _nested_run(run)
+    assert any(query in docs for query, docs in nested_run.items())
+    expected = _beir_evaluate(_nested_qrels(qrels), nested_run, [1, 3, 5, 10, 100, 1000])
+    with pytest.warns(rankwise.RankwiseWarning, match=r"item\(s\) whose id is their user's \(ignore_identical_ids\)"):
+        actual = rankwise.evaluate(run, qrels, ["beir"] + [f"R_cap@{k}" for k in (1, 3, 5, 10, 100, 1000)],
+                                   convention="beir", score_col="score", relevance_col="relevance", confidence=None)
+    names = {"ndcg": "NDCG", "map": "MAP", "recall": "Recall", "precision": "P", "recall_cap": "R_cap"}
+    assert len(actual) == len(expected) == 30
+    for row in actual.itertuples():
+        name = f"{names[row.metric]}@{int(row.k)}"
+        assert math.isclose(row.value, expected[name], rel_tol=0, abs_tol=1e-9), name
+    # without the preset's ignore_identical_ids the numbers are another run's
+    kept = rankwise.evaluate(run, qrels, ["ndcg@10"], convention="beir", ignore_identical_ids=False, score_col="score",
+                             relevance_col="relevance", confidence=None)
+    plain = _beir_evaluate(_nested_qrels(qrels), nested_run, [10], ignore_identical_ids=False)
+    assert math.isclose(kept["value"].iloc[0], plain["NDCG@10"], rel_tol=0, abs_tol=1e-9)
+
+
+def test_the_msmarco_preset_is_ms_marco_s_mrr_at_10() -> None:
+    """ms_marco_eval.py's compute_metrics: for each query of the candidates,
+    1 / the first rank (of its ranks as given, up to 10) holding a relevant
+    passage, summed and divided by the queries of the qrels."""
+    rng = random.Random(7)
+    run_rows, qrels_rows = [], []
+    for query in range(40):
+        relevant = rng.sample(range(500), rng.randint(1, 3))
+        qrels_rows += [(query, passage, 1) for passage in relevant]
+        if rng.random() < 0.9:
+            candidates = rng.sample(range(500), 30) + ([relevant[0]] if rng.random() < 0.6 else [])
+            rng.shuffle(candidates)
+            run_rows += [(query, passage, rank) for rank, passage in enumerate(dict.fromkeys(candidates), start=1)]
+    run = pd.DataFrame(run_rows, columns=["user_id", "item_id", "rank"])
+    qrels = pd.DataFrame(qrels_rows, columns=["user_id", "item_id", "relevance"])
+    mrr = 0.0
+    for query, rows in run.groupby("user_id"):
+        relevant = set(qrels.loc[qrels["user_id"] == query, "item_id"])
+        ranked = rows.sort_values("rank")["item_id"].tolist()[:10]
+        mrr += next((1 / (position + 1) for position, passage in enumerate(ranked) if passage in relevant), 0.0)
+    expected = mrr / qrels["user_id"].nunique()
+    actual = rankwise.evaluate(run, qrels, "msmarco", convention="msmarco", confidence=None)
+    assert list(actual["metric_label"]) == ["mrr@10"]
+    assert math.isclose(actual["value"].iloc[0], expected, rel_tol=0, abs_tol=1e-12)

@@ -89,6 +89,9 @@ EXTRA_EVALUATE_CASES: dict[str, dict[str, Any]] = {
     # judged@k reads the lists' lengths within every cutoff, under each judged strategy
     "judged_share": dict(metrics=["judged", "ndcg", "Judged@3"], k=[5, 10], group_by=["model"], relevance_col="relevance"),
     "judged_share_whole_list": dict(metrics=["judged", "map"], k=[5, None], relevance_col="relevance", score_col="score"),
+    # the presets' measure sets, and capped recall at a cutoff and the whole list
+    "measure_sets": dict(metrics=["beir", "msmarco", "R_cap@20", "recall_cap"], k=[5, None], relevance_col="relevance",
+                         score_col="score", convention="beir"),
     # the rows dropped before ranking, by rank and by score, with groups and partitions
     "dropped_rows_by_rank": dict(metrics=["judged", "ndcg", "mrr"], k=[3, None], group_by=["model"], partition_by=["fold"],
                                  judged_only=True, ignore_identical_ids=True, duplicate_recommendations="first"),
@@ -99,7 +102,7 @@ EXTRA_EVALUATE_CASES: dict[str, dict[str, Any]] = {
         f"convention_{convention}": dict(metrics=ALL_METRICS, k=[5],
                                          group_by=["model"], relevance_col="relevance", score_col="score",
                                          convention=convention)
-        for convention in ("trec_eval", "ranx", "recommenders", "rectools", "evidently")
+        for convention in ("trec_eval", "ranx", "recommenders", "rectools", "evidently", "msmarco", "beir")
     },
     "partitions": dict(metrics=ALL_METRICS, k=[5, None], partition_by=["fold"], group_by=["model"],
                        relevance_col="relevance"),
@@ -189,6 +192,8 @@ EXPRESSION_CASES: dict[str, tuple[str, tuple[Any, ...], dict[str, Any]]] = {
                                                                     precision_denominator="list_length")),
     "hit_rate_at_k": ("hit_rate_at_k", ("hits",), {}),
     "judged_at_k": ("judged_at_k", ("n_judged", "n_recommended"), {}),
+    "recall_cap_at_k": ("recall_cap_at_k", ("hits", "n_relevant"), dict(k=10)),
+    "recall_cap_at_k_column": ("recall_cap_at_k", ("hits", "n_relevant"), dict(k="cutoff")),
     **{
         f"average_precision_at_k_{denominator}": (
             "average_precision_at_k", ("precision_sum", "n_relevant"), dict(k=10, hits="hits", ap_denominator=denominator))

@@ -200,7 +200,11 @@ CHOICE_CASES: dict[str, ChoiceCase] = {
          "ranx": 2 * L / (4 + 2 * L) / 2,
          "recommenders": L / (1 + L) / 2,
          "rectools": L / (1.5 + L) / 2,
-         "evidently": 2 * L / (4 + 2 * L)},  # users with a list and a relevant item: u1
+         "evidently": 2 * L / (4 + 2 * L),  # users with a list and a relevant item: u1
+         # MS MARCO's options are trec_eval -c's, as rankwise's; BEIR's trec_eval's, with
+         # identical ids dropped (none here): both named for what they reproduce
+         "msmarco": (0.5 + 2 * L) / (4.25 + 2 * L) / 2,
+         "beir": (0.5 + 2 * L) / (4.25 + 2 * L)},
         [("u1", "a", 1), ("u1", "b", 2), ("u1", "c", 3)],
         [("u1", "a", 0.5), ("u1", "b", 2.0), ("u1", "x", 4.0), ("u2", "y", 1.0)]),
 }
@@ -232,7 +236,21 @@ def test_every_choice_has_a_worked_value() -> None:
         assert set(choices(option_types()[name])) <= set(CHOICE_CASES[name].expected), name
     # each option's choices give different values on its input: a choice ignored would show
     for name, case in CHOICE_CASES.items():
-        assert len({round(value, 12) for value in case.expected.values()}) == len(case.expected), name
+        named_alike = SAME_OPTIONS_AS if name == "convention" else {}
+        distinct = [value for choice, value in case.expected.items() if choice not in named_alike]
+        assert len({round(value, 12) for value in distinct}) == len(distinct), name
+
+
+# The presets whose option values are another's (tests/crosscheck/test_retrieval_conventions.py
+# checks what sets them apart: BEIR's identical ids, and each one's measure set).
+SAME_OPTIONS_AS = {"msmarco": "rankwise", "beir": "trec_eval"}
+
+
+def test_the_presets_named_alike_differ_only_as_said() -> None:
+    for convention, other in SAME_OPTIONS_AS.items():
+        differing = {name for name, value in rankwise.convention_options(convention).items()
+                     if value != rankwise.convention_options(other)[name]}
+        assert differing == ({"ignore_identical_ids", "users"} if convention == "beir" else set()), convention
 
 
 @pytest.mark.parametrize(("name", "value"), [(name, value) for name, case in CHOICE_CASES.items()
