@@ -1,6 +1,6 @@
 {#- The rows of the recommendations an evaluation keeps under the options
     that drop some before ranking, each said in the output's warnings
-    (_dropped_rows counts them):
+    (the public macro dropped_recommendations counts them):
       judged_only               an item not in its user's interactions (trec_eval's
                                 -J; Sakai's condensed lists)
       ignore_identical_ids      an item whose id equals its user's (BEIR: a
@@ -98,38 +98,3 @@
     {%- if spec.duplicate_recommendations == 'first' %}{% do reasons.append('the repeats of an item in a list (duplicate_recommendations=\'first\')') %}{% endif -%}
     {{ return(reasons) }}
 {% endmacro %}
-
-{#- A query of the rows those options drop, one row: the rows dropped for each
-    reason (n_unjudged, n_identical, n_repeated), the lists they come from
-    (n_lists) and the lists left with no row (n_emptied). `columns` as
-    _flagged_recommendations takes them, unquoted names. -#}
-{% macro _dropped_rows(recommendations, interactions, user_col, item_col, rank_col, score_col, group_by, partition_by,
-                       judged_only, ignore_identical_ids, duplicate_recommendations) %}
-    {%- set quoted = [] -%}
-    {%- for column in group_by %}{% do quoted.append(rankwise.quote_identifier(column)) %}{% endfor -%}
-    {%- set partitions = [] -%}
-    {%- for column in partition_by %}{% do partitions.append(rankwise.quote_identifier(column)) %}{% endfor -%}
-    {%- set columns = {'user': rankwise.quote_identifier(user_col), 'item': rankwise.quote_identifier(item_col),
-                       'rank': none if rank_col is none else rankwise.quote_identifier(rank_col),
-                       'score': none if score_col is none else rankwise.quote_identifier(score_col),
-                       'lists': quoted, 'partitions': partitions} -%}
-    {%- set drops = {'judged_only': judged_only, 'ignore_identical_ids': ignore_identical_ids, 'duplicate_recommendations': duplicate_recommendations} -%}
-    {%- set list = (quoted + [columns.user]) | join(', ') -%}
-    {%- set flagged = rankwise._flagged_recommendations(recommendations, interactions, columns, drops) -%}
-select
-    cast(coalesce(sum(rw_unjudged), 0) as bigint) as n_unjudged,
-    cast(coalesce(sum(rw_identical), 0) as bigint) as n_identical,
-    cast(coalesce(sum(rw_repeated), 0) as bigint) as n_repeated,
-    cast(count(case when rw_dropped_rows > 0 then 1 end) as bigint) as n_lists,
-    cast(count(case when rw_dropped_rows = rw_rows then 1 end) as bigint) as n_emptied
-from (
-    -- list: its rows, and those dropped
-    select
-        {{ list }}, count(*) as rw_rows, sum(greatest(rw_unjudged, rw_identical, rw_repeated)) as rw_dropped_rows,
-        sum(rw_unjudged) as rw_unjudged, sum(rw_identical) as rw_identical, sum(rw_repeated) as rw_repeated
-    from (
-{{ flagged | indent(4) }}
-    ) as rw_flagged
-    group by {{ list }}
-) as rw_lists
-{%- endmacro %}

@@ -124,9 +124,8 @@
     problems of both tables: `recommendations` and `interactions` each the
     keyword arguments of recommendation_problems and interaction_problems),
     'catalog_problems', 'train_problems', 'ids_shared', 'id_overlap',
-    'notes' (evaluation_notes), 'coverage_warnings', 'dropped_rows' (the rows
-    judged_only, ignore_identical_ids and duplicate_recommendations='first'
-    drop: kept_recommendations.sql), 'model_values' (up to 21
+    'notes' (evaluation_notes), 'coverage_warnings', 'dropped_rows'
+    (dropped_recommendations), 'model_values' (up to 21
     values of a model column) and 'model_present' (a row when the model is a
     value of it). -#}
 {% macro _python_check_query(check, arguments) %}
@@ -143,7 +142,7 @@
     {%- endif -%}
     {%- set checks = {'catalog_problems': rankwise._catalog_problems, 'train_problems': rankwise._train_problems,
                       'ids_shared': rankwise._ids_shared, 'id_overlap': rankwise.id_overlap, 'notes': rankwise.evaluation_notes,
-                      'coverage_warnings': rankwise.coverage_warnings, 'dropped_rows': rankwise._dropped_rows} -%}
+                      'coverage_warnings': rankwise.coverage_warnings, 'dropped_rows': rankwise.dropped_recommendations} -%}
     {{ return(checks[check](**arguments)) }}
 {% endmacro %}
 

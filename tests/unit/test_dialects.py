@@ -164,6 +164,11 @@ VALIDATION_CASES: dict[str, tuple[str, tuple[str, ...], dict[str, Any]]] = {
     "interaction_problems": ("interaction_problems", ("truth",), {}),
     "interaction_problems_relevance": ("interaction_problems", ("truth",), dict(relevance_col="relevance")),
     "evaluation_notes": ("evaluation_notes", ("recs", "truth"), {}),
+    "dropped_recommendations": ("dropped_recommendations", ("recs", "truth"), dict(
+        judged_only=True, ignore_identical_ids=True, duplicate_recommendations="first", group_by=["model"],
+        partition_by=["fold"])),
+    "dropped_recommendations_by_score": ("dropped_recommendations", ("recs", "truth"), dict(
+        score_col="score", duplicate_recommendations="first", judged_only=True)),
     "evaluation_notes_partitions": ("evaluation_notes", ("recs", "truth"), dict(partition_by=["fold"], group_by="model")),
     "interaction_problems_partitions": ("interaction_problems", ("truth",), dict(partition_by=["fold", "week"])),
     "id_overlap": ("id_overlap", ("recs", "truth"), {}),
