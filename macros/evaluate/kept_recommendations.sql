@@ -58,7 +58,7 @@
     {%- set flagged = rankwise._flagged_recommendations(spec.relations.recommendations, spec.relations.interactions, rankwise._kept_columns(spec), spec) -%}
     {%- set kept -%}
 (
-        -- the rows kept: {{ rankwise._drop_reasons(spec) | join(', ') }} dropped before ranking
+        -- the rows kept, those dropped before ranking flagged first: {{ rankwise._drop_reasons(spec) | join(', ') }}
         select rw_counted.*
         from (
             select
@@ -69,7 +69,7 @@
                     rows between unbounded preceding and current row), 0) as rw_kept_rank
                 {%- endif %}
             from (
-        {{ flagged | indent(8) }}
+                {{ flagged | indent(8) }}
             ) as rw_flagged
         ) as rw_counted
         where rw_unjudged = 0 and rw_identical = 0 and rw_repeated = 0
@@ -90,11 +90,11 @@
     {{ return(spec.groups | reject('equalto', spec.user_group) | list) }}
 {% endmacro %}
 
-{#- What the plan drops, in words. -#}
+{#- The options under which the plan drops rows, as the query's comment names them. -#}
 {% macro _drop_reasons(spec) %}
     {%- set reasons = [] -%}
-    {%- if spec.judged_only %}{% do reasons.append('the items not in their user\'s interactions (judged_only)') %}{% endif -%}
-    {%- if spec.ignore_identical_ids %}{% do reasons.append('the items whose id is their user\'s (ignore_identical_ids)') %}{% endif -%}
-    {%- if spec.duplicate_recommendations == 'first' %}{% do reasons.append('the repeats of an item in a list (duplicate_recommendations=\'first\')') %}{% endif -%}
+    {%- if spec.judged_only %}{% do reasons.append('judged_only') %}{% endif -%}
+    {%- if spec.ignore_identical_ids %}{% do reasons.append('ignore_identical_ids') %}{% endif -%}
+    {%- if spec.duplicate_recommendations == 'first' %}{% do reasons.append("duplicate_recommendations='first'") %}{% endif -%}
     {{ return(reasons) }}
 {% endmacro %}

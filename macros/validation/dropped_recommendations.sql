@@ -47,7 +47,7 @@ from (
         {{ list }}, count(*) as rw_rows, sum(greatest(rw_unjudged, rw_identical, rw_repeated)) as rw_dropped_rows,
         sum(rw_unjudged) as rw_list_unjudged, sum(rw_identical) as rw_list_identical, sum(rw_repeated) as rw_list_repeated
     from (
-{{ flagged | indent(4) }}
+        {{ flagged }}
     ) as rw_flagged
     group by {{ list }}
 ) as rw_lists
