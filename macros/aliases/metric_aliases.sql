@@ -43,6 +43,7 @@
         {'alias': 'set_P',      'form': 'name',   'metric': 'precision',   'example': 'set_P',         'source': 'trec_eval'},
         {'alias': 'set_recall', 'form': 'name',   'metric': 'recall',      'example': 'set_recall',    'source': 'trec_eval'},
         {'alias': 'set_F',      'form': 'name',   'metric': 'f1',          'example': 'set_F',         'source': 'trec_eval'},
+        {'alias': 'unj',        'form': 'name_k', 'metric': 'unjudged',    'example': 'unj_10',        'source': 'trec_eval'},
         {'alias': 'ideal_dcg',  'form': 'name',   'metric': 'idcg',        'example': 'ideal_dcg',     'source': 'trec_eval'},
         {'alias': 'P',          'form': 'name',   'metric': 'precision',   'example': 'P(rel=2)@10',   'source': 'ir_measures'},
         {'alias': 'R',          'form': 'name',   'metric': 'recall',      'example': 'R@100',         'source': 'ir_measures'},

@@ -46,6 +46,11 @@
                       term: calibration(columns, spec, parameters)
       zero_without_list  true when a user with truth but no list scores 0 (every
                       metric but idcg, a property of the user's truth)
+      zero_without_judged  false when a list with no judged item within the
+                      cutoff does not score 0 (unjudged): the means then list
+                      every list at every cutoff instead of counting those
+                      lists as zeros (the plan fact every_list); true when
+                      left out
       reads           what it reads besides the lists: the optional inputs
                       ('items': the catalog; 'train': the training interactions)
                       and the stages it needs, or what a stage provides
@@ -106,6 +111,8 @@
                                               'gain': {'kind': 'choice', 'choices': ['binary', 'graded'], 'default': 'binary', 'help': "a relevant item's gain: 1, or its relevance over the largest of the interactions"},
                                               'normalize': {'kind': 'boolean', 'default': false, 'help': "divide by 1 - p^min(R, k), the most a list can score (LensKit)"}}},
         'err':                {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['expected_reciprocal_rank'], 'formula': '_formula_err', 'zero_without_list': true, 'graded': true},
+        'unjudged':           {'cutoff': true,  'level': 'user', 'better': none, 'range': [0, 1],  'components': ['n_judged', 'n_recommended'], 'formula': '_formula_unjudged', 'zero_without_list': true, 'exact_lengths': true,
+                               'zero_without_judged': false},
         'judged':             {'cutoff': true,  'level': 'user', 'better': none, 'range': [0, 1],  'components': ['n_judged', 'n_recommended'], 'formula': '_formula_judged', 'zero_without_list': true, 'exact_lengths': true},
         'map_to_full_recall': {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['precision_sum_to_full_recall', 'ranks_to_full_recall'], 'formula': '_formula_map_to_full_recall', 'zero_without_list': true},
         'entropy':            {'cutoff': true,  'level': 'group', 'better': 'higher', 'range': [0, none], 'formula': '_formula_entropy', 'aggregates': '_aggregates_entropy', 'bootstrap': true},
@@ -174,11 +181,11 @@
     lists' rows found in the interactions (a list without such a row has none
     of it, and the formulas are 0 then). Such a mean proves that the two tables
     share a user and an item, which the wrapper's overlap check would otherwise
-    have to ask. -#}
+    have to ask. Not a metric that is not 0 without a judged item (unjudged). -#}
 {% macro _metrics_shown_by_a_hit() %}
     {%- set registry = rankwise._component_registry() -%}
     {%- set names = [] -%}
-    {%- for name, metric in rankwise._metric_registry().items() if metric.level == 'user' -%}
+    {%- for name, metric in rankwise._metric_registry().items() if metric.level == 'user' and metric.get('zero_without_judged', true) -%}
         {%- set sources = [] -%}
         {%- for component in metric.components %}{% do sources.append(registry[component].source) %}{% endfor -%}
         {%- if 'judged' in sources or 'all_running' in sources %}{% do names.append(name) %}{% endif -%}
@@ -272,6 +279,13 @@
     n_recommended is the list's length within the cutoff. -#}
 {% macro _formula_judged(columns, k, spec) %}
     {{ return(rankwise.judged_at_k(columns.n_judged, columns.n_recommended)) }}
+{% endmacro %}
+
+{#- trec_eval's unj: the unjudged items within the top k over k, the slots
+    past the end of a shorter list counting as judged (m_unjudged.c); on the
+    whole list, over its length. -#}
+{% macro _formula_unjudged(columns, k, spec) %}
+    {{ return(rankwise.unjudged_at_k(columns.n_judged, columns.n_recommended, k)) }}
 {% endmacro %}
 
 {% macro _formula_map_to_full_recall(columns, k, spec) %}

@@ -268,3 +268,50 @@ def test_the_msmarco_preset_is_ms_marco_s_mrr_at_10() -> None:
     actual = rankwise.evaluate(run, qrels, "msmarco", convention="msmarco", confidence=None)
     assert list(actual["metric_label"]) == ["mrr@10"]
     assert math.isclose(actual["value"].iloc[0], expected, rel_tol=0, abs_tol=1e-12)
+
+
+def _trec_eval_unj(run: dict[str, dict[str, float]], qrels: dict[str, dict[str, int]],
+                   cutoffs: list[int]) -> dict[str, dict[int, float]]:
+    """m_unjudged.c's te_calc_unj (trec_eval 10.0; pytrec_eval 0.5 predates
+    it), ported: documents in trec_eval's order (score descending, then docno
+    descending: form_res_rels.c), a document unjudged when the qrels lack it
+    or judge it -1; at each cutoff the unjudged so far over the cutoff, the
+    cutoffs past the end of the run over their own value."""
+    values = {}
+    for query, docs in run.items():
+        if query not in qrels:
+            continue
+        ranked = sorted(docs, key=lambda doc: (docs[doc], doc), reverse=True)
+        unjudged = [qrels[query].get(doc, -1) < 0 for doc in ranked]
+        values[query] = {cutoff: sum(unjudged[:cutoff]) / cutoff for cutoff in cutoffs}
+    return values
+
+
+@CROSS_CHECK
+@given(drawn=incomplete_cases(), cutoffs=st.lists(st.integers(1, 40), min_size=1, max_size=3, unique=True),
+       complete=st.booleans())
+def test_unjudged_is_trec_eval_s_unj(drawn: tuple[Any, dict[str, dict[str, int]]], cutoffs: list[int],
+                                      complete: bool) -> None:
+    case, qrels = drawn
+    run = case.run()
+    assume(case.is_evaluable())
+    judged = {query: {doc for doc, level_ in docs.items() if level_ >= 0} for query, docs in qrels.items()}
+    assume(all(judged.values()))
+    assume(set(run) & set(qrels))
+    assume({doc for docs in run.values() for doc in docs} & {doc for docs in judged.values() for doc in docs})
+    cutoffs = sorted(cutoffs)
+    expected = _trec_eval_unj(run, qrels, cutoffs)
+    with tempfile.TemporaryDirectory() as folder:
+        qrels_path, run_path = _files(Path(folder), run, qrels)
+        result = trec_eval(qrels_path, run_path, ["unj." + ",".join(map(str, cutoffs))], per_query=True,
+                           complete=complete)
+    actual = _by_line(result.lines)
+    queries = set(qrels) if complete else set(expected)
+    assert {query for _, query in actual} == queries | {"all"}
+    for query in queries:
+        for cutoff in cutoffs:
+            value = expected.get(query, {}).get(cutoff, 0.0)  # -c: a query without documents, 0
+            assert math.isclose(actual[(f"unj_{cutoff}", query)], value, rel_tol=0, abs_tol=TOLERANCE), (cutoff, query)
+    for cutoff in cutoffs:
+        mean = sum(values[cutoff] for values in expected.values()) / len(queries)
+        assert math.isclose(actual[(f"unj_{cutoff}", "all")], mean, rel_tol=0, abs_tol=TOLERANCE), cutoff

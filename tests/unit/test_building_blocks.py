@@ -72,6 +72,14 @@ def test_judged_at_k(table):
     _close(_values(table, "judged_at_k", "my_hits", "0"), [0.0, 0.0, 0.0])
 
 
+def test_unjudged_at_k(table):
+    # my_hits stands for the judged items within the top 3, my_len for min(3, n):
+    # (min(3, n) - judged) / 3, a list shorter than 3 filled with judged slots
+    _close(_values(table, "unjudged_at_k", "my_hits", "my_len", 3), [1 / 3, 2 / 3, 2 / 3])
+    # the whole list: over its length
+    _close(_values(table, "unjudged_at_k", "my_hits", "my_len"), [1 / 3, 2 / 2, 2 / 3])
+
+
 def test_hit_rate_at_k(table):
     _close(_values(table, "hit_rate_at_k", "my_hits"), [1.0, 0.0, 1.0])
 

@@ -88,6 +88,10 @@ EXTRA_EVALUATE_CASES: dict[str, dict[str, Any]] = {
                                   relevance_col="relevance", score_col="score", ties="shared", users="interactions"),
     # judged@k reads the lists' lengths within every cutoff, under each judged strategy
     "judged_share": dict(metrics=["judged", "ndcg", "Judged@3"], k=[5, 10], group_by=["model"], relevance_col="relevance"),
+    # unjudged is not 0 without a judged item: the means list every list
+    "unjudged_share": dict(metrics=["unj_5", "unjudged", "judged@5", "ndcg"], k=[10], group_by=["model"],
+                           partition_by=["fold"], relevance_col="relevance"),
+    "unjudged_share_relevant_users": dict(metrics=["unjudged@3", "map@3"], users="relevant", score_col="score"),
     "judged_share_whole_list": dict(metrics=["judged", "map"], k=[5, None], relevance_col="relevance", score_col="score"),
     # the presets' measure sets, and capped recall at a cutoff and the whole list
     "measure_sets": dict(metrics=["beir", "msmarco", "R_cap@20", "recall_cap"], k=[5, None], relevance_col="relevance",
@@ -197,6 +201,8 @@ EXPRESSION_CASES: dict[str, tuple[str, tuple[Any, ...], dict[str, Any]]] = {
                                                                     precision_denominator="list_length")),
     "hit_rate_at_k": ("hit_rate_at_k", ("hits",), {}),
     "judged_at_k": ("judged_at_k", ("n_judged", "n_recommended"), {}),
+    "unjudged_at_k": ("unjudged_at_k", ("n_judged", "n_recommended"), dict(k=10)),
+    "unjudged_at_k_no_cutoff": ("unjudged_at_k", ("n_judged", "n_recommended"), {}),
     "recall_cap_at_k": ("recall_cap_at_k", ("hits", "n_relevant"), dict(k=10)),
     "recall_cap_at_k_column": ("recall_cap_at_k", ("hits", "n_relevant"), dict(k="cutoff")),
     **{

@@ -23,7 +23,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 # ndcg_rel, Rndcg, binG, G, set_relative_P, set_map, num_nonrel_judged_ret) are
 # refused (test_the_measures_rankwise_lacks_are_refused_and_listed).
 OFFICIAL = ["runid", "num_q", "map", "Rprec", "recip_rank", "P"]
-ALL_TREC = [*OFFICIAL, "recall", "rbp", "ndcg", "success", "map_cut", "ndcg_cut", "set_P", "set_recall", "set_F"]
+ALL_TREC = [*OFFICIAL, "recall", "unj", "rbp", "ndcg", "success", "map_cut", "ndcg_cut", "set_P", "set_recall", "set_F"]
 
 
 def _measures(names: list[str]) -> list[str]:
