@@ -181,13 +181,14 @@
     lists' rows found in the interactions (a list without such a row has none
     of it, and the formulas are 0 then). Such a mean proves that the two tables
     share a user and an item, which the wrapper's overlap check would otherwise
-    have to ask. Not a metric that is not 0 without a judged item (unjudged). -#}
+    have to ask. A component that counts judged rows whatever their relevance
+    (n_judged: judged, unjudged) shows no hit. -#}
 {% macro _metrics_shown_by_a_hit() %}
     {%- set registry = rankwise._component_registry() -%}
     {%- set names = [] -%}
-    {%- for name, metric in rankwise._metric_registry().items() if metric.level == 'user' and metric.get('zero_without_judged', true) -%}
+    {%- for name, metric in rankwise._metric_registry().items() if metric.level == 'user' -%}
         {%- set sources = [] -%}
-        {%- for component in metric.components %}{% do sources.append(registry[component].source) %}{% endfor -%}
+        {%- for component in metric.components if registry[component].get('shows_a_hit', true) %}{% do sources.append(registry[component].source) %}{% endfor -%}
         {%- if 'judged' in sources or 'all_running' in sources %}{% do names.append(name) %}{% endif -%}
     {%- endfor -%}
     {{ return(names) }}

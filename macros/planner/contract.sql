@@ -26,7 +26,8 @@
       metrics            the metrics asked: name, k, label, level, reads,
                          users (the user set of a per-user metric), and
                          `compared` (a per-user value that depends on the
-                         model, which the report's verdict compares)
+                         model and has a better side, which the report's
+                         verdict compares: not judged and unjudged)
       inputs_read        the optional inputs (items, train) the metrics read
       unread_inputs      a warning for each optional input given but unread
       metrics_shown_by_a_hit  the metrics whose mean above 0 proves the tables
@@ -69,7 +70,8 @@
         {%- for entry in part.requested -%}
             {%- do metrics.append({'name': entry.name, 'k': entry.k, 'label': rankwise._label_of(entry.label, entry.k), 'level': entry.level,
                                    'reads': entry.reads, 'users': entry.get('users'),
-                                   'compared': entry.level == 'user' and rankwise._metric_registry()[entry.name].get('zero_without_list', false)}) -%}
+                                   'compared': entry.level == 'user' and rankwise._metric_registry()[entry.name].get('zero_without_list', false)
+                                               and rankwise._metric_registry()[entry.name].get('better') is not none}) -%}
         {%- endfor -%}
     {%- endfor -%}
     {%- set partition_by = rankwise._as_list(arguments.partition_by) -%}
