@@ -240,7 +240,9 @@ def exposure_by_item_group(
         if validate:
             _checks.refuse_bad_input(running, inputs, plan, overlap=False)
             _checks.refuse_bad_optional_inputs(running, inputs, plan, ["items"])
-        return running.returned(running.run(render(plan, _relations(inputs))), output)
+        result = running.run(render(plan, _relations(inputs)))
+        _checks.warn_of_dropped_rows(running, inputs, plan)
+        return running.returned(result, output)
 
 
 @documented

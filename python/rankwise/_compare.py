@@ -167,6 +167,7 @@ def compare(
         relations = {role: inputs[role].sql if role in inputs else None
                      for role in ("recommendations", "interactions", "items", "train")}
         computed = running.computed(running.run(render(plan, relations)))
+        _checks.warn_of_dropped_rows(running, inputs, plan)
         if _checks.is_empty(running, computed):
             _refuse_an_empty_comparison(running, inputs["recommendations"].sql, arguments,
                                         only_lists=plan.names_of_level("user") == set())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -97,3 +98,21 @@ def test_the_command_line_takes_the_options_and_the_measure_sets(tmp_path) -> No
     assert "mrr@10" in result.stdout and "recall_cap@2" in result.stdout
     # the warning names the options as the command line spells them
     assert "(--judged-only)" in result.stderr and "identical" not in result.stderr
+
+
+def test_compare_says_what_it_drops_too() -> None:
+    """The model column tells the lists apart: an item of both models' lists
+    is no repeat."""
+    recommendations = pd.DataFrame({"model": ["a", "a", "a", "b", "b", "b"], "user_id": ["1"] * 6,
+                                    "item_id": ["x", "y", "x", "x", "y", "z"], "rank": [1, 2, 3, 1, 2, 3]})
+    interactions = pd.DataFrame({"user_id": ["1", "1"], "item_id": ["x", "z"]})
+    with pytest.warns(RankwiseWarning) as caught:
+        compared = rankwise.compare(recommendations, interactions, ["ndcg@3"], model_col="model", baseline="a",
+                                    duplicate_recommendations="first", judged_only=True)
+    assert [str(warning.message) for warning in caught if "dropped" in str(warning.message)] == [
+        "rankwise: 2 unjudged item(s), not in their user's interactions (judged_only) and 1 repeat(s) of an item "
+        "already in its list (duplicate_recommendations='first') were dropped from 2 list(s) of the recommendations "
+        "(DataFrame) before ranking."]
+    # a keeps x at 1: 1 / (1 + 1/log2 3); b keeps x and z at 1 and 2: its IDCG
+    assert compared["baseline_mean"].iloc[0] == pytest.approx(1 / (1 + 1 / np.log2(3)))
+    assert compared["mean"].iloc[0] == pytest.approx(1.0)
