@@ -320,7 +320,9 @@ def check(
     or users concerned), ``example`` and ``message``. Errors are missing columns,
     wrong types, empty tables, null ids, invalid ranks, scores or relevances and
     duplicates; notes are users in one table only, users without a relevant
-    item, lists shorter than the largest ``k``, and lists with tied scores.
+    item, lists shorter than the largest ``k``, lists with tied scores, and the
+    rows ``judged_only``, ``ignore_identical_ids`` or
+    ``duplicate_recommendations='first'`` would drop before ranking.
     Arguments are those of :func:`evaluate`, checked as it checks them, so that
     the options an evaluation will use can be passed here first. An empty report
     means nothing to report. Spark DataFrames are checked in their session, and

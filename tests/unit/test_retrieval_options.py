@@ -116,3 +116,12 @@ def test_compare_says_what_it_drops_too() -> None:
     # a keeps x at 1: 1 / (1 + 1/log2 3); b keeps x and z at 1 and 2: its IDCG
     assert compared["baseline_mean"].iloc[0] == pytest.approx(1 / (1 + 1 / np.log2(3)))
     assert compared["mean"].iloc[0] == pytest.approx(1.0)
+
+
+def test_check_notes_the_rows_an_evaluation_would_drop() -> None:
+    report = rankwise.check(RUN, QRELS, duplicate_recommendations="first", judged_only=True, relevance_col="relevance")
+    # the repeated item is no error under 'first'; what evaluate would drop is a note (n_rows: the lists)
+    assert list(report["problem"]) == ["rows_dropped_before_ranking"]
+    dropped = report.iloc[0]
+    assert (dropped["severity"], dropped["n_rows"]) == ("note", 2)
+    assert dropped["message"].startswith("rankwise: 3 unjudged item(s)")
