@@ -29,9 +29,6 @@
                   of the interactions), 'n_relevant_on_rows' (R on each
                   judged row), 'all_running_lists', 'list_lengths',
                   'ideal_gains'
-      shows_a_hit  false for a judged component that counts the judged rows
-                  whatever their relevance (n_judged): a value of it proves no
-                  relevant item (_metrics_shown_by_a_hit); true when left out
       reads_when  more reads under some values of its parameters:
                   [{'when': {parameter: value}, 'reads': [...]}]
     -#}
@@ -43,8 +40,7 @@
         'first_relevant_rank':          {'source': 'judged',      'aggregate': '_aggregate_first_relevant_rank', 'without_list': 'null', 'from_rank_bits': true, 'from_user_arrays': '_array_first_relevant_rank'},
         'dcg':                          {'source': 'judged',      'aggregate': '_aggregate_dcg', 'without_list': '0', 'from_rank_bits': true, 'from_user_arrays': '_array_dcg'},
         'hits_within_n_relevant':       {'source': 'judged',      'aggregate': '_aggregate_hits_within_n_relevant', 'without_list': '0', 'from_rank_bits': false, 'from_user_arrays': '_array_hits_within_n_relevant', 'reads': ['n_relevant_on_rows']},
-        'n_judged':                     {'source': 'judged',      'aggregate': '_aggregate_n_judged', 'without_list': '0', 'from_rank_bits': true, 'from_user_arrays': '_array_n_judged',
-                                         'shows_a_hit': false},
+        'n_judged':                     {'source': 'judged',      'aggregate': '_aggregate_n_judged', 'without_list': '0', 'from_rank_bits': true, 'from_user_arrays': '_array_n_judged'},
         'precision_sum_to_full_recall': {'source': 'all_running', 'aggregate': '_aggregate_precision_sum_to_full_recall', 'without_list': '0', 'from_rank_bits': false, 'reads': ['all_running_lists']},
         'ranks_to_full_recall':         {'source': 'all_running', 'aggregate': '_aggregate_ranks_to_full_recall', 'without_list': '0', 'from_rank_bits': false, 'reads': ['all_running_lists']},
         'rank_biased_gain':             {'source': 'judged',      'aggregate': '_aggregate_rank_biased_gain', 'without_list': '0', 'from_rank_bits': false,

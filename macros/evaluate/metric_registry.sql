@@ -46,11 +46,14 @@
                       term: calibration(columns, spec, parameters)
       zero_without_list  true when a user with truth but no list scores 0 (every
                       metric but idcg, a property of the user's truth)
-      zero_without_judged  false when a list with no judged item within the
-                      cutoff does not score 0 (unjudged): the means then list
-                      every list at every cutoff instead of counting those
-                      lists as zeros (the plan fact every_list); true when
-                      left out
+      every_user      true when a list without a judged row within the cutoff
+                      does not score 0 (unjudged): its means list every list
+                      at every cutoff (the plan fact every_list) rather than
+                      count the ones without a judged row
+      nonzero_without_a_hit  true when its mean can be above 0 though no list
+                      holds a relevant item (a count of the judged items:
+                      judged, unjudged): such a mean proves no overlap
+                      (_metrics_shown_by_a_hit)
       reads           what it reads besides the lists: the optional inputs
                       ('items': the catalog; 'train': the training interactions)
                       and the stages it needs, or what a stage provides
@@ -112,8 +115,9 @@
                                               'normalize': {'kind': 'boolean', 'default': false, 'help': "divide by 1 - p^min(R, k), the most a list can score (LensKit)"}}},
         'err':                {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['expected_reciprocal_rank'], 'formula': '_formula_err', 'zero_without_list': true, 'graded': true},
         'unjudged':           {'cutoff': true,  'level': 'user', 'better': none, 'range': [0, 1],  'components': ['n_judged', 'n_recommended'], 'formula': '_formula_unjudged', 'zero_without_list': true, 'exact_lengths': true,
-                               'zero_without_judged': false},
-        'judged':             {'cutoff': true,  'level': 'user', 'better': none, 'range': [0, 1],  'components': ['n_judged', 'n_recommended'], 'formula': '_formula_judged', 'zero_without_list': true, 'exact_lengths': true},
+                               'nonzero_without_a_hit': true, 'every_user': true},
+        'judged':             {'cutoff': true,  'level': 'user', 'better': none, 'range': [0, 1],  'components': ['n_judged', 'n_recommended'], 'formula': '_formula_judged', 'zero_without_list': true, 'exact_lengths': true,
+                               'nonzero_without_a_hit': true},
         'map_to_full_recall': {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['precision_sum_to_full_recall', 'ranks_to_full_recall'], 'formula': '_formula_map_to_full_recall', 'zero_without_list': true},
         'entropy':            {'cutoff': true,  'level': 'group', 'better': 'higher', 'range': [0, none], 'formula': '_formula_entropy', 'aggregates': '_aggregates_entropy', 'bootstrap': true},
         'coverage':           {'cutoff': true,  'level': 'group', 'better': 'higher', 'range': [0, 1], 'formula': '_formula_coverage', 'aggregates': '_aggregates_coverage',
@@ -181,14 +185,13 @@
     lists' rows found in the interactions (a list without such a row has none
     of it, and the formulas are 0 then). Such a mean proves that the two tables
     share a user and an item, which the wrapper's overlap check would otherwise
-    have to ask. A component that counts judged rows whatever their relevance
-    (n_judged: judged, unjudged) shows no hit. -#}
+    have to ask. Not a metric whose registry entry sets nonzero_without_a_hit. -#}
 {% macro _metrics_shown_by_a_hit() %}
     {%- set registry = rankwise._component_registry() -%}
     {%- set names = [] -%}
-    {%- for name, metric in rankwise._metric_registry().items() if metric.level == 'user' -%}
+    {%- for name, metric in rankwise._metric_registry().items() if metric.level == 'user' and not metric.get('nonzero_without_a_hit') -%}
         {%- set sources = [] -%}
-        {%- for component in metric.components if registry[component].get('shows_a_hit', true) %}{% do sources.append(registry[component].source) %}{% endfor -%}
+        {%- for component in metric.components %}{% do sources.append(registry[component].source) %}{% endfor -%}
         {%- if 'judged' in sources or 'all_running' in sources %}{% do names.append(name) %}{% endif -%}
     {%- endfor -%}
     {{ return(names) }}

@@ -152,14 +152,6 @@
 
 
 {#- The names of the metrics whose registry entry has `flag` true. -#}
-{#- The metrics whose registry entry sets `flag` to false (a flag whose
-    default is true, such as zero_without_judged). -#}
-{% macro _metric_names_where_not(flag) %}
-    {%- set names = [] -%}
-    {%- for name, metric in rankwise._metric_registry().items() if metric.get(flag, true) is sameas false %}{% do names.append(name) %}{% endfor -%}
-    {{ return(names) }}
-{% endmacro %}
-
 {% macro _metric_names_where(flag) %}
     {%- set names = [] -%}
     {%- for name, metric in rankwise._metric_registry().items() if metric.get(flag) %}{% do names.append(name) %}{% endfor -%}

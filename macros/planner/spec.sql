@@ -75,7 +75,7 @@
     {%- do spec.update(rankwise._planned_reads(spec)) -%}
     {%- do spec.update({
         'facts': {'grouped': spec.groups | length > 0, 'per_user': per_user,
-                  'every_list': per_user or spec.user_metric_names | selectattr('name', 'in', rankwise._metric_names_where_not('zero_without_judged')) | list | length > 0},
+                  'every_list': per_user or spec.user_metric_names | selectattr('name', 'in', rankwise._metric_names_where('every_user')) | list | length > 0},
         'list_keys': spec.groups + ['rw_user'],
         'whole_list': '9223372036854775807',
         'inlined_recommendations': spec.score is none,
