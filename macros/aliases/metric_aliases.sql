@@ -43,6 +43,7 @@
         {'alias': 'set_P',      'form': 'name',   'metric': 'precision',   'example': 'set_P',         'source': 'trec_eval'},
         {'alias': 'set_recall', 'form': 'name',   'metric': 'recall',      'example': 'set_recall',    'source': 'trec_eval'},
         {'alias': 'set_F',      'form': 'name',   'metric': 'f1',          'example': 'set_F',         'source': 'trec_eval'},
+        {'alias': 'unj',        'form': 'name_k', 'metric': 'unjudged',    'example': 'unj_10',        'source': 'trec_eval'},
         {'alias': 'ideal_dcg',  'form': 'name',   'metric': 'idcg',        'example': 'ideal_dcg',     'source': 'trec_eval'},
         {'alias': 'P',          'form': 'name',   'metric': 'precision',   'example': 'P(rel=2)@10',   'source': 'ir_measures'},
         {'alias': 'R',          'form': 'name',   'metric': 'recall',      'example': 'R@100',         'source': 'ir_measures'},
@@ -54,6 +55,8 @@
         {'alias': 'SetP',       'form': 'name',   'metric': 'precision',   'example': 'SetP',          'source': 'ir_measures'},
         {'alias': 'SetR',       'form': 'name',   'metric': 'recall',      'example': 'SetR',          'source': 'ir_measures'},
         {'alias': 'SetF',       'form': 'name',   'metric': 'f1',          'example': 'SetF',          'source': 'ir_measures'},
+        {'alias': 'Judged',     'form': 'name',   'metric': 'judged',      'example': 'Judged@10',     'source': 'ir_measures'},
+        {'alias': 'R_cap',      'form': 'name',   'metric': 'recall_cap',  'example': 'R_cap@10',      'source': 'beir'},
         {'alias': 'r-precision', 'form': 'name',  'metric': 'r_precision', 'example': 'r-precision',   'source': 'ranx'},
     ]) }}
 {% endmacro %}

@@ -1,6 +1,6 @@
 {#- The options of rankwise.evaluate and rankwise.compare, declared once, and the
     conventions that set them. An option's entry says:
-      kind      how its value is checked: column (a column name), optional_column,
+      kind      how its value is checked: boolean (true or false), column (a column name), optional_column,
                 optional_columns (a name or a list), choice (one of `choices`),
                 model (a value of a column: text or a finite number),
                 optional_share (above 0, at most 1, or none),
@@ -37,6 +37,9 @@
         'users': {'kind': "user_set", 'preset': true, 'default': "both", 'choices': ["both", "interactions", "relevant"], 'read_by': ["every per-user metric"], 'help': "Which users a mean covers: those in both tables, every user of the interactions (a missing list scores 0), or those with a relevant item; or a mapping from metric names to these sets."},
         'ties': {'kind': "choice", 'preset': true, 'default': "item_desc", 'choices': ["item_desc", "item_asc", "shared"], 'read_by': ["the lists, with score_col"], 'help': "How tied scores are ordered: by item id descending (trec_eval) or ascending, or sharing one rank."},
         'log_base': {'kind': "log_base", 'preset': true, 'default': "e", 'choices': ["e"], 'read_by': ["entropy"], 'help': "The base of entropy's logarithm: 'e' (nats) or a finite number > 0 other than 1."},
+        'duplicate_recommendations': {'kind': "choice", 'default': "error", 'choices': ["error", "first"], 'read_by': ["the lists"], 'help': "An item listed twice in one list (a retriever that returns one chunk twice): an error, or keep its first occurrence ('first': the best rank, or the highest score), the others dropped before ranking and counted in a warning."},
+        'judged_only': {'kind': "boolean", 'default': false, 'read_by': ["the lists"], 'help': "Drop every recommended item its user's interactions do not hold before ranking, so that each metric scores the list of the judged items only (trec_eval -J; Sakai's condensed lists); the rows dropped are counted in a warning. A list left with no item is a user without a list."},
+        'ignore_identical_ids': {'kind': "boolean", 'preset': true, 'default': false, 'read_by': ["the lists"], 'help': "Drop every recommended item whose id equals its user's (BEIR: a document retrieved for the query that is itself) before ranking; the two id columns must be of one type. The rows dropped are counted in a warning."},
         'duplicate_interactions': {'kind': "choice", 'default': "error", 'choices': ["error", "max"], 'read_by': ["the interactions"], 'help': "A (user, item) listed twice in the interactions: an error, or keep its highest relevance ('max')."},
         'novelty_popularity': {'kind': "choice", 'preset': true, 'default': "users", 'choices': ["users", "interactions"], 'read_by': ["novelty"], 'help': "An item's popularity in novelty: the share of train users who interacted with it (RecTools), or its share of the train interactions."},
         'arp_popularity': {'kind': "choice", 'preset': true, 'default': "users", 'choices': ["users", "interactions"], 'read_by': ["arp"], 'help': "An item's popularity in arp: the share of train users who interacted with it, or its share of the train interactions (RecTools' AvgRecPopularity(normalize=True))."},
@@ -137,7 +140,28 @@
     {%- set evidently = rankwise._updated(trec_eval, {'precision_denominator': 'list_length', 'gain_items': 'relevant', 'users': 'relevant', 'ties': 'shared',
                                                       'diversity_denominator': 'list_length', 'coverage_of': 'train_items',
                                                       'gini_items': 'shown', 'novelty_unseen': 'dropped'}) -%}
-    {{ return({'rankwise': trec_eval_c, 'trec_eval': trec_eval, 'ranx': ranx, 'recommenders': recommenders, 'rectools': rectools, 'evidently': evidently}) }}
+    {#- MS MARCO (ms_marco_eval.py): MRR@10 summed over the queries of the run and divided
+        by every query of the qrels, a query without candidates adding 0. -#}
+    {%- set msmarco = rankwise._updated(trec_eval, {'users': 'interactions'}) -%}
+    {#- BEIR (beir/retrieval/evaluation.py): pytrec_eval's measures, averaged over the
+        queries pytrec_eval scores (those of both tables), after dropping a document whose
+        id is its query's (ignore_identical_ids=True, its default); its R_cap@k
+        (custom_metrics.py) sums over the run's queries and divides by the qrels'. -#}
+    {%- set beir = rankwise._updated(trec_eval, {'ignore_identical_ids': true, 'users': {'default': 'both', 'recall_cap': 'interactions'}}) -%}
+    {{ return({'rankwise': trec_eval_c, 'trec_eval': trec_eval, 'ranx': ranx, 'recommenders': recommenders, 'rectools': rectools, 'evidently': evidently,
+               'msmarco': msmarco, 'beir': beir}) }}
+{% endmacro %}
+
+{#- The measure sets of the presets that name one, by the preset's name: a
+    metric string equal to one stands for its metrics (parse_metrics.sql), so
+    that metrics='beir' with convention='beir' is BEIR's EvaluateRetrieval
+    and metrics='msmarco' MS MARCO's MRR@10. -#}
+{% macro _metric_sets() %}
+    {%- set beir = [] -%}
+    {%- for name in ['ndcg', 'map', 'recall', 'precision'] -%}
+        {%- for k in [1, 3, 5, 10, 100, 1000] %}{% do beir.append(name ~ '@' ~ k) %}{% endfor -%}
+    {%- endfor -%}
+    {{ return({'beir': beir, 'msmarco': ['mrr@10']}) }}
 {% endmacro %}
 
 {#- A copy of `base` with `changes` applied; `base` is left as it was. -#}

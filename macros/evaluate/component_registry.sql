@@ -40,6 +40,7 @@
         'first_relevant_rank':          {'source': 'judged',      'aggregate': '_aggregate_first_relevant_rank', 'without_list': 'null', 'from_rank_bits': true, 'from_user_arrays': '_array_first_relevant_rank'},
         'dcg':                          {'source': 'judged',      'aggregate': '_aggregate_dcg', 'without_list': '0', 'from_rank_bits': true, 'from_user_arrays': '_array_dcg'},
         'hits_within_n_relevant':       {'source': 'judged',      'aggregate': '_aggregate_hits_within_n_relevant', 'without_list': '0', 'from_rank_bits': false, 'from_user_arrays': '_array_hits_within_n_relevant', 'reads': ['n_relevant_on_rows']},
+        'n_judged':                     {'source': 'judged',      'aggregate': '_aggregate_n_judged', 'without_list': '0', 'from_rank_bits': true, 'from_user_arrays': '_array_n_judged'},
         'precision_sum_to_full_recall': {'source': 'all_running', 'aggregate': '_aggregate_precision_sum_to_full_recall', 'without_list': '0', 'from_rank_bits': false, 'reads': ['all_running_lists']},
         'ranks_to_full_recall':         {'source': 'all_running', 'aggregate': '_aggregate_ranks_to_full_recall', 'without_list': '0', 'from_rank_bits': false, 'reads': ['all_running_lists']},
         'rank_biased_gain':             {'source': 'judged',      'aggregate': '_aggregate_rank_biased_gain', 'without_list': '0', 'from_rank_bits': false,
@@ -82,6 +83,11 @@
 {#- The hits' inverse-propensity weights (propensity_col). -#}
 {% macro _aggregate_weighted_hits(spec) %}
     {{ return('sum(case when rw_is_relevant = 1 then rw_weight else 0e0 end)') }}
+{% endmacro %}
+
+{#- The judged items: every row of the judged source, relevant or not. -#}
+{% macro _aggregate_n_judged(spec) %}
+    {{ return('count(*)') }}
 {% endmacro %}
 
 {#- P@rank at each relevant rank, read off the running count of hits. -#}

@@ -46,6 +46,14 @@
                       term: calibration(columns, spec, parameters)
       zero_without_list  true when a user with truth but no list scores 0 (every
                       metric but idcg, a property of the user's truth)
+      every_user      true when a list without a judged row within the cutoff
+                      does not score 0 (unjudged): its means list every list
+                      at every cutoff (the plan fact every_list) rather than
+                      count the ones without a judged row
+      nonzero_without_a_hit  true when its mean can be above 0 though no list
+                      holds a relevant item (a count of the judged items:
+                      judged, unjudged): such a mean proves no overlap
+                      (_metrics_shown_by_a_hit)
       reads           what it reads besides the lists: the optional inputs
                       ('items': the catalog; 'train': the training interactions)
                       and the stages it needs, or what a stage provides
@@ -64,6 +72,10 @@
                       1), 'choice' (one of `choices`) or 'boolean'; the formula
                       and the components' aggregates read their values. Every
                       per-user metric also takes `rel` (parse_metrics.sql)
+      exact_lengths   user level: true when its formula reads the list's
+                      length within every cutoff (n_recommended at each k,
+                      not only the whole list's), which plans the exact
+                      lengths (macros/planner/strategies.sql)
       weighted        user level: its inverse-propensity form under
                       propensity_col ({} for the same components and formula,
                       whose aggregates weigh each interaction; or its own
@@ -82,6 +94,7 @@
         'precision':          {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits', 'n_recommended'], 'formula': '_formula_precision', 'zero_without_list': true},
         'recall':             {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits'], 'formula': '_formula_recall', 'zero_without_list': true,
                                'weighted': {'components': ['weighted_hits'], 'formula': '_formula_weighted_recall'}},
+        'recall_cap':         {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits'], 'formula': '_formula_recall_cap', 'zero_without_list': true},
         'f1':                 {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits', 'n_recommended'], 'formula': '_formula_f1', 'zero_without_list': true},
         'hit_rate':           {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits'], 'formula': '_formula_hit_rate', 'zero_without_list': true},
         'map':                {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['precision_sum', 'hits'], 'formula': '_formula_map', 'zero_without_list': true,
@@ -101,6 +114,10 @@
                                               'gain': {'kind': 'choice', 'choices': ['binary', 'graded'], 'default': 'binary', 'help': "a relevant item's gain: 1, or its relevance over the largest of the interactions"},
                                               'normalize': {'kind': 'boolean', 'default': false, 'help': "divide by 1 - p^min(R, k), the most a list can score (LensKit)"}}},
         'err':                {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['expected_reciprocal_rank'], 'formula': '_formula_err', 'zero_without_list': true, 'graded': true},
+        'unjudged':           {'cutoff': true,  'level': 'user', 'better': none, 'range': [0, 1],  'components': ['n_judged', 'n_recommended'], 'formula': '_formula_unjudged', 'zero_without_list': true, 'exact_lengths': true,
+                               'nonzero_without_a_hit': true, 'every_user': true},
+        'judged':             {'cutoff': true,  'level': 'user', 'better': none, 'range': [0, 1],  'components': ['n_judged', 'n_recommended'], 'formula': '_formula_judged', 'zero_without_list': true, 'exact_lengths': true,
+                               'nonzero_without_a_hit': true},
         'map_to_full_recall': {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['precision_sum_to_full_recall', 'ranks_to_full_recall'], 'formula': '_formula_map_to_full_recall', 'zero_without_list': true},
         'entropy':            {'cutoff': true,  'level': 'group', 'better': 'higher', 'range': [0, none], 'formula': '_formula_entropy', 'aggregates': '_aggregates_entropy', 'bootstrap': true},
         'coverage':           {'cutoff': true,  'level': 'group', 'better': 'higher', 'range': [0, 1], 'formula': '_formula_coverage', 'aggregates': '_aggregates_coverage',
@@ -168,11 +185,11 @@
     lists' rows found in the interactions (a list without such a row has none
     of it, and the formulas are 0 then). Such a mean proves that the two tables
     share a user and an item, which the wrapper's overlap check would otherwise
-    have to ask. -#}
+    have to ask. Not a metric whose registry entry sets nonzero_without_a_hit. -#}
 {% macro _metrics_shown_by_a_hit() %}
     {%- set registry = rankwise._component_registry() -%}
     {%- set names = [] -%}
-    {%- for name, metric in rankwise._metric_registry().items() if metric.level == 'user' -%}
+    {%- for name, metric in rankwise._metric_registry().items() if metric.level == 'user' and not metric.get('nonzero_without_a_hit') -%}
         {%- set sources = [] -%}
         {%- for component in metric.components %}{% do sources.append(registry[component].source) %}{% endfor -%}
         {%- if 'judged' in sources or 'all_running' in sources %}{% do names.append(name) %}{% endif -%}
@@ -206,6 +223,11 @@
 
 {% macro _formula_recall(columns, k, spec) %}
     {{ return(rankwise.recall_at_k(columns.hits, columns.n_relevant)) }}
+{% endmacro %}
+
+{#- The relevant items a list of k can hold, min(R, k), in the denominator (BEIR). -#}
+{% macro _formula_recall_cap(columns, k, spec) %}
+    {{ return(rankwise.recall_cap_at_k(columns.hits, columns.n_relevant, k)) }}
 {% endmacro %}
 
 {#- Self-normalised: the weights of the hits over those of the relevant items. -#}
@@ -255,6 +277,19 @@
 
 {% macro _formula_err(columns, k, spec) %}
     {{ return(columns.expected_reciprocal_rank) }}
+{% endmacro %}
+
+{#- The share of the top min(k, n) that is judged (ir_measures' Judged@k):
+    n_recommended is the list's length within the cutoff. -#}
+{% macro _formula_judged(columns, k, spec) %}
+    {{ return(rankwise.judged_at_k(columns.n_judged, columns.n_recommended)) }}
+{% endmacro %}
+
+{#- trec_eval's unj: the unjudged items within the top k over k, the slots
+    past the end of a shorter list counting as judged (m_unjudged.c); on the
+    whole list, over its length. -#}
+{% macro _formula_unjudged(columns, k, spec) %}
+    {{ return(rankwise.unjudged_at_k(columns.n_judged, columns.n_recommended, k)) }}
 {% endmacro %}
 
 {% macro _formula_map_to_full_recall(columns, k, spec) %}

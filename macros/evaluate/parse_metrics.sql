@@ -27,6 +27,13 @@
         {%- do rankwise._check_cutoff(macro_name, cutoff) -%}
     {%- endfor -%}
 
+    {#- a preset's measure set ('beir', 'msmarco') stands for its metrics -#}
+    {%- set sets = rankwise._metric_sets() -%}
+    {%- set expanded = [] -%}
+    {%- for metric in metrics -%}
+        {%- if metric is string and metric in sets %}{% do expanded.extend(sets[metric]) %}{% else %}{% do expanded.append(metric) %}{% endif -%}
+    {%- endfor -%}
+    {%- set metrics = expanded -%}
     {%- set parsed = [] -%}
     {#- a mapping, so that looking a key up does not grow with the number of cutoffs -#}
     {%- set seen = {} -%}

@@ -2,16 +2,24 @@
     list, and the cutoffs as rows. -#}
 
 {#- rw_recommendations: (groups, rw_user, rw_item, rw_rank). With a score column
-    the rank is derived; the tie rule is the `ties` option. -#}
+    the rank is derived; the tie rule is the `ties` option. judged_only,
+    ignore_identical_ids and duplicate_recommendations='first' drop rows first
+    (kept_recommendations.sql). -#}
 {% macro _stage_recommendations(spec) %}
     {%- set list = rankwise._group_columns(spec.groups) ~ spec.user -%}
     {%- set recommendations, interactions = spec.relations.recommendations, spec.relations.interactions -%}
+    {%- set rank = spec.rank -%}
+    {%- if rankwise._drops_recommendations(spec) -%}
+        {#- the rows kept (kept_recommendations.sql), under rank_col each with its rank closed up -#}
+        {%- set recommendations = rankwise._kept_recommendations(spec) -%}
+        {%- set rank = 'rw_kept_rank' -%}
+    {%- endif -%}
 {{ rankwise._cte_as('rw_recommendations', spec.inlined_recommendations) }}
     select
         {{ rankwise._group_columns(spec.groups) }}{{ spec.user }} as rw_user,
         {{ spec.item }} as rw_item,
         {%- if spec.score is none %}
-        {{ spec.rank }} as rw_rank
+        {{ rank }} as rw_rank
         {%- elif spec.ties == 'shared' %}
         -- tied scores share the truncated mean of their positions, as pandas'
         -- rank(method='average').astype(int) gives them (Evidently)
@@ -28,7 +36,7 @@
         {{ spec.score }} as rw_score
         {%- endif %}
     {% if spec.user_group is none -%}
-    from {{ recommendations }}
+    from {{ recommendations }}{{ ' as rw_kept' if rankwise._drops_recommendations(spec) }}
     {%- else -%}
     {#- each list in its user's group of the interactions (of its partition) -#}
     from (

@@ -17,7 +17,7 @@
                   component that reads 'head' plans train_items, and with it
                   train_totals
       reads_when  stages it reads under some plan facts: [{'when': {fact:
-                  value}, 'reads': [...]}] (spec.facts: 'grouped', 'per_user')
+                  value}, 'reads': [...]}] (spec.facts: 'grouped', 'per_user', 'every_list')
       strategy    the plan's decision (spec.strategies) that picks one of its
                   `providers`, each a value of that decision (or 'default'
                   for the others) with the fields above that differ; a stage
@@ -85,7 +85,7 @@
                                                             'writes': '_stage_user_components__user_arrays', 'reads': ['user_rows', 'cutoffs'],
                                                             'after': ['ideal_gains']},
                                             'default': {'writes': '_stage_user_components', 'reads': ['judged_lists', 'truth_counts'],
-                                                        'reads_when': [{'when': {'per_user': true}, 'reads': ['list_rows', 'cutoffs']}],
+                                                        'reads_when': [{'when': {'every_list': true}, 'reads': ['list_rows', 'cutoffs']}],
                                                         'after': ['all_running_lists', 'list_lengths', 'ideal_gains']}}},
         'user_metrics':      {'row': "(list, cutoff): each per-user metric's value", 'cte': 'rw_user_metrics', 'writes': '_stage_user_metrics',
                               'reads': ['user_components']},

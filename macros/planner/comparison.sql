@@ -132,11 +132,16 @@
     {%- if margin is not none and not (margin is number and margin is not boolean and (margin - margin) == 0 and margin > 0) -%}
         {{ exceptions.raise_compiler_error("rankwise.compare: argument `margin` must be a finite number above 0 (how much worse than the baseline, on the metric's scale, still counts as no worse), or none; got " ~ rankwise._describe(margin) ~ ".") }}
     {%- endif -%}
-    {#- "no worse" reads worse as lower, which it is for every per-user metric;
-        a list-level metric has no better side (a higher novelty, arp,
-        popularity_lift or miscalibration is not a better list) -#}
-    {%- if margin is not none and spec.list_metrics | length > 0 -%}
-        {{ exceptions.raise_compiler_error("rankwise.compare: `margin` tests that the model is no worse than the baseline, reading lower as worse; " ~ (spec.list_metrics | map(attribute='name') | unique | join(', ')) ~ " has no better side (higher is not a better list), so it is compared without a margin: leave it out of this call, or leave out `margin`.") }}
+    {#- "no worse" reads worse as lower, which it is for every per-user metric
+        with a better side; a list-level metric has none (a higher novelty, arp,
+        popularity_lift or miscalibration is not a better list), nor do judged
+        and unjudged (a share of the judgments, not of quality) -#}
+    {%- set sideless = spec.list_metrics | map(attribute='name') | list -%}
+    {%- for entry in spec.user_metrics if rankwise._metric_registry()[entry.name].get('better') is none and entry.name != 'idcg' -%}
+        {%- do sideless.append(entry.name) -%}
+    {%- endfor -%}
+    {%- if margin is not none and sideless | length > 0 -%}
+        {{ exceptions.raise_compiler_error("rankwise.compare: `margin` tests that the model is no worse than the baseline, reading lower as worse; " ~ (sideless | unique | join(', ')) ~ " has no better side (higher is not a better list, nor a better model), so it is compared without a margin: leave it out of this call, or leave out `margin`.") }}
     {%- endif -%}
     {%- if equivalence is not boolean -%}
         {{ exceptions.raise_compiler_error("rankwise.compare: argument `equivalence` must be true or false; got " ~ rankwise._describe(equivalence) ~ ".") }}

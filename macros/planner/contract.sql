@@ -26,7 +26,8 @@
       metrics            the metrics asked: name, k, label, level, reads,
                          users (the user set of a per-user metric), and
                          `compared` (a per-user value that depends on the
-                         model, which the report's verdict compares)
+                         model and has a better side, which the report's
+                         verdict compares: not judged and unjudged)
       inputs_read        the optional inputs (items, train) the metrics read
       unread_inputs      a warning for each optional input given but unread
       metrics_shown_by_a_hit  the metrics whose mean above 0 proves the tables
@@ -69,7 +70,8 @@
         {%- for entry in part.requested -%}
             {%- do metrics.append({'name': entry.name, 'k': entry.k, 'label': rankwise._label_of(entry.label, entry.k), 'level': entry.level,
                                    'reads': entry.reads, 'users': entry.get('users'),
-                                   'compared': entry.level == 'user' and rankwise._metric_registry()[entry.name].get('zero_without_list', false)}) -%}
+                                   'compared': entry.level == 'user' and rankwise._metric_registry()[entry.name].get('zero_without_list', false)
+                                               and rankwise._metric_registry()[entry.name].get('better') is not none}) -%}
         {%- endfor -%}
     {%- endfor -%}
     {%- set partition_by = rankwise._as_list(arguments.partition_by) -%}
@@ -124,7 +126,8 @@
     problems of both tables: `recommendations` and `interactions` each the
     keyword arguments of recommendation_problems and interaction_problems),
     'catalog_problems', 'train_problems', 'ids_shared', 'id_overlap',
-    'notes' (evaluation_notes), 'coverage_warnings', 'model_values' (up to 21
+    'notes' (evaluation_notes), 'coverage_warnings', 'dropped_rows'
+    (dropped_recommendations), 'model_values' (up to 21
     values of a model column) and 'model_present' (a row when the model is a
     value of it). -#}
 {% macro _python_check_query(check, arguments) %}
@@ -141,7 +144,7 @@
     {%- endif -%}
     {%- set checks = {'catalog_problems': rankwise._catalog_problems, 'train_problems': rankwise._train_problems,
                       'ids_shared': rankwise._ids_shared, 'id_overlap': rankwise.id_overlap, 'notes': rankwise.evaluation_notes,
-                      'coverage_warnings': rankwise.coverage_warnings} -%}
+                      'coverage_warnings': rankwise.coverage_warnings, 'dropped_rows': rankwise.dropped_recommendations} -%}
     {{ return(checks[check](**arguments)) }}
 {% endmacro %}
 

@@ -25,6 +25,8 @@
     {%- for name, option in registry.items() -%}
         {%- if option.kind == 'choice' -%}
             {%- do rankwise._check_choice(macro_name, name, resolved[name], option.choices) -%}
+        {%- elif option.kind == 'boolean' and resolved[name] is not boolean -%}
+            {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `" ~ name ~ "` must be true or false (" ~ option.help ~ "); got " ~ rankwise._describe(resolved[name]) ~ ".") }}
         {%- elif option.kind == 'number' -%}
             {%- do rankwise._number_literal(macro_name, name, resolved[name]) -%}
         {%- elif option.kind == 'model' and resolved[name] is not none and not (resolved[name] is string or (resolved[name] is number and resolved[name] is not boolean and (resolved[name] - resolved[name]) == 0)) -%}

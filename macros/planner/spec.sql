@@ -74,7 +74,8 @@
     {%- endfor -%}
     {%- do spec.update(rankwise._planned_reads(spec)) -%}
     {%- do spec.update({
-        'facts': {'grouped': spec.groups | length > 0, 'per_user': per_user},
+        'facts': {'grouped': spec.groups | length > 0, 'per_user': per_user,
+                  'every_list': per_user or spec.user_metric_names | selectattr('name', 'in', rankwise._metric_names_where('every_user')) | list | length > 0},
         'list_keys': spec.groups + ['rw_user'],
         'whole_list': '9223372036854775807',
         'inlined_recommendations': spec.score is none,
@@ -135,9 +136,11 @@
     {#- whether the input checks can be fused into the query (stage_input_guard.sql):
         one query of means over the per-user metrics, which reads the lists and
         the truth in passes the checks can share; duplicate_interactions='max'
-        reads the truth's pairs already grouped -#}
+        reads the truth's pairs already grouped, and the rows dropped before
+        ranking (kept_recommendations.sql) would escape the checks -#}
     {%- do spec.update({'checks_fuse': parts | length == 0 and not per_user and spec.user_metrics | length > 0
-                                       and spec.duplicate_interactions != 'max' and spec.propensity is none}) -%}
+                                       and spec.duplicate_interactions != 'max' and spec.propensity is none
+                                       and not rankwise._drops_recommendations(spec)}) -%}
     {%- do rankwise._plan_stages(spec, rankwise._evaluation_roots(spec)) -%}
     {{ return(spec) }}
 {% endmacro %}

@@ -4,7 +4,9 @@
     (cross_db/engine_capabilities.sql). -#}
 {% macro _plan_strategies(spec) %}
     {%- set truth_properties = spec.user_metric_names | rejectattr('zero_without_list') | list | length > 0 -%}
-    {%- set exact_lengths = 'n_recommended' in spec.components and (spec.per_user or spec.precision_denominator == 'list_length') -%}
+    {%- set exact_metrics = rankwise._metric_names_where('exact_lengths') -%}
+    {%- set exact_lengths = 'n_recommended' in spec.components and (spec.per_user or spec.precision_denominator == 'list_length'
+                                                                    or spec.user_metric_names | selectattr('name', 'in', exact_metrics) | list | length > 0) -%}
     {%- set judged = rankwise._judged_strategy(spec, spec.components_from.judged,
                                                spec.user_group is none and not spec.per_user and spec.list_metrics | length == 0
                                                and spec.group_metrics | length == 0 and not truth_properties and not exact_lengths
@@ -41,7 +43,7 @@
             'per_user': "one row per user and cutoff, every user of the set listed",
         },
         'lengths': {
-            'exact': "the items within every cutoff (per-user output, or precision_denominator='list_length')",
+            'exact': "the items within every cutoff (per-user output, precision_denominator='list_length', or a metric whose formula reads them: the registry's exact_lengths)",
             'whole_list': "the lists' lengths, read at the whole list only",
         },
         'ideal': {

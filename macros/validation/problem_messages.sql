@@ -12,7 +12,7 @@
         'non_finite_score': ("NaN or infinite scores", "give every row a finite score, or drop those rows"),
         'rank_below_one': ("ranks below 1", "ranks start at 1 for the best item"),
         'rank_not_integer': ("ranks that are not whole numbers", "ranks are positions 1, 2, 3...; pass score_col to rank by a score"),
-        'duplicate_item': ("items listed twice in one list", "keep one row per item in each user's list (per group), or add the column that tells the lists apart to group_by"),
+        'duplicate_item': ("items listed twice in one list", "keep one row per item in each user's list (per group), add the column that tells the lists apart to group_by, or pass duplicate_recommendations='first' to keep each item's first occurrence"),
         'duplicate_rank': ("ranks used twice in one list", "give each item of a list its own rank, or pass score_col to derive ranks (ties broken by item id)"),
         'duplicate_interaction': ("(user, item) pairs listed twice", "keep one row per (user, item), or pass duplicate_interactions='max' to keep the highest relevance"),
         'null_relevance': ("null relevances", "fill them (0 = judged not relevant) or drop those rows"),

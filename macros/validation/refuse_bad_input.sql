@@ -43,7 +43,8 @@
         {#- ordered as one relation: PostgreSQL orders a UNION by its bare column names only -#}
         {%- set ordered = 'select * from (\n' ~ query ~ '\n) as rw_problems\n' ~ rankwise._in_problem_order('problem') -%}
         {%- for row in run_query(ordered).rows if row[2] > 0 -%}
-            {%- if not (row[0] == 'duplicate_interaction' and resolved.duplicate_interactions == 'max') -%}
+            {%- if not (row[0] == 'duplicate_interaction' and resolved.duplicate_interactions == 'max')
+                  and not (row[0] == 'duplicate_item' and resolved.duplicate_recommendations == 'first') -%}
                 {%- set problem_table = 'recommendations (' ~ recommendations ~ ')' if row[0] == 'item_not_in_catalog'
                                         else ('interactions (' ~ interactions ~ ')' if row[0] == 'relevant_item_not_in_catalog' else table) -%}
                 {{ exceptions.raise_compiler_error(rankwise._problem_message(problem_table, row[0], row[1], row[2], row[3]) ~ " (" ~ skip_hint ~ ")") }}

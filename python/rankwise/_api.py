@@ -172,6 +172,7 @@ def evaluate(
             return render(plan, _relations(inputs), guarded=guarded)
 
         result = running.run(query(fused))
+        _checks.warn_of_dropped_rows(running, inputs, plan)
         if arguments["per_user"]:
             return running.returned(result, output)
         # Means are few rows: computed once, then read again for the warnings.
@@ -239,7 +240,9 @@ def exposure_by_item_group(
         if validate:
             _checks.refuse_bad_input(running, inputs, plan, overlap=False)
             _checks.refuse_bad_optional_inputs(running, inputs, plan, ["items"])
-        return running.returned(running.run(render(plan, _relations(inputs))), output)
+        result = running.run(render(plan, _relations(inputs)))
+        _checks.warn_of_dropped_rows(running, inputs, plan)
+        return running.returned(result, output)
 
 
 @documented
@@ -317,7 +320,9 @@ def check(
     or users concerned), ``example`` and ``message``. Errors are missing columns,
     wrong types, empty tables, null ids, invalid ranks, scores or relevances and
     duplicates; notes are users in one table only, users without a relevant
-    item, lists shorter than the largest ``k``, and lists with tied scores.
+    item, lists shorter than the largest ``k``, lists with tied scores, and the
+    rows ``judged_only``, ``ignore_identical_ids`` or
+    ``duplicate_recommendations='first'`` would drop before ranking.
     Arguments are those of :func:`evaluate`, checked as it checks them, so that
     the options an evaluation will use can be passed here first. An empty report
     means nothing to report. Spark DataFrames are checked in their session, and

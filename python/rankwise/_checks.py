@@ -242,6 +242,7 @@ def problems(
     group_by: Sequence[str],
     partition_by: Sequence[str] = (),
     duplicate_interactions: str = "error",
+    duplicate_recommendations: str = "error",
     gain: str | None = None,
     propensity_col: str | None = None,
     user_group_col: str | None = None,
@@ -258,7 +259,8 @@ def problems(
     tables = (recommendations.label, interactions.label)
     return [Problem(tables[table], problem, column_name, int(n_rows), example)
             for table, problem, column_name, n_rows, example in engine.rows(query)
-            if not (problem == "duplicate_interaction" and duplicate_interactions == "max")]
+            if not (problem == "duplicate_interaction" and duplicate_interactions == "max")
+            and not (problem == "duplicate_item" and duplicate_recommendations == "first")]
 
 
 def notes(
@@ -386,7 +388,8 @@ def refuse_bad_input(engine: Engine, inputs: dict[str, ResolvedInput], plan: Pla
     refuse_bad_columns(engine, inputs, plan, rows=True)
     found = problems(engine, inputs["recommendations"], inputs["interactions"], group_by=plan.list_keys,
                      partition_by=plan.partition_by,
-                     duplicate_interactions=plan.options["duplicate_interactions"], gain=plan.options["gain"],
+                     duplicate_interactions=plan.options["duplicate_interactions"],
+                     duplicate_recommendations=plan.options["duplicate_recommendations"], gain=plan.options["gain"],
                      **_columns(plan, *_INPUT_COLUMNS))
     if found:
         raise found[0].error()
@@ -502,6 +505,41 @@ def warn_of_coverage(engine: Engine, means: Any, plan: Plan) -> None:
         warnings.warn(message, RankwiseWarning, stacklevel=4)
 
 
+def dropped_rows(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan) -> tuple[int, str] | None:
+    """The rows dropped before ranking (judged_only, ignore_identical_ids,
+    duplicate_recommendations='first'; macro dropped_recommendations) and the
+    sentence that says so; None when the options drop none."""
+    options = plan.options
+    if not (options["judged_only"] or options["ignore_identical_ids"] or options["duplicate_recommendations"] == "first"):
+        return None
+    query = _check_query(engine, "dropped_rows", recommendations=inputs["recommendations"].sql,
+                         interactions=inputs["interactions"].sql, user_col=options["user_col"],
+                         item_col=options["item_col"], rank_col=None if options["score_col"] else options["rank_col"],
+                         score_col=options["score_col"], group_by=[key for key in plan.list_keys
+                                                                   if key != options["user_group_col"]],
+                         partition_by=plan.partition_by, judged_only=options["judged_only"],
+                         ignore_identical_ids=options["ignore_identical_ids"],
+                         duplicate_recommendations=options["duplicate_recommendations"])
+    n_unjudged, n_identical, n_repeated, n_lists, n_emptied = (int(value) for value in engine.rows(query)[0])
+    reasons = [f"{count} {what} ({option})" for count, what, option in (
+        (n_unjudged, "unjudged item(s), not in their user's interactions", "judged_only"),
+        (n_identical, "item(s) whose id is their user's", "ignore_identical_ids"),
+        (n_repeated, "repeat(s) of an item already in its list", "duplicate_recommendations='first'")) if count]
+    if not reasons:
+        return None
+    emptied = (f"; {n_emptied} list(s) kept no item and count as users without a list" if n_emptied else "")
+    return n_lists, (f"rankwise: {' and '.join(reasons)} were dropped from {n_lists} list(s) of the "
+                     f"{inputs['recommendations'].label} before ranking{emptied}.")
+
+
+def warn_of_dropped_rows(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan) -> None:
+    """A RankwiseWarning that counts the rows dropped before ranking, when any
+    is: a number read without them is not the number of the table given."""
+    found = dropped_rows(engine, inputs, plan)
+    if found is not None:
+        warnings.warn(found[1], RankwiseWarning, stacklevel=4)
+
+
 CHECK_COLUMNS = ["table", "severity", "problem", "column", "n_rows", "example", "message"]
 
 _COLUMN_PROBLEMS = {
@@ -526,7 +564,8 @@ def report_rows(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan,
         return [(error.table, "error", problem, error.column, None, None, str(error))]
     for found in problems(engine, inputs["recommendations"], inputs["interactions"],
                           group_by=plan.list_keys, partition_by=partition_by,
-                          duplicate_interactions=plan.options["duplicate_interactions"], gain=plan.options["gain"],
+                          duplicate_interactions=plan.options["duplicate_interactions"],
+                          duplicate_recommendations=plan.options["duplicate_recommendations"], gain=plan.options["gain"],
                           **columns):
         rows.append((found.table, "error", found.problem, found.column_name, found.n_rows, found.example,
                      str(found.error())))
@@ -546,4 +585,8 @@ def report_rows(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan,
                                                      if name not in ("rank_col", "propensity_col", "user_group_col")}):
         note = macros.call("_python_message", "note", {"problem": problem, "n_rows": n_rows, "example": example})
         rows.append((inputs[note["table"]].label, "note", problem, column, n_rows, example, note["message"]))
+    dropped = dropped_rows(engine, inputs, plan)
+    if dropped is not None:
+        rows.append((inputs["recommendations"].label, "note", "rows_dropped_before_ranking", columns["item_col"],
+                     dropped[0], None, dropped[1]))
     return rows

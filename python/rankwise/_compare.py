@@ -13,6 +13,7 @@ from typing import Any, Literal, Unpack
 from . import _checks
 from ._options import EvaluateOptions, documented, plain
 from ._plan import _registry, macro_arguments, plan_of, render
+from ._render import renderer
 from .engines import Engine, Output, engine_for
 from .errors import InvalidArgumentError, RankwiseWarning
 
@@ -166,6 +167,7 @@ def compare(
         relations = {role: inputs[role].sql if role in inputs else None
                      for role in ("recommendations", "interactions", "items", "train")}
         computed = running.computed(running.run(render(plan, relations)))
+        _checks.warn_of_dropped_rows(running, inputs, plan)
         if _checks.is_empty(running, computed):
             _refuse_an_empty_comparison(running, inputs["recommendations"].sql, arguments,
                                         only_lists=plan.names_of_level("user") == set())
@@ -233,8 +235,11 @@ def comparison_table(result: Any, format: TableFormat = "dataframe", digits: int
     models = sorted(set(frame["model"]) | set(frame["baseline"]), key=str)
     letters = {model: _letter(position) for position, model in enumerate(models)}
     metrics = list(dict.fromkeys(frame["metric_label"]))
-    # a list-level metric has no better side: its means are shown, not ranked
-    unranked = set(_registry("metric_names", level="list"))
+    # a metric with no better side (the list-level ones, judged, unjudged): its
+    # means are shown, not ranked
+    macros = renderer()
+    unranked = {name for name in _registry("metric_names")
+                if macros.call("_python_registry", "metric_better", {"name": name}) is None}
     rows = []
     for key, part in (frame.groupby(groups, sort=True, dropna=False) if groups else [((), frame)]):
         key = key if isinstance(key, tuple) else (key,)

@@ -23,7 +23,7 @@ from typing import Any, Literal, TypedDict, TypeVar
 
 from .errors import InvalidArgumentError
 
-Convention = Literal["rankwise", "trec_eval", "ranx", "recommenders", "rectools", "evidently"]
+Convention = Literal["rankwise", "trec_eval", "ranx", "recommenders", "rectools", "evidently", "msmarco", "beir"]
 ApDenominator = Literal["relevant", "min_relevant_k", "hits", "k"]
 PrecisionDenominator = Literal["k", "list_length"]
 Gain = Literal["linear", "exponential", "binary"]
@@ -32,6 +32,7 @@ Idcg = Literal["truth", "k_positions"]
 UserSet = Literal["both", "interactions", "relevant"]
 Ties = Literal["item_desc", "item_asc", "shared"]
 DuplicateInteractions = Literal["error", "max"]
+DuplicateRecommendations = Literal["error", "first"]
 Popularity = Literal["users", "interactions"]
 ItemDistance = Literal["cosine", "hamming", "cooccurrence"]
 DiversityDenominator = Literal["pairs", "list_length"]
@@ -66,6 +67,9 @@ class EvaluateOptions(TypedDict, total=False):
     users: UserSet | Mapping[str, UserSet] | None
     ties: Ties | None
     log_base: float | Literal["e"] | None
+    duplicate_recommendations: DuplicateRecommendations
+    judged_only: bool
+    ignore_identical_ids: bool | None
     duplicate_interactions: DuplicateInteractions
     novelty_popularity: Popularity | None
     arp_popularity: Popularity | None
@@ -197,7 +201,7 @@ def options_table() -> str:
     end -->`, and a test holds the two equal."""
     lines = ["| option | values | default | what it decides |", "|---|---|---|---|"]
     for name, option in _DECLARED.items():
-        values = {"column": "a column name", "optional_column": "a column name, or None",
+        values = {"boolean": "`True`, `False`", "column": "a column name", "optional_column": "a column name, or None",
                   "optional_columns": "column names, or None", "number": "a finite number",
                   "share": "a number above 0, at most 1", "convention": "a convention (below)",
                   "model": "a value of `model_col` (text or a number), or None",

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ._render import renderer
-from .errors import InputError, InvalidArgumentError
+from .errors import InputError, InvalidArgumentError, RankwiseWarning
 
 __all__ = ["MEASURES", "MEASURE_SETS", "TrecEvalResult", "format_lines", "missing_measures", "trec_eval"]
 
@@ -174,22 +175,19 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
         relevance_level: -l: the smallest relevance that is relevant.
         max_docs: -M: only the first max_docs documents of each query, in
             trec_eval's order, are read.
-        judged_only: -J: not yet (rankwise has no option that drops the
-            unjudged documents before ranking).
+        judged_only: -J: only the judged documents of each query are read,
+            ranked again among themselves (``judged_only=True``); a query
+            whose documents are all unjudged scores 0, as in trec_eval.
         summary: False for -n: no summary lines.
 
     Raises:
         rankwise.InvalidArgumentError: an unknown measure, a malformed
-            parameter, -J, or measures rankwise does not compute yet (all
+            parameter, or measures rankwise does not compute yet (all
             listed).
     """
     from . import _api
     from .trec import read_qrels, read_run
 
-    if judged_only:
-        raise InvalidArgumentError(
-            "rankwise trec_eval: -J (judged documents only) is not supported yet: rankwise.evaluate has no option "
-            "that drops the unjudged documents of each list before ranking.")
     if max_docs is not None and max_docs < 1:
         raise InvalidArgumentError(f"rankwise trec_eval: -M must be a positive number of documents; got {max_docs}.")
     requested = _requested(measures or ["official"])
@@ -215,11 +213,16 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
         _check_rbp_gains(qrels)
 
     users = "interactions" if complete else "both"
+    if judged_only:
+        qrels, users = _judged_only(qrels, run, complete, notes)
 
     def evaluated(metrics: list[str], gains: tuple[tuple[int, float], ...], by_user: bool) -> Any:
         gained = qrels if not gains else qrels.assign(relevance=_mapped_gains(qrels["relevance"], gains))
-        return _api.evaluate(run, gained, metrics, per_user=by_user, confidence=None, users=users,
-                             relevance_threshold=relevance_level, **EVALUATION_OPTIONS)
+        with warnings.catch_warnings():
+            # -J's drops are said once, in the notes (_judged_only)
+            warnings.filterwarnings("ignore", message=r"rankwise: \d+ unjudged item", category=RankwiseWarning)
+            return _api.evaluate(run, gained, metrics, per_user=by_user, confidence=None, users=users,
+                                 relevance_threshold=relevance_level, judged_only=judged_only, **EVALUATION_OPTIONS)
 
     # One evaluation per gain map (most often one: the qrels as read), of every
     # metric its lines name; each metric's rows are found again by (metric, k).
@@ -562,6 +565,25 @@ def _judged(qrels: Any, notes: list[str]) -> Any:
                  + (f" Queries {', '.join(lost)} have no other judgment and are left out (trec_eval counts them, "
                     "every measure 0)." if lost else ""))
     return kept
+
+
+def _judged_only(qrels: Any, run: Any, complete: bool, notes: list[str]) -> tuple[Any, str]:
+    """-J: the qrels and the user set that score each query on its judged
+    documents (judged_only=True drops the others before ranking). trec_eval
+    scores a query of the run whose documents are all unjudged 0 (num_ret 0),
+    where judged_only leaves it without a list: every query of the qrels that
+    the run has (every one with -c) counts, as users='interactions' counts
+    them."""
+    judged = run.merge(qrels[["user_id", "item_id"]], on=["user_id", "item_id"], how="inner")
+    dropped = len(run) - len(judged)
+    if dropped:
+        emptied = sorted(set(run["user_id"]) & set(qrels["user_id"]) - set(judged["user_id"]))
+        notes.append(f"-J: {dropped} unjudged document(s) of the run are dropped before ranking"
+                     + (f"; {len(emptied)} quer{'y' if len(emptied) == 1 else 'ies'} keep none and score 0 "
+                        f"({_examples(emptied)})" if emptied else "") + ".")
+    if not complete:
+        qrels = qrels[qrels["user_id"].isin(set(run["user_id"]))]
+    return qrels, "interactions"
 
 
 def _cut(run: Any, max_docs: int | None, notes: list[str]) -> Any:

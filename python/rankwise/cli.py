@@ -87,6 +87,9 @@ def _option(name: str, annotation: Any) -> Callable[[Callable[..., Any]], Callab
     default = DEFAULTS[name]
     kind: Any = str
     multiple = False
+    if bool in arms:
+        # a flag, and its --no- form; left out, the convention's value (or the default)
+        return click.option(f"{flag}/--no-{flag[2:]}", name, default=default, help=DOCS[name])
     if any(typing.get_origin(arm) is Mapping for arm in arms):
         kind, multiple, default = _UserSet(words), True, ()
     elif any(typing.get_origin(arm) is list for arm in arms):
@@ -693,7 +696,7 @@ def compare_command(details: bool, output_format: str, output: Path | None, fail
               help="Read only the first N documents of each query (trec_eval's order); the others are dropped, and "
                    "a note says how many.")
 @click.option("-J", "--Judged_docs_only", "judged_only", is_flag=True,
-              help="Only judged documents (not supported yet).")
+              help="Only judged documents: the unjudged are dropped before ranking (rankwise's judged_only).")
 @click.option("-n", "--nosummary", "no_summary", is_flag=True, help="No summary (all) lines.")
 @click.argument("qrels")
 @click.argument("run")

@@ -469,3 +469,27 @@ def test_the_coverage_warnings_are_the_ones_duckdb_gives(session) -> None:
             expected = wrapper_parity.caught(*inputs, con=on_duckdb, **arguments)
             assert len(expected) >= 2
             assert wrapper_parity.caught(*inputs, con=session, **arguments) == expected
+
+
+def test_the_rows_dropped_before_ranking_are_the_same_on_clickhouse(session) -> None:
+    """judged_only, ignore_identical_ids and duplicate_recommendations='first'
+    (a LEFT JOIN whose unmatched rows ClickHouse fills with 0 without
+    join_use_nulls, and windows over the rows dropped), by score and by rank."""
+    from tests.crosscheck.test_retrieval_conventions import beir_case
+
+    run, qrels = beir_case(2)
+    run = pd.concat([run, run.head(3).assign(score=lambda frame: frame["score"] - 1000)], ignore_index=True)
+    ranked = run.assign(rank=run.groupby("user_id")["score"].rank(ascending=False, method="first").astype(int))
+    metrics = ["beir", "judged@5", "R_cap@10", "map"]
+    for frame, options in ((run, dict(score_col="score", convention="beir")),
+                           (ranked.drop(columns="score"), dict(ignore_identical_ids=True))):
+        options |= dict(relevance_col="relevance", confidence=None, judged_only=True, duplicate_recommendations="first")
+        with _tables(session, recommendations=frame, interactions=qrels) as (names, on_duckdb):
+            with pytest.warns(rankwise.RankwiseWarning, match="unjudged item"):
+                on_clickhouse = rankwise.evaluate(names["recommendations"], names["interactions"], metrics, con=session,
+                                                  **options)
+            with pytest.warns(rankwise.RankwiseWarning, match="unjudged item"):
+                on_duckdb_ = rankwise.evaluate(names["recommendations"], names["interactions"], metrics, con=on_duckdb,
+                                               **options)
+        assert len(on_clickhouse) == len(on_duckdb_) > 20
+        _assert_same_table(on_clickhouse, on_duckdb_, ["metric", "k"])

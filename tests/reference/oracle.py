@@ -24,6 +24,8 @@ class Options:
     users: str = "interactions"
     ties: str = "item_desc"
     log_base: float | None = None
+    judged_only: bool = False
+    ignore_identical_ids: bool = False
 
 
 def ranked(rows: list[tuple[str, float]], by_score: bool, ties: str) -> list[tuple[int, str]]:
@@ -83,6 +85,44 @@ def precision(ranking, truth, k, options) -> float:
 def recall(ranking, truth, k, options) -> float:
     relevant = n_relevant(truth, options)
     return hits(ranking, truth, k, options) / relevant if relevant else 0.0
+
+
+def recall_cap(ranking, truth, k, options) -> float:
+    """BEIR's R_cap: the hits over min(R, k); the whole list: recall."""
+    relevant = n_relevant(truth, options)
+    capped = relevant if k is None else min(relevant, k)
+    return hits(ranking, truth, k, options) / capped if capped else 0.0
+
+
+def judged(ranking, truth, k, options) -> float:
+    """ir_measures' Judged@k: the items of the top k found in the truth,
+    whatever their relevance, over the items within k."""
+    listed = n_recommended(ranking, k)
+    found = sum(1 for rank, item in ranking if _within(rank, k) and item in truth)
+    return found / listed if listed else 0.0
+
+
+def unjudged(ranking, truth, k, options) -> float:
+    """trec_eval's unj: the items of the top k not in the truth, over k (the
+    list's length for the whole list)."""
+    listed = n_recommended(ranking, k)
+    missing = sum(1 for rank, item in ranking if _within(rank, k) and item not in truth)
+    denominator = listed if k is None else k
+    return missing / denominator if denominator else 0.0
+
+
+def kept(ranking: list[tuple[int, str]], user: str, truth: dict[str, float] | None,
+         options: Options) -> list[tuple[int, str]]:
+    """The list under judged_only (its items in the user's truth only) and
+    ignore_identical_ids (no item named as its user), each item's rank less the
+    items dropped before it."""
+    result, dropped = [], 0
+    for rank, item in sorted(ranking):
+        if (options.judged_only and item not in (truth or {})) or (options.ignore_identical_ids and item == user):
+            dropped += 1
+            continue
+        result.append((rank - dropped, item))
+    return result
 
 
 def f1(ranking, truth, k, options) -> float:
@@ -239,6 +279,7 @@ def parse_metric(text: str) -> tuple[str, dict, float | None]:
 USER_METRICS = {
     "precision": precision,
     "recall": recall,
+    "recall_cap": recall_cap,
     "f1": f1,
     "hit_rate": hit_rate,
     "map": average_precision,
@@ -250,6 +291,8 @@ USER_METRICS = {
     "map_to_full_recall": map_to_full_recall,
     "rbp": rbp,
     "err": err,
+    "judged": judged,
+    "unjudged": unjudged,
 }
 # the metrics that read the largest relevance of the interactions
 READS_MAX_RELEVANCE = {"rbp", "err"}
@@ -283,6 +326,9 @@ def evaluate(
     call_options = options
     for group in groups:
         group_lists = {user: ranking for (g, user), ranking in lists.items() if g == group}
+        # a list the options empty is a list no more
+        group_lists = {user: kept(ranking, user, truths.get(user), options) for user, ranking in group_lists.items()}
+        group_lists = {user: ranking for user, ranking in group_lists.items() if ranking}
         for asked_with_cutoff in metrics:
             # 'r_precision@3': a cutoff of its own, in place of `cutoffs`
             asked, _, own_cutoff = asked_with_cutoff.partition("@")

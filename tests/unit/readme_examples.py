@@ -22,7 +22,8 @@ from pathlib import Path
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 # The outputs each test file renders: every marked output is one of them.
-UNIT_OUTPUTS = {"python-evaluate", "python-beyond-accuracy", "cli-evaluate", "cli-compare", "cli-explain"}
+UNIT_OUTPUTS = {"python-evaluate", "python-beyond-accuracy", "python-rag", "cli-evaluate", "cli-compare",
+                "cli-trec-eval", "cli-explain"}
 DBT_OUTPUTS = {"dbt-model", "demo-verdict"}
 
 _EXAMPLE = re.compile(r"<!-- example: (?P<name>[\w-]+) -->\n```\w*\n(?P<body>.*?)```\n", re.S)

@@ -59,6 +59,27 @@ def test_f1_at_k(table):
     _close(_values(table, "f1_at_k", "my_hits", "my_r", 3), [2 * 2 / (3 + 4), 0.0, 2 * 1 / (3 + 0)])
 
 
+def test_recall_cap_at_k(table):
+    # hits / min(R, 3): u1 2 / min(4, 3), u2 0 / 2, u3 (R = 0) 0; no cutoff: hits / R
+    _close(_values(table, "recall_cap_at_k", "my_hits", "my_r", 3), [2 / 3, 0.0, 0.0])
+    _close(_values(table, "recall_cap_at_k", "my_hits", "my_r"), [2 / 4, 0.0, 0.0])
+
+
+def test_judged_at_k(table):
+    # my_hits stands for the judged items within the top 3, my_len for min(3, n):
+    # u2's 0 judged of 2, u1's 2 of 3; an empty list scores 0, not NULL
+    _close(_values(table, "judged_at_k", "my_hits", "my_len"), [2 / 3, 0 / 2, 1 / 3])
+    _close(_values(table, "judged_at_k", "my_hits", "0"), [0.0, 0.0, 0.0])
+
+
+def test_unjudged_at_k(table):
+    # my_hits stands for the judged items within the top 3, my_len for min(3, n):
+    # (min(3, n) - judged) / 3, a list shorter than 3 filled with judged slots
+    _close(_values(table, "unjudged_at_k", "my_hits", "my_len", 3), [1 / 3, 2 / 3, 2 / 3])
+    # the whole list: over its length
+    _close(_values(table, "unjudged_at_k", "my_hits", "my_len"), [1 / 3, 2 / 2, 2 / 3])
+
+
 def test_hit_rate_at_k(table):
     _close(_values(table, "hit_rate_at_k", "my_hits"), [1.0, 0.0, 1.0])
 

@@ -86,12 +86,27 @@ EXTRA_EVALUATE_CASES: dict[str, dict[str, Any]] = {
                                        duplicate_interactions="max"),
     "per_user_every_metric": dict(metrics=PER_USER_METRICS, k=[1, 5, None], group_by=["model", "run"], per_user=True,
                                   relevance_col="relevance", score_col="score", ties="shared", users="interactions"),
+    # judged@k reads the lists' lengths within every cutoff, under each judged strategy
+    "judged_share": dict(metrics=["judged", "ndcg", "Judged@3"], k=[5, 10], group_by=["model"], relevance_col="relevance"),
+    # unjudged is not 0 without a judged item: the means list every list
+    "unjudged_share": dict(metrics=["unj_5", "unjudged", "judged@5", "ndcg"], k=[10], group_by=["model"],
+                           partition_by=["fold"], relevance_col="relevance"),
+    "unjudged_share_relevant_users": dict(metrics=["unjudged@3", "map@3"], users="relevant", score_col="score"),
+    "judged_share_whole_list": dict(metrics=["judged", "map"], k=[5, None], relevance_col="relevance", score_col="score"),
+    # the presets' measure sets, and capped recall at a cutoff and the whole list
+    "measure_sets": dict(metrics=["beir", "msmarco", "R_cap@20", "recall_cap"], k=[5, None], relevance_col="relevance",
+                         score_col="score", convention="beir"),
+    # the rows dropped before ranking, by rank and by score, with groups and partitions
+    "dropped_rows_by_rank": dict(metrics=["judged", "ndcg", "mrr"], k=[3, None], group_by=["model"], partition_by=["fold"],
+                                 judged_only=True, ignore_identical_ids=True, duplicate_recommendations="first"),
+    "dropped_rows_by_score": dict(metrics=["ndcg", "precision"], k=[5], per_user=True, score_col="score",
+                                  relevance_col="relevance", judged_only=True, duplicate_recommendations="first"),
     "per_user_users_relevant": dict(metrics=["precision", "ndcg"], k=[3], per_user=True, users="relevant"),
     **{
         f"convention_{convention}": dict(metrics=ALL_METRICS, k=[5],
                                          group_by=["model"], relevance_col="relevance", score_col="score",
                                          convention=convention)
-        for convention in ("trec_eval", "ranx", "recommenders", "rectools", "evidently")
+        for convention in ("trec_eval", "ranx", "recommenders", "rectools", "evidently", "msmarco", "beir")
     },
     "partitions": dict(metrics=ALL_METRICS, k=[5, None], partition_by=["fold"], group_by=["model"],
                        relevance_col="relevance"),
@@ -153,6 +168,11 @@ VALIDATION_CASES: dict[str, tuple[str, tuple[str, ...], dict[str, Any]]] = {
     "interaction_problems": ("interaction_problems", ("truth",), {}),
     "interaction_problems_relevance": ("interaction_problems", ("truth",), dict(relevance_col="relevance")),
     "evaluation_notes": ("evaluation_notes", ("recs", "truth"), {}),
+    "dropped_recommendations": ("dropped_recommendations", ("recs", "truth"), dict(
+        judged_only=True, ignore_identical_ids=True, duplicate_recommendations="first", group_by=["model"],
+        partition_by=["fold"])),
+    "dropped_recommendations_by_score": ("dropped_recommendations", ("recs", "truth"), dict(
+        score_col="score", duplicate_recommendations="first", judged_only=True)),
     "evaluation_notes_partitions": ("evaluation_notes", ("recs", "truth"), dict(partition_by=["fold"], group_by="model")),
     "interaction_problems_partitions": ("interaction_problems", ("truth",), dict(partition_by=["fold", "week"])),
     "id_overlap": ("id_overlap", ("recs", "truth"), {}),
@@ -180,6 +200,11 @@ EXPRESSION_CASES: dict[str, tuple[str, tuple[Any, ...], dict[str, Any]]] = {
     "f1_at_k_list_length": ("f1_at_k", ("hits", "n_relevant"), dict(k=5, n_recommended="n_recommended",
                                                                     precision_denominator="list_length")),
     "hit_rate_at_k": ("hit_rate_at_k", ("hits",), {}),
+    "judged_at_k": ("judged_at_k", ("n_judged", "n_recommended"), {}),
+    "unjudged_at_k": ("unjudged_at_k", ("n_judged", "n_recommended"), dict(k=10)),
+    "unjudged_at_k_no_cutoff": ("unjudged_at_k", ("n_judged", "n_recommended"), {}),
+    "recall_cap_at_k": ("recall_cap_at_k", ("hits", "n_relevant"), dict(k=10)),
+    "recall_cap_at_k_column": ("recall_cap_at_k", ("hits", "n_relevant"), dict(k="cutoff")),
     **{
         f"average_precision_at_k_{denominator}": (
             "average_precision_at_k", ("precision_sum", "n_relevant"), dict(k=10, hits="hits", ap_denominator=denominator))

@@ -37,7 +37,7 @@ def _refusal(**options: Any) -> str:
 
 def test_the_choice_options_are_the_ones_the_macro_checks() -> None:
     assert CHOICE_OPTIONS == ["convention", "ap_denominator", "precision_denominator", "gain", "gain_items", "idcg",
-                              "users", "ties", "duplicate_interactions", "novelty_popularity", "arp_popularity",
+                              "users", "ties", "duplicate_recommendations", "duplicate_interactions", "novelty_popularity", "arp_popularity",
                               "item_distance", "diversity_denominator", "single_item_diversity", "coverage_of", "gini_items",
                               "novelty_unseen", "without_reference", "exposure_model"]
 
@@ -125,6 +125,11 @@ CHOICE_CASES: dict[str, ChoiceCase] = {
         [("u1", "a", 1), ("u2", "b", 1), ("u3", "a", 1)]),
     # (u1, a) judged twice, relevances 1 and 3: 'max' keeps 3; under 'error' the SQL
     # reads the rows as they are (the wrapper refuses them first), both gains count
+    # a listed at ranks 1 and 3: counted twice without the refusal the checks make,
+    # once under 'first' (its second row dropped, b's rank kept)
+    "duplicate_recommendations": ChoiceCase(
+        "precision@3", {"error": 2 / 3, "first": 1 / 3},
+        [("u1", "a", 1), ("u1", "b", 2), ("u1", "a", 3)]),
     "duplicate_interactions": ChoiceCase(
         "dcg@1", {"error": 1 + 3, "max": 3},
         [("u1", "a", 1)], [("u1", "a", 1.0), ("u1", "a", 3.0)]),
@@ -195,7 +200,11 @@ CHOICE_CASES: dict[str, ChoiceCase] = {
          "ranx": 2 * L / (4 + 2 * L) / 2,
          "recommenders": L / (1 + L) / 2,
          "rectools": L / (1.5 + L) / 2,
-         "evidently": 2 * L / (4 + 2 * L)},  # users with a list and a relevant item: u1
+         "evidently": 2 * L / (4 + 2 * L),  # users with a list and a relevant item: u1
+         # MS MARCO's options are trec_eval -c's, as rankwise's; BEIR's trec_eval's, with
+         # identical ids dropped (none here): both named for what they reproduce
+         "msmarco": (0.5 + 2 * L) / (4.25 + 2 * L) / 2,
+         "beir": (0.5 + 2 * L) / (4.25 + 2 * L)},
         [("u1", "a", 1), ("u1", "b", 2), ("u1", "c", 3)],
         [("u1", "a", 0.5), ("u1", "b", 2.0), ("u1", "x", 4.0), ("u2", "y", 1.0)]),
 }
@@ -227,7 +236,21 @@ def test_every_choice_has_a_worked_value() -> None:
         assert set(choices(option_types()[name])) <= set(CHOICE_CASES[name].expected), name
     # each option's choices give different values on its input: a choice ignored would show
     for name, case in CHOICE_CASES.items():
-        assert len({round(value, 12) for value in case.expected.values()}) == len(case.expected), name
+        named_alike = SAME_OPTIONS_AS if name == "convention" else {}
+        distinct = [value for choice, value in case.expected.items() if choice not in named_alike]
+        assert len({round(value, 12) for value in distinct}) == len(distinct), name
+
+
+# The presets whose option values are another's (tests/crosscheck/test_retrieval_conventions.py
+# checks what sets them apart: BEIR's identical ids, and each one's measure set).
+SAME_OPTIONS_AS = {"msmarco": "rankwise", "beir": "trec_eval"}
+
+
+def test_the_presets_named_alike_differ_only_as_said() -> None:
+    for convention, other in SAME_OPTIONS_AS.items():
+        differing = {name for name, value in rankwise.convention_options(convention).items()
+                     if value != rankwise.convention_options(other)[name]}
+        assert differing == ({"ignore_identical_ids", "users"} if convention == "beir" else set()), convention
 
 
 @pytest.mark.parametrize(("name", "value"), [(name, value) for name, case in CHOICE_CASES.items()
@@ -247,6 +270,8 @@ def test_every_preset_value_is_a_declared_choice(convention: str) -> None:
         values = value.values() if isinstance(value, dict) else [value]
         if name in ("relevance_threshold", "head_share"):
             assert all(isinstance(v, (int, float)) for v in values)
+        elif name == "ignore_identical_ids":
+            assert all(isinstance(v, bool) for v in values)
         elif name == "log_base":
             assert all(v in allowed or isinstance(v, (int, float)) for v in values)
         else:

@@ -43,7 +43,7 @@ def rewrite(request) -> bool:
     return request.config.getoption("--rewrite-readme")
 
 
-@pytest.mark.parametrize("name", ["python-evaluate", "python-beyond-accuracy"])
+@pytest.mark.parametrize("name", ["python-evaluate", "python-beyond-accuracy", "python-rag"])
 def test_a_python_example_prints_what_readme_shows(name: str, demo_folder: Path, rewrite: bool,
                                                    monkeypatch) -> None:
     """Run as a reader runs it: in a session where rankwise is imported, and
@@ -67,6 +67,24 @@ def test_a_command_prints_what_readme_shows(name: str, demo_folder: Path, rewrit
     # nothing else is printed: no warning README would leave out
     assert result.stderr == ""
     readme_examples.check(name, lines + result.stdout, rewrite)
+
+
+def test_the_trec_eval_command_prints_what_readme_shows(rewrite: bool, monkeypatch) -> None:
+    """Run where trec_eval's own test files are, as a trec_eval user runs it."""
+    monkeypatch.chdir(REPO_ROOT / "tests" / "fixtures" / "trec_eval")
+    lines, words = readme_examples.command("cli-trec-eval")
+    assert words[:2] == ["rankwise", "trec_eval"]
+    result = CliRunner().invoke(main, words[1:])
+    assert result.exit_code == 0, result.output
+    readme_examples.check("cli-trec-eval", lines + result.stdout, rewrite)
+
+
+def test_readme_holds_the_table_of_aliases() -> None:
+    from rankwise._aliases import aliases_table
+
+    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    assert "## Search and retrieval" in text
+    assert aliases_table() in text, "regenerate README's table of aliases with rankwise._aliases.aliases_table()"
 
 
 def test_every_example_output_of_readme_is_rendered_by_a_test() -> None:

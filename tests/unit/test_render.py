@@ -120,7 +120,7 @@ BAD_ARGUMENTS = [
     ({"metrics": "ndcg@5", "idcg": "k_positions"}, "idcg='k_positions' counts every one of the k slots as a relevant item of gain 1, so it needs gain='binary'"),
     ({"metrics": "ndcg", "gain": "binary", "idcg": "k_positions"}, "ndcg needs a cutoff with idcg='k_positions'"),
     ({"metrics": "map", "ap_denominator": "k"}, "map needs a cutoff with ap_denominator='k'"),
-    ({"metrics": "ndcg", "convention": "sklearn"}, "argument `convention` must be one of 'rankwise', 'trec_eval', 'ranx', 'recommenders', 'rectools', 'evidently'; got 'sklearn'."),
+    ({"metrics": "ndcg", "convention": "sklearn"}, "argument `convention` must be one of 'rankwise', 'trec_eval', 'ranx', 'recommenders', 'rectools', 'evidently', 'msmarco', 'beir'; got 'sklearn'."),
     ({"metrics": "ndcg", "users": {"entropy": "both"}}, "`users` maps 'entropy', which is not a per-user metric"),
     ({"metrics": "ndcg", "users": {"ndcg": "all"}}, "argument `users.ndcg` must be one of 'both', 'interactions', 'relevant'; got 'all'."),
     ({"metrics": "ndcg", "users": "all"}, "argument `users` must be one of 'both', 'interactions', 'relevant'; got 'all'."),

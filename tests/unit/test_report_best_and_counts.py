@@ -95,13 +95,19 @@ def test_a_single_series_has_no_bold_but_its_counts(tmp_path: Path) -> None:
 def test_the_registry_says_which_way_each_metric_is_better() -> None:
     better = {name: renderer().call("metric_better", name) for name in rankwise.metric_names()}
     # compare's margin reads lower as worse for every per-user metric it takes
-    # (all but idcg, the same for every model)...
-    per_user = [name for name in rankwise.metric_names("user") if name != "idcg"]
+    # (all but idcg, the same for every model, and the shares of the judgments,
+    # judged and unjudged, which have no better side)...
+    sideless = ["judged", "unjudged"]
+    per_user = [name for name in rankwise.metric_names("user") if name not in ("idcg", *sideless)]
     compared = rankwise.compare(RECOMMENDATIONS, INTERACTIONS, [f"{name}@2" for name in per_user], model_col="model",
                                 baseline="same", margin=0.01)
     assert sorted(set(compared["metric"])) == sorted(per_user)
     assert {name: better[name] for name in rankwise.metric_names("user")} == {
-        **{name: "higher" for name in per_user}, "idcg": None}
+        **{name: "higher" for name in per_user}, "idcg": None, "judged": None, "unjudged": None}
+    for name in sideless:
+        with pytest.raises(InvalidArgumentError, match=f"{name} has no better side"):
+            rankwise.compare(RECOMMENDATIONS, INTERACTIONS, [f"{name}@2"], model_col="model", baseline="same",
+                             margin=0.01)
     with pytest.raises(InvalidArgumentError, match="idcg is a property of the interactions"):
         rankwise.compare(RECOMMENDATIONS, INTERACTIONS, ["idcg@2"], model_col="model", baseline="same")
     # ...and refuses a margin on each list-level metric: it has no better side

@@ -23,7 +23,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 # ndcg_rel, Rndcg, binG, G, set_relative_P, set_map, num_nonrel_judged_ret) are
 # refused (test_the_measures_rankwise_lacks_are_refused_and_listed).
 OFFICIAL = ["runid", "num_q", "map", "Rprec", "recip_rank", "P"]
-ALL_TREC = [*OFFICIAL, "recall", "rbp", "ndcg", "success", "map_cut", "ndcg_cut", "set_P", "set_recall", "set_F"]
+ALL_TREC = [*OFFICIAL, "recall", "unj", "rbp", "ndcg", "success", "map_cut", "ndcg_cut", "set_P", "set_recall", "set_F"]
 
 
 def _measures(names: list[str]) -> list[str]:
@@ -121,12 +121,6 @@ def test_a_measure_summed_or_averaged_geometrically_waits_for_rankwise_to_give_t
                            ("bpref", True), ("map", True)):
         lines = _lines(_Requested(_BY_NAME[name], None))
         assert all(line.metric is not None for line in lines) == computed, name
-
-
-def test_judged_documents_only_is_not_supported_yet() -> None:
-    result = _trec_eval("-J", "-m", "map", str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
-    assert result.exit_code == 1
-    assert "-J (judged documents only) is not supported yet" in result.output
 
 
 @pytest.mark.parametrize(("arguments", "message"), [

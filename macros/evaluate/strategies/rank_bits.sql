@@ -45,6 +45,9 @@ rw_judged_lists as (
         {%- if 'hits' in components %},
         {{ rankwise._bit_count(within) }} as {{ rankwise._component_column('hits') }}
         {%- endif %}
+        {%- if 'n_judged' in components %},
+        {{ rankwise._bit_count('(bits.rw_judged_ranks & ' ~ rankwise._ranks_up_to('cutoff.rw_limit') ~ ')') }} as {{ rankwise._component_column('n_judged') }}
+        {%- endif %}
         {%- if 'precision_sum' in components %},
         case cutoff.rw_limit{% for cutoff in spec.cutoffs %} when {{ cutoff }} then bits.rw_precision_sum_at_{{ cutoff }}{% endfor %} end as {{ rankwise._component_column('precision_sum') }}
         {%- endif %}

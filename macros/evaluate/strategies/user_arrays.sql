@@ -186,6 +186,10 @@ rw_user_components as (
     {{ return('cast(size(rw_relevant_within) as bigint)') }}
 {% endmacro %}
 
+{% macro _array_n_judged(spec) %}
+    {{ return('cast(size(rw_within) as bigint)') }}
+{% endmacro %}
+
 {% macro _array_weighted_hits(spec) %}
     {{ return(rankwise._array_sum('rw_relevant_within', 'rw_entry.rw_weight')) }}
 {% endmacro %}
