@@ -24,8 +24,8 @@
     gives one metric only (MAP, NDCG@10, p_10). A rankwise metric name is never
     an alias: 'rbp' is rankwise's rbp (p = 0.8, as ir_measures' RBP), not
     trec_eval's (p = 0.9, which `rankwise trec_eval` asks for by its parameter).
-    trec_eval's measures that rankwise does not compute yet (bpref, infAP,
-    iprec_at_recall, num_rel...) have no entry: each becomes one entry here when
+    trec_eval's measures that rankwise does not compute yet (infAP,
+    iprec_at_recall...) have no entry: each becomes one entry here when
     its metric exists. `metric_alias` reads a name through it. -#}
 {% macro metric_aliases() %}
     {{- return(adapter.dispatch('metric_aliases', 'rankwise')()) -}}
@@ -54,6 +54,10 @@
         {'alias': 'SetP',       'form': 'name',   'metric': 'precision',   'example': 'SetP',          'source': 'ir_measures'},
         {'alias': 'SetR',       'form': 'name',   'metric': 'recall',      'example': 'SetR',          'source': 'ir_measures'},
         {'alias': 'SetF',       'form': 'name',   'metric': 'f1',          'example': 'SetF',          'source': 'ir_measures'},
+        {'alias': 'Bpref',      'form': 'name',   'metric': 'bpref',       'example': 'Bpref',         'source': 'ir_measures'},
+        {'alias': 'NumRet',     'form': 'name',   'metric': 'num_ret',     'example': 'NumRet',        'source': 'ir_measures'},
+        {'alias': 'NumRel',     'form': 'name',   'metric': 'num_rel',     'example': 'NumRel',        'source': 'ir_measures'},
+        {'alias': 'NumRelRet',  'form': 'name',   'metric': 'num_rel_ret', 'example': 'NumRelRet',     'source': 'ir_measures'},
         {'alias': 'r-precision', 'form': 'name',  'metric': 'r_precision', 'example': 'r-precision',   'source': 'ranx'},
     ]) }}
 {% endmacro %}

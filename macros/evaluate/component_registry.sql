@@ -27,7 +27,11 @@
                   chance of reaching the row: strategies/running_hits.sql),
                   'relevance_scale' (rw_max_relevance, the largest relevance
                   of the interactions), 'n_relevant_on_rows' (R on each
-                  judged row), 'all_running_lists', 'list_lengths',
+                  judged row), 'judged_so_far' (rw_judged_so_far on each
+                  judged row, the judged items up to it),
+                  'n_nonrelevant_on_rows' (rw_n_nonrelevant on each judged
+                  row, the user's judged items that are not relevant),
+                  'all_running_lists', 'list_lengths',
                   'ideal_gains'
       reads_when  more reads under some values of its parameters:
                   [{'when': {parameter: value}, 'reads': [...]}]
@@ -46,6 +50,9 @@
                                          'parameters': ['p', 'gain'], 'reads_when': [{'when': {'gain': 'graded'}, 'reads': ['relevance_scale']}]},
         'expected_reciprocal_rank':     {'source': 'judged',      'aggregate': '_aggregate_expected_reciprocal_rank', 'without_list': '0', 'from_rank_bits': false,
                                          'reads': ['continuation', 'relevance_scale']},
+        'n_judged':                     {'source': 'judged',      'aggregate': '_aggregate_n_judged', 'without_list': '0', 'from_rank_bits': false},
+        'bpref_sum':                    {'source': 'judged',      'aggregate': '_aggregate_bpref_sum', 'without_list': '0', 'from_rank_bits': false,
+                                         'reads': ['hits_so_far', 'judged_so_far', 'n_relevant_on_rows', 'n_nonrelevant_on_rows']},
         'n_recommended':                {'source': 'list_rows',   'aggregate': none, 'without_list': none, 'from_rank_bits': false, 'reads': ['list_lengths']},
         'idcg':                         {'source': 'truth',       'aggregate': none, 'without_list': none, 'from_rank_bits': false, 'reads': ['ideal_gains']},
     }) }}
@@ -134,4 +141,18 @@
 {% macro _aggregate_expected_reciprocal_rank(spec) %}
     {%- set continuation = 'case when rw_stops_before > 0 then 0e0 when rw_log_continuation_before < -7e2 then 0e0 else exp(rw_log_continuation_before) end' -%}
     {{ return(rankwise.err_at_k('rw_rank', 'rw_stop_probability', continuation)) }}
+{% endmacro %}
+
+{#- The judged items within the cutoff, relevant or not. -#}
+{% macro _aggregate_n_judged(spec) %}
+    {{ return('count(*)') }}
+{% endmacro %}
+
+{#- bpref's sum over the relevant rows of 1 - min(n, R) / min(N, R), n the
+    judged non-relevant rows above it (the judged rows up to it less the hits
+    up to it, both counting the row itself) and N the user's judged
+    non-relevant items (bpref_term.sql). -#}
+{% macro _aggregate_bpref_sum(spec) %}
+    {%- set term = rankwise.bpref_term('rw_judged_so_far - rw_hits_so_far', 'rw_n_relevant', 'rw_n_nonrelevant') -%}
+    {{ return('sum(case when rw_is_relevant = 1 then ' ~ term ~ ' else 0e0 end)') }}
 {% endmacro %}

@@ -45,7 +45,18 @@
                       (stage_calibration.sql); the macro writes one group's
                       term: calibration(columns, spec, parameters)
       zero_without_list  true when a user with truth but no list scores 0 (every
-                      metric but idcg, a property of the user's truth)
+                      metric but idcg and num_rel, properties of the user's truth)
+      every_user      true when a list without a judged row within the cutoff
+                      does not score 0 (num_ret, its length; num_rel, R): its
+                      means list every user of the set (the means strategy
+                      'listed') rather than count the ones without a judged row
+      summary         what its mean over the users is: 'mean' (none: the
+                      arithmetic mean, with its interval), 'sum' (the total
+                      over the users: trec_eval's counts) or 'geometric' (the
+                      geometric mean of the values floored at 1e-5, trec_eval's
+                      gm_map and gm_bpref); a total or geometric mean has no
+                      interval, and compare refuses it. `rankwise trec_eval`
+                      prints its `all` line as it is
       reads           what it reads besides the lists: the optional inputs
                       ('items': the catalog; 'train': the training interactions)
                       and the stages it needs, or what a stage provides
@@ -102,6 +113,20 @@
                                               'normalize': {'kind': 'boolean', 'default': false, 'help': "divide by 1 - p^min(R, k), the most a list can score (LensKit)"}}},
         'err':                {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['expected_reciprocal_rank'], 'formula': '_formula_err', 'zero_without_list': true, 'graded': true},
         'map_to_full_recall': {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['precision_sum_to_full_recall', 'ranks_to_full_recall'], 'formula': '_formula_map_to_full_recall', 'zero_without_list': true},
+        'gm_map':             {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['precision_sum', 'hits'], 'formula': '_formula_map', 'zero_without_list': true,
+                               'summary': 'geometric',
+                               'needs_cutoff': {'when': {'ap_denominator': 'k'}, 'why': "with ap_denominator='k'"}},
+        'bpref':              {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['bpref_sum'], 'formula': '_formula_bpref', 'zero_without_list': true},
+        'gm_bpref':           {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['bpref_sum'], 'formula': '_formula_bpref', 'zero_without_list': true,
+                               'summary': 'geometric'},
+        'num_ret':            {'cutoff': false, 'level': 'user', 'better': none, 'range': [0, none],  'components': ['n_recommended'], 'formula': '_formula_num_ret', 'zero_without_list': true,
+                               'every_user': true, 'summary': 'sum'},
+        'num_rel':            {'cutoff': false, 'level': 'user', 'better': none, 'range': [0, none],  'components': [], 'formula': '_formula_num_rel', 'zero_without_list': false,
+                               'every_user': true, 'summary': 'sum'},
+        'num_rel_ret':        {'cutoff': false, 'level': 'user', 'better': 'higher', 'range': [0, none],  'components': ['hits'], 'formula': '_formula_hit_count', 'zero_without_list': true,
+                               'summary': 'sum'},
+        'num_nonrel_judged_ret': {'cutoff': false, 'level': 'user', 'better': none, 'range': [0, none],  'components': ['n_judged', 'hits'], 'formula': '_formula_num_nonrel_judged_ret',
+                               'zero_without_list': true, 'summary': 'sum'},
         'entropy':            {'cutoff': true,  'level': 'group', 'better': 'higher', 'range': [0, none], 'formula': '_formula_entropy', 'aggregates': '_aggregates_entropy', 'bootstrap': true},
         'coverage':           {'cutoff': true,  'level': 'group', 'better': 'higher', 'range': [0, 1], 'formula': '_formula_coverage', 'aggregates': '_aggregates_coverage',
                                'reads': ['items', 'catalog_size'],
@@ -259,6 +284,30 @@
 
 {% macro _formula_map_to_full_recall(columns, k, spec) %}
     {{ return(rankwise.map_to_full_recall_at_k(columns.precision_sum_to_full_recall, columns.ranks_to_full_recall)) }}
+{% endmacro %}
+
+{#- bpref (Buckley & Voorhees 2004): its terms' sum over R; 0 when R is 0. -#}
+{% macro _formula_bpref(columns, k, spec) %}
+    {{ return('coalesce(' ~ rankwise.safe_divide(columns.bpref_sum, columns.n_relevant) ~ ', 0e0)') }}
+{% endmacro %}
+
+{#- The counts of trec_eval (summed over the users): the items of the list, the
+    user's relevant items (R), the relevant items retrieved and the judged
+    non-relevant ones retrieved. -#}
+{% macro _formula_num_ret(columns, k, spec) %}
+    {{ return(columns.n_recommended) }}
+{% endmacro %}
+
+{% macro _formula_num_rel(columns, k, spec) %}
+    {{ return(columns.n_relevant) }}
+{% endmacro %}
+
+{% macro _formula_hit_count(columns, k, spec) %}
+    {{ return(columns.hits) }}
+{% endmacro %}
+
+{% macro _formula_num_nonrel_judged_ret(columns, k, spec) %}
+    {{ return('(' ~ columns.n_judged ~ ' - ' ~ columns.hits ~ ')') }}
 {% endmacro %}
 
 {#- A group-level formula reads the aggregates over the group's items that its

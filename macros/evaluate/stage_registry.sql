@@ -17,7 +17,7 @@
                   component that reads 'head' plans train_items, and with it
                   train_totals
       reads_when  stages it reads under some plan facts: [{'when': {fact:
-                  value}, 'reads': [...]}] (spec.facts: 'grouped', 'per_user')
+                  value}, 'reads': [...]}] (spec.facts: 'grouped', 'per_user', 'every_user_rows')
       strategy    the plan's decision (spec.strategies) that picks one of its
                   `providers`, each a value of that decision (or 'default'
                   for the others) with the fields above that differ; a stage
@@ -53,7 +53,8 @@
         'user_rows':         {'row': "list, and user of the interactions without one: both sides' entries as arrays", 'strategy': 'judged',
                               'providers': {'user_arrays': {'cte': 'rw_user_rows', 'writes': '_stage_user_rows', 'reads': ['list_rows', 'truth_counts']}}},
         'judged_rows':       {'row': 'recommended item found in the interactions: its rank and relevance', 'strategy': 'judged',
-                              'provides': {'hits_so_far': [], 'continuation': ['relevance_scale'], 'n_relevant_on_rows': ['truth_counts']},
+                              'provides': {'hits_so_far': [], 'continuation': ['relevance_scale'], 'n_relevant_on_rows': ['truth_counts'],
+                                           'judged_so_far': [], 'n_nonrelevant_on_rows': ['truth_counts']},
                               'providers': {'running_hits': {'cte': 'rw_judged', 'writes': '_stage_judged_rows', 'reads': ['recommendations', 'interactions'],
                                                              'after': ['relevance_scale', 'truth_counts']}}},
         'list_bits':         {'row': 'list with a judged item: its judged and relevant ranks as bits, DCG per cutoff', 'strategy': 'judged',
@@ -85,28 +86,35 @@
                                                             'writes': '_stage_user_components__user_arrays', 'reads': ['user_rows', 'cutoffs'],
                                                             'after': ['ideal_gains']},
                                             'default': {'writes': '_stage_user_components', 'reads': ['judged_lists', 'truth_counts'],
-                                                        'reads_when': [{'when': {'per_user': true}, 'reads': ['list_rows', 'cutoffs']}],
+                                                        'reads_when': [{'when': {'every_user_rows': true}, 'reads': ['list_rows', 'cutoffs']}],
                                                         'after': ['all_running_lists', 'list_lengths', 'ideal_gains']}}},
         'user_metrics':      {'row': "(list, cutoff): each per-user metric's value", 'cte': 'rw_user_metrics', 'writes': '_stage_user_metrics',
                               'reads': ['user_components']},
         'group_sums':        {'row': "(group, cutoff): each metric's sum, count and variance over the lists with a judged item",
                               'cte': 'rw_group_sums', 'strategy': 'means',
                               'providers': {'counted': {'writes': '_stage_group_sums', 'reads': ['user_metrics']},
+                                            'listed': {'row': "(group, cutoff): each metric's sum, count and variance over every user of its set",
+                                                       'writes': '_stage_group_sums', 'reads': ['user_metrics']},
                                             'one_pass': {'row': "(group, cutoff, with a list or not): each metric's sum, the users of each set",
                                                          'writes': '_stage_group_sums__one_pass', 'reads': ['user_metrics']}}},
         'group_counts':      {'row': 'group: its users with a list and interactions, and with a relevant item', 'cte': 'rw_group_counts',
-                              'strategy': 'means', 'providers': {'counted': {'writes': '_stage_group_counts', 'reads': ['list_rows', 'truth_counts']}}},
+                              'strategy': 'means', 'providers': {'counted': {'writes': '_stage_group_counts', 'reads': ['list_rows', 'truth_counts']},
+                                                                 'listed': {'writes': '_stage_group_counts', 'reads': ['list_rows', 'truth_counts']}}},
         'truth_totals':      {'row': 'partition: its users of the interactions', 'cte': 'rw_truth_totals', 'writes': '_stage_truth_totals',
                               'reads': ['truth_counts']},
         'idcg_sums':         {'row': '(group, cutoff): idcg summed over the users of each set', 'cte': 'rw_idcg_sums', 'strategy': 'means',
-                              'providers': {'counted': {'writes': '_stage_idcg_sums', 'reads': ['list_rows', 'truth_counts', 'cutoffs', 'ideal_gains']}}},
+                              'providers': {'counted': {'writes': '_stage_idcg_sums', 'reads': ['list_rows', 'truth_counts', 'cutoffs', 'ideal_gains']},
+                                            'listed': {'writes': '_stage_idcg_sums', 'reads': ['list_rows', 'truth_counts', 'cutoffs', 'ideal_gains']}}},
         'truth_idcg_sums':   {'row': '(partition, cutoff): idcg summed over every user of the interactions', 'cte': 'rw_truth_idcg_sums',
                               'strategy': 'means',
-                              'providers': {'counted': {'writes': '_stage_truth_idcg_sums', 'reads': ['truth_counts', 'cutoffs', 'ideal_gains']}}},
+                              'providers': {'counted': {'writes': '_stage_truth_idcg_sums', 'reads': ['truth_counts', 'cutoffs', 'ideal_gains']},
+                                            'listed': {'writes': '_stage_truth_idcg_sums', 'reads': ['truth_counts', 'cutoffs', 'ideal_gains']}}},
         'group_means':       {'row': "(group, cutoff): each per-user metric's mean and the users it is over", 'cte': 'rw_group_means',
                               'strategy': 'means',
                               'providers': {'counted': {'writes': '_stage_group_means', 'reads': ['group_counts', 'cutoffs', 'group_sums', 'truth_totals'],
                                                         'after': ['idcg_sums', 'truth_idcg_sums']},
+                                            'listed': {'writes': '_stage_group_means', 'reads': ['group_counts', 'cutoffs', 'group_sums', 'truth_totals'],
+                                                       'after': ['idcg_sums', 'truth_idcg_sums']},
                                             'one_pass': {'writes': '_stage_group_means__one_pass', 'reads': ['group_sums'],
                                                          'reads_when': [{'when': {'grouped': true}, 'reads': ['truth_totals']}]}}},
         'user_metric_grid':  {'row': '(per-user metric, cutoff) asked: its key, name, label and rw_limit', 'cte': 'rw_user_metric_grid',

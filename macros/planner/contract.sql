@@ -178,6 +178,8 @@
         {{ return(rankwise._readers_of(arguments.read)) }}
     {%- elif name == 'strategy_descriptions' -%}
         {{ return(rankwise._strategy_descriptions()) }}
+    {%- elif name == 'metric_summary' -%}
+        {{ return(rankwise._metric_registry()[arguments.name].get('summary', 'mean')) }}
     {%- elif name == 'metric_better' -%}
         {{ return(rankwise.metric_better(arguments.name)) }}
     {%- elif name == 'metric_alias' -%}

@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ._render import renderer
@@ -48,13 +48,10 @@ class TrecMeasure:
     """Whether -q prints it for each query (num_q, gm_map and gm_bpref are
     summaries only)."""
     count: bool = False
-    """Printed as an integer."""
-    summary: str = "mean"
-    """What its `all` line is: the mean over the queries, or (trec_eval's
-    meas_avg.c) their 'total' (the counts) or 'geometric' mean (gm_map,
-    gm_bpref). rankwise.evaluate gives means: a measure summed or averaged
-    geometrically is not computed until it gives those too, whatever metric
-    its lines name."""
+    """Printed as an integer. What its `all` line is (the mean over the
+    queries, their total or their geometric mean: trec_eval's meas_avg.c) is
+    its metric's `summary` in the metric registry, which rankwise.evaluate's
+    means follow."""
 
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -65,11 +62,11 @@ _RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("runid", per_query=False),
     TrecMeasure("num_q", per_query=False, count=True),
-    TrecMeasure("num_ret", count=True, summary="total"),
-    TrecMeasure("num_rel", count=True, summary="total"),
-    TrecMeasure("num_rel_ret", count=True, summary="total"),
+    TrecMeasure("num_ret", count=True),
+    TrecMeasure("num_rel", count=True),
+    TrecMeasure("num_rel_ret", count=True),
     TrecMeasure("map"),
-    TrecMeasure("gm_map", per_query=False, summary="geometric"),
+    TrecMeasure("gm_map", per_query=False),
     TrecMeasure("Rprec"),
     TrecMeasure("bpref"),
     TrecMeasure("recip_rank"),
@@ -78,7 +75,7 @@ MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("relstring", "numbers", (10,)),
     TrecMeasure("recall", "cutoffs", _CUTOFFS),
     TrecMeasure("infAP"),
-    TrecMeasure("gm_bpref", per_query=False, summary="geometric"),
+    TrecMeasure("gm_bpref", per_query=False),
     TrecMeasure("Rprec_mult", "levels", (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)),
     TrecMeasure("utility", "numbers", (1.0, -1.0, 0.0, 0.0)),
     TrecMeasure("11pt_avg", "numbers", _RECALL_LEVELS),
@@ -98,7 +95,7 @@ MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("set_recall"),
     TrecMeasure("set_map"),
     TrecMeasure("set_F", "numbers", (1.0,)),
-    TrecMeasure("num_nonrel_judged_ret", count=True, summary="total"),
+    TrecMeasure("num_nonrel_judged_ret", count=True),
     TrecMeasure("yaap"),
     TrecMeasure("rbp", "pairs"),
     TrecMeasure("rbp_resid", "pairs"),
@@ -136,6 +133,8 @@ class _Line:
     name: str
     metric: str | None
     gains: tuple[tuple[int, float], ...] = ()
+    summary_level: int | None = None
+    """The relevance level of its `all` line, when it is not -l's."""
 
 
 @dataclass(frozen=True)
@@ -215,31 +214,45 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
         _check_rbp_gains(qrels)
 
     users = "interactions" if complete else "both"
+    if complete and relevance_level != 1 and "num_rel" in lines:
+        # -c: trec_eval's num_rel summary counts the relevant documents of every query of the qrels at relevance 1,
+        # whatever -l says (m_num_rel.c, te_calc_avg_num_rel); its lines of each query read -l's
+        lines["num_rel"] = [replace(line, summary_level=1) for line in lines["num_rel"]]
 
-    def evaluated(metrics: list[str], gains: tuple[tuple[int, float], ...], by_user: bool) -> Any:
+    Variant = tuple[tuple[tuple[int, float], ...], int]  # (gain map, relevance level)
+
+    def evaluated(metrics: list[str], variant: Variant, by_user: bool) -> Any:
+        gains, level = variant
         gained = qrels if not gains else qrels.assign(relevance=_mapped_gains(qrels["relevance"], gains))
         return _api.evaluate(run, gained, metrics, per_user=by_user, confidence=None, users=users,
-                             relevance_threshold=relevance_level, **EVALUATION_OPTIONS)
+                             relevance_threshold=level, **EVALUATION_OPTIONS)
 
-    # One evaluation per gain map (most often one: the qrels as read), of every
-    # metric its lines name; each metric's rows are found again by (metric, k).
-    variants: dict[tuple[tuple[int, float], ...], dict[tuple[str, int | None], str]] = {}
+    def summary_variant(line: _Line) -> Variant:
+        return (line.gains, relevance_level if line.summary_level is None else line.summary_level)
+
+    # One evaluation per gain map and relevance level (most often one: the
+    # qrels as read, at -l), of every metric its lines name; each metric's
+    # rows are found again by (metric, k).
+    variants: dict[Variant, dict[tuple[str, int | None], str]] = {}
+    per_query_variants: set[Variant] = set()
     for line in (line for item in requested for line in lines[item.measure.name] if line.metric != "runid"):
         metric = "map" if line.metric == "n_users" else line.metric  # num_q: the n_users of any mean
-        taken = variants.setdefault(line.gains, {}).setdefault(_metric_key(metric), metric)
-        if taken != metric:
-            raise AssertionError(f"{taken} and {metric} would share their rows in one evaluation")
+        per_query_variants.add((line.gains, relevance_level))
+        for variant in {(line.gains, relevance_level), summary_variant(line)}:
+            taken = variants.setdefault(variant, {}).setdefault(_metric_key(metric), metric)
+            if taken != metric:
+                raise AssertionError(f"{taken} and {metric} would share their rows in one evaluation")
     means: dict[tuple[Any, ...], float] = {}
     by_query: dict[tuple[Any, ...], float] = {}
     n_users = None
-    for gains, keyed in variants.items():
+    for variant, keyed in variants.items():
         metrics = list(keyed.values())
-        for row in evaluated(metrics, gains, False).itertuples():
-            means[(gains, row.metric, _plain_k(row.k))] = row.value
+        for row in evaluated(metrics, variant, False).itertuples():
+            means[(variant, row.metric, _plain_k(row.k))] = row.value
             n_users = int(row.n_users)
-        if per_query:
-            for row in evaluated(metrics, gains, True).itertuples():
-                by_query[(gains, row.metric, _plain_k(row.k), str(row.user_id))] = row.value
+        if per_query and variant in per_query_variants:
+            for row in evaluated(metrics, variant, True).itertuples():
+                by_query[(variant[0], row.metric, _plain_k(row.k), str(row.user_id))] = row.value
 
     result = TrecEvalResult(notes=notes)
     ordered = sorted(requested, key=lambda item: MEASURES.index(item.measure))
@@ -251,7 +264,7 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
                     continue
                 for line in lines[item.measure.name]:
                     name, k = _metric_key(line.metric)
-                    result.lines.append((line.name, query, by_query[(line.gains, name, k, query)]))
+                    result.lines.append((line.name, query, _shown(item.measure, by_query[(line.gains, name, k, query)])))
     if summary:
         for item in ordered:
             for line in lines[item.measure.name]:
@@ -261,8 +274,14 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
                     result.lines.append((line.name, "all", n_users))
                 else:
                     name, k = _metric_key(line.metric)
-                    result.lines.append((line.name, "all", means[(line.gains, name, k)]))
+                    value = means[(summary_variant(line), name, k)]
+                    result.lines.append((line.name, "all", _shown(item.measure, value)))
     return result
+
+
+def _shown(measure: TrecMeasure, value: float) -> float | int:
+    """A count as the integer trec_eval prints (evaluate's values are floats)."""
+    return int(round(value)) if measure.count else value
 
 
 def format_lines(result: TrecEvalResult) -> str:
@@ -291,6 +310,8 @@ def missing_measures(lines: dict[str, list[_Line]]) -> list[str]:
 _HOW = {
     "runid": "the run's tag (its last line's, as trec_eval reads it)",
     "num_q": "`n_users` of the means",
+    "num_rel": "its summary is a total over the queries; with `-c`, of their documents of relevance 1 and up whatever "
+               "`-l` says, as trec_eval's (`num_rel(rel=1)`)",
     "dcg": "a gain map (`dcg.2=9`): evaluated on the qrels with each level's gain as its relevance",
     "ideal_dcg": "a gain map, as dcg",
     "ndcg": "a gain map (`ndcg.1=3,2=9`), as dcg; a negative gain is refused",
@@ -315,8 +336,9 @@ def mapping_table() -> str:
             computed = f"`{measure_lines[0].metric}` ... `{measure_lines[-1].metric}`"
         else:
             computed = ", ".join(f"`{line.metric}`" for line in measure_lines)
-        how = _HOW.get(measure.name, {"total": "its summary is a total over the queries",
-                                      "geometric": "its summary is a geometric mean"}.get(measure.summary, ""))
+        summary = "mean" if computed in ("not yet", "") else _summary(measure_lines[0].metric)
+        how = _HOW.get(measure.name, {"sum": "its summary is a total over the queries",
+                                      "geometric": "its summary is a geometric mean"}.get(summary, ""))
         if measure.parameters == "cutoffs" and computed != "not yet":
             how = f"cutoffs: `{measure.name}.5,10`"
         rows.append(f"| `{measure.name}` | {computed} | {how} |")
@@ -391,8 +413,6 @@ def _lines(item: _Requested) -> list[_Line]:
     if text is not None and measure.parameters == "none":
         raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: {measure.name} takes no "
                                    "parameter.")
-    if measure.summary != "mean":
-        return [_Line(measure.name, None)]
     if measure.name in SPECIAL:
         return SPECIAL[measure.name](measure, text)
     if measure.parameters == "cutoffs":
@@ -412,6 +432,12 @@ def _alias(name: str) -> str | None:
     """The rankwise metric string of trec_eval's line `name` (P_5, recip_rank)
     by the macros' alias table; None when it has none."""
     return renderer().call("_python_registry", "metric_alias", {"metric": name})
+
+
+def _summary(metric: str | None) -> str:
+    """What a metric's mean over the users is ('mean', 'sum', 'geometric'),
+    by the metric registry."""
+    return renderer().call("_python_registry", "metric_summary", {"name": _metric_key(metric)[0]})
 
 
 def _requested(arguments: Iterable[str]) -> list[_Requested]:

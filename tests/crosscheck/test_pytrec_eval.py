@@ -25,6 +25,11 @@ MEASURES = {
     ("ndcg", False): "ndcg",
     ("r_precision", False): "Rprec",
     ("hit_rate", True): "success_{k}",
+    ("bpref", False): "bpref",
+    ("num_ret", False): "num_ret",
+    ("num_rel", False): "num_rel",
+    ("num_rel_ret", False): "num_rel_ret",
+    ("num_nonrel_judged_ret", False): "num_nonrel_judged_ret",
 }
 CROSS_CHECK = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 

@@ -20,6 +20,8 @@ from rankwise.errors import InvalidArgumentError
 
 from .strategies import Case, cases
 
+COUNTS = {"num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"}
+GEOMETRIC = {"gm_map", "gm_bpref"}
 CROSS_CHECK = settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 TOLERANCE = 1e-9
 
@@ -30,8 +32,10 @@ def _measures(k: int) -> tuple[list[str], set[str]]:
     cutoffs = sorted({1, 3, k})
     joined = ",".join(map(str, cutoffs))
     arguments = [f"P.{joined}", f"recall.{joined}", "map", f"map_cut.{joined}", "ndcg", f"ndcg_cut.{joined}", "Rprec",
-                 "recip_rank", f"success.{joined}", "set_P", "set_recall", "set_F", "num_q", "dcg", "ideal_dcg"]
-    lines = {"map", "ndcg", "Rprec", "recip_rank", "set_P", "set_recall", "set_F"}
+                 "recip_rank", f"success.{joined}", "set_P", "set_recall", "set_F", "num_q", "dcg", "ideal_dcg",
+                 "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "bpref", "gm_map", "gm_bpref"]
+    lines = {"map", "ndcg", "Rprec", "recip_rank", "set_P", "set_recall", "set_F", "num_ret", "num_rel", "num_rel_ret",
+             "num_nonrel_judged_ret", "bpref"}
     for measure in ("P", "recall", "map_cut", "ndcg_cut", "success"):
         lines |= {f"{measure}_{cutoff}" for cutoff in cutoffs}
     return arguments, lines
@@ -77,7 +81,7 @@ def test_every_line_matches_trec_eval(drawn: tuple[Case, dict[str, dict[str, int
     assume(set(run) & set(qrels))
     assume({doc for docs in run.values() for doc in docs} & {doc for docs in judged.values() for doc in docs})
     arguments, names = _measures(k)
-    expected = pytrec_eval.RelevanceEvaluator(qrels, names, relevance_level=level).evaluate(run)
+    expected = pytrec_eval.RelevanceEvaluator(qrels, names | GEOMETRIC, relevance_level=level).evaluate(run)
     with tempfile.TemporaryDirectory() as folder:
         qrels_path, run_path = _files(Path(folder), run, qrels)
         result = trec_eval(qrels_path, run_path, arguments, per_query=True, complete=complete, relevance_level=level)
@@ -85,19 +89,34 @@ def test_every_line_matches_trec_eval(drawn: tuple[Case, dict[str, dict[str, int
     queries = set(qrels) if complete else set(expected)
     assert {query for _, query in actual} == queries | {"all"}
     for query, measures in expected.items():
-        assert set(measures) == names
+        assert set(measures) == names | GEOMETRIC
         for name, value in measures.items():
+            if name in GEOMETRIC:  # printed in the summary only
+                continue
             assert math.isclose(actual[(name, query)], value, rel_tol=0, abs_tol=TOLERANCE), (name, query)
         # pytrec_eval has no dcg nor ideal_dcg: their quotient is its ndcg
         ideal = actual[("ideal_dcg", query)]
         assert math.isclose(actual[("dcg", query)] / ideal if ideal else 0, measures["ndcg"], rel_tol=0,
                              abs_tol=TOLERANCE), query
-    for query in queries - set(expected):  # -c: a query of the qrels without a run scores 0
-        assert all(actual[(name, query)] == 0 for name in names)
+    for query in queries - set(expected):  # -c: a query of the qrels without a run scores 0, but its num_rel
+        relevant = sum(1 for level_ in qrels[query].values() if level_ >= level)
+        assert all(actual[(name, query)] == (relevant if name == "num_rel" else 0) for name in names)
+        assert isinstance(actual[("num_rel", query)], int)
     assert actual[("num_q", "all")] == len(queries)
     for name in names:
-        mean = sum(measures[name] for measures in expected.values()) / len(queries)
-        assert math.isclose(actual[(name, "all")], mean, rel_tol=0, abs_tol=TOLERANCE), name
+        total = sum(measures[name] for measures in expected.values())
+        if name in COUNTS:  # trec_eval sums the counts over the queries
+            if name == "num_rel" and complete:
+                # -c: the relevant documents of every query of the qrels, at relevance 1 whatever -l says
+                # (m_num_rel.c's te_calc_avg_num_rel)
+                total = sum(1 for docs in qrels.values() for level_ in docs.values() if level_ > 0)
+            assert actual[(name, "all")] == total, name
+        else:
+            assert math.isclose(actual[(name, "all")], total / len(queries), rel_tol=0, abs_tol=TOLERANCE), name
+    for name in GEOMETRIC:
+        # pytrec_eval's value of a query is log(max(value, 1e-5)); a query without a run adds log(1e-5)
+        logs = sum(measures[name] for measures in expected.values()) + (len(queries) - len(expected)) * math.log(1e-5)
+        assert math.isclose(actual[(name, "all")], math.exp(logs / len(queries)), rel_tol=0, abs_tol=TOLERANCE), name
 
 
 @CROSS_CHECK

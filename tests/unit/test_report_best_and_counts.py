@@ -95,15 +95,22 @@ def test_a_single_series_has_no_bold_but_its_counts(tmp_path: Path) -> None:
 def test_the_registry_says_which_way_each_metric_is_better() -> None:
     better = {name: renderer().call("metric_better", name) for name in rankwise.metric_names()}
     # compare's margin reads lower as worse for every per-user metric it takes
-    # (all but idcg, the same for every model)...
-    per_user = [name for name in rankwise.metric_names("user") if name != "idcg"]
+    # (all but idcg and num_rel, the same for every model, and the counts and
+    # geometric means, whose summary is no mean)...
+    summed = {"num_ret": None, "num_rel_ret": "higher", "num_nonrel_judged_ret": None, "gm_map": "higher",
+              "gm_bpref": "higher"}
+    per_user = [name for name in rankwise.metric_names("user") if name not in ("idcg", "num_rel", *summed)]
     compared = rankwise.compare(RECOMMENDATIONS, INTERACTIONS, [f"{name}@2" for name in per_user], model_col="model",
                                 baseline="same", margin=0.01)
     assert sorted(set(compared["metric"])) == sorted(per_user)
     assert {name: better[name] for name in rankwise.metric_names("user")} == {
-        **{name: "higher" for name in per_user}, "idcg": None}
-    with pytest.raises(InvalidArgumentError, match="idcg is a property of the interactions"):
-        rankwise.compare(RECOMMENDATIONS, INTERACTIONS, ["idcg@2"], model_col="model", baseline="same")
+        **{name: "higher" for name in per_user}, "idcg": None, "num_rel": None, **summed}
+    for name in ("idcg@2", "num_rel"):
+        with pytest.raises(InvalidArgumentError, match=f"{name.split('@')[0]} is a property of the interactions"):
+            rankwise.compare(RECOMMENDATIONS, INTERACTIONS, [name], model_col="model", baseline="same")
+    for name, summary in (("num_ret", "a total"), ("gm_map@2", "a geometric mean")):
+        with pytest.raises(InvalidArgumentError, match=f"{name.split('@')[0]}'s summary is {summary} over the users"):
+            rankwise.compare(RECOMMENDATIONS, INTERACTIONS, [name], model_col="model", baseline="same")
     # ...and refuses a margin on each list-level metric: it has no better side
     three = pd.concat([RECOMMENDATIONS, RECOMMENDATIONS[RECOMMENDATIONS.model == "same"].assign(model="third")])
     for name in rankwise.metric_names("list"):

@@ -18,12 +18,12 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "trec_eval"
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 # The measures of trec_eval's sets that rankwise computes today; the others
-# (num_ret, num_rel, num_rel_ret, gm_map, bpref, iprec_at_recall, relstring, unj,
-# rbp_resid, infAP, gm_bpref, utility, 11pt_avg, relative_P, Rprec_mult,
-# ndcg_rel, Rndcg, binG, G, set_relative_P, set_map, num_nonrel_judged_ret) are
+# (iprec_at_recall, relstring, unj, rbp_resid, infAP, utility, 11pt_avg,
+# relative_P, Rprec_mult, ndcg_rel, Rndcg, binG, G, set_relative_P, set_map) are
 # refused (test_the_measures_rankwise_lacks_are_refused_and_listed).
-OFFICIAL = ["runid", "num_q", "map", "Rprec", "recip_rank", "P"]
-ALL_TREC = [*OFFICIAL, "recall", "rbp", "ndcg", "success", "map_cut", "ndcg_cut", "set_P", "set_recall", "set_F"]
+OFFICIAL = ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "P"]
+ALL_TREC = [*OFFICIAL, "recall", "rbp", "gm_bpref", "ndcg", "success", "map_cut", "ndcg_cut", "set_P", "set_recall",
+            "set_F", "num_nonrel_judged_ret"]
 
 
 def _measures(names: list[str]) -> list[str]:
@@ -102,8 +102,8 @@ def test_the_measures_rankwise_lacks_are_refused_and_listed() -> None:
     result = _trec_eval(str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
     assert result.exit_code == 1
     assert result.output == (
-        "Error: rankwise trec_eval: rankwise does not compute these trec_eval measures yet: num_ret, num_rel, "
-        "num_rel_ret, gm_map, bpref, iprec_at_recall. Of those asked, it computes: -m runid -m num_q -m map -m Rprec "
+        "Error: rankwise trec_eval: rankwise does not compute these trec_eval measures yet: iprec_at_recall. Of those "
+        "asked, it computes: -m runid -m num_q -m num_ret -m num_rel -m num_rel_ret -m map -m gm_map -m Rprec -m bpref "
         "-m recip_rank -m P.\n")
     everything = _trec_eval("-m", "all_trec", "-m", "P.5", str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
     missing = everything.output.split("yet: ")[1].split(". Of those")[0].split(", ")
@@ -111,16 +111,16 @@ def test_the_measures_rankwise_lacks_are_refused_and_listed() -> None:
     assert "-m P.5 -m recall" in everything.output
 
 
-def test_a_measure_summed_or_averaged_geometrically_waits_for_rankwise_to_give_that_summary(monkeypatch) -> None:
-    """trec_eval's `all` line of the counts is their total and of gm_map a geometric mean: an alias of their
-    lines alone must not map them to rankwise's arithmetic mean."""
-    from rankwise import _trec_eval
+def test_a_measure_s_summary_is_its_metric_s_in_the_registry() -> None:
+    """trec_eval's `all` line of the counts is their total and of gm_map and gm_bpref a geometric mean: the
+    registry's `summary` of their metrics, which rankwise.evaluate's means follow."""
+    from rankwise._trec_eval import _summary
 
-    monkeypatch.setattr(_trec_eval, "_alias", lambda name: "map")
-    for name, computed in (("num_rel", False), ("num_ret", False), ("gm_map", False), ("gm_bpref", False),
-                           ("bpref", True), ("map", True)):
+    for name, summary in (("num_ret", "sum"), ("num_rel", "sum"), ("num_rel_ret", "sum"),
+                          ("num_nonrel_judged_ret", "sum"), ("gm_map", "geometric"), ("gm_bpref", "geometric"),
+                          ("bpref", "mean"), ("map", "mean"), ("P", "mean")):
         lines = _lines(_Requested(_BY_NAME[name], None))
-        assert all(line.metric is not None for line in lines) == computed, name
+        assert {_summary(line.metric) for line in lines} == {summary}, name
 
 
 def test_judged_documents_only_is_not_supported_yet() -> None:
