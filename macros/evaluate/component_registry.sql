@@ -53,6 +53,12 @@
         'n_judged':                     {'source': 'judged',      'aggregate': '_aggregate_n_judged', 'without_list': '0', 'from_rank_bits': false},
         'bpref_sum':                    {'source': 'judged',      'aggregate': '_aggregate_bpref_sum', 'without_list': '0', 'from_rank_bits': false,
                                          'reads': ['hits_so_far', 'judged_so_far', 'n_relevant_on_rows', 'n_nonrelevant_on_rows']},
+        'interpolated_precision':       {'source': 'judged',      'aggregate': '_aggregate_interpolated_precision', 'without_list': 'null', 'from_rank_bits': false,
+                                         'parameters': ['recall'], 'reads': ['hits_so_far', 'n_relevant_on_rows']},
+        'interpolated_precision_11pt':  {'source': 'judged',      'aggregate': '_aggregate_interpolated_precision_11pt', 'without_list': '0e0', 'from_rank_bits': false,
+                                         'reads': ['hits_so_far', 'n_relevant_on_rows']},
+        'hits_within_multiple_of_relevant': {'source': 'judged',  'aggregate': '_aggregate_hits_within_multiple_of_relevant', 'without_list': '0', 'from_rank_bits': false,
+                                         'parameters': ['m'], 'reads': ['n_relevant_on_rows']},
         'n_recommended':                {'source': 'list_rows',   'aggregate': none, 'without_list': none, 'from_rank_bits': false, 'reads': ['list_lengths']},
         'idcg':                         {'source': 'truth',       'aggregate': none, 'without_list': none, 'from_rank_bits': false, 'reads': ['ideal_gains']},
     }) }}
@@ -155,4 +161,46 @@
 {% macro _aggregate_bpref_sum(spec) %}
     {%- set term = rankwise.bpref_term('rw_judged_so_far - rw_hits_so_far', 'rw_n_relevant', 'rw_n_nonrelevant') -%}
     {{ return('sum(case when rw_is_relevant = 1 then ' ~ term ~ ' else 0e0 end)') }}
+{% endmacro %}
+
+{#- The relevant items a list must hold to reach recall level `recall` of R,
+    as trec_eval counts them (m_iprec_at_recall.c): lround(recall R), rounded
+    half away from zero, in floating point as trec_eval computes it. -#}
+{% macro _relevant_items_at_recall(recall, n_relevant) %}
+    {%- set product = '(' ~ rankwise._double_literal(recall) ~ ' * ' ~ n_relevant ~ ')' -%}
+    {{ return('(floor(' ~ product ~ ') + case when ' ~ product ~ ' - floor(' ~ product ~ ') >= 0.5e0 then 1 else 0 end)') }}
+{% endmacro %}
+
+{#- Interpolated precision at recall level `recall`: the largest P@rank at the
+    relevant rows whose running hits reach lround(recall R) (the largest
+    precision at any rank from there on is at a relevant rank); NULL when none
+    does. -#}
+{% macro _interpolated_precision_at(recall) %}
+    {{ return('max(case when rw_is_relevant = 1 and rw_hits_so_far >= ' ~ rankwise._relevant_items_at_recall(recall, 'rw_n_relevant')
+              ~ ' then ' ~ rankwise.safe_divide('rw_hits_so_far', 'rw_rank') ~ ' end)') }}
+{% endmacro %}
+
+{% macro _aggregate_interpolated_precision(spec, parameters) %}
+    {{ return(rankwise._interpolated_precision_at(parameters.recall)) }}
+{% endmacro %}
+
+{#- The sum of the interpolated precisions at recall 0, 0.1, ..., 1, each 0
+    where no relevant item reaches its level (trec_eval's 11pt_avg). -#}
+{% macro _aggregate_interpolated_precision_11pt(spec) %}
+    {%- set terms = [] -%}
+    {%- for tenths in range(11) -%}
+        {%- do terms.append('coalesce(' ~ rankwise._interpolated_precision_at(tenths / 10.0) ~ ', 0e0)') -%}
+    {%- endfor -%}
+    {{ return('(\n            ' ~ terms | join('\n            + ') ~ '\n        )') }}
+{% endmacro %}
+
+{#- trec_eval's Rprec_mult's rank: floor(m R + 0.9), in floating point as its
+    m_Rprec_mult.c computes it. -#}
+{% macro _rank_at_multiple_of_relevant(m, n_relevant) %}
+    {{ return('floor(' ~ rankwise._double_literal(m) ~ ' * ' ~ n_relevant ~ ' + 0.9e0)') }}
+{% endmacro %}
+
+{#- The relevant items within rank floor(m R + 0.9). -#}
+{% macro _aggregate_hits_within_multiple_of_relevant(spec, parameters) %}
+    {{ return('count(case when rw_is_relevant = 1 and rw_rank <= ' ~ rankwise._rank_at_multiple_of_relevant(parameters.m, 'rw_n_relevant') ~ ' then 1 end)') }}
 {% endmacro %}

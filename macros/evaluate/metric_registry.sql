@@ -72,7 +72,8 @@
       parameters      the parameters a metric string may give it,
                       as 'rbp(p=0.95)@20': {name: {'kind', 'default', 'choices',
                       'help'}}, kind 'probability' (a number above 0 and below
-                      1), 'choice' (one of `choices`) or 'boolean'; the formula
+                      1), 'proportion' (from 0 to 1), 'positive' (above 0),
+                      'number', 'choice' (one of `choices`) or 'boolean'; the formula
                       and the components' aggregates read their values. Every
                       per-user metric also takes `rel` (parse_metrics.sql)
       weighted        user level: its inverse-propensity form under
@@ -127,6 +128,23 @@
                                'summary': 'sum'},
         'num_nonrel_judged_ret': {'cutoff': false, 'level': 'user', 'better': none, 'range': [0, none],  'components': ['n_judged', 'hits'], 'formula': '_formula_num_nonrel_judged_ret',
                                'zero_without_list': true, 'summary': 'sum'},
+        'iprec_at_recall':    {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['interpolated_precision'],
+                               'formula': '_formula_interpolated_precision', 'zero_without_list': true,
+                               'parameters': {'recall': {'kind': 'proportion', 'default': 0.0, 'help': "the recall level: the largest precision at a rank where recall is at least it"}}},
+        'ap_11pt':            {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['interpolated_precision_11pt'],
+                               'formula': '_formula_ap_11pt', 'zero_without_list': true},
+        'r_precision_multiple': {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits_within_multiple_of_relevant'],
+                               'formula': '_formula_r_precision_multiple', 'zero_without_list': true,
+                               'parameters': {'m': {'kind': 'positive', 'default': 1.0, 'help': "the multiple of R: precision at rank floor(m R + 0.9)"}}},
+        'relative_precision': {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits', 'n_recommended'],
+                               'formula': '_formula_relative_precision', 'zero_without_list': true},
+        'set_map':            {'cutoff': false, 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits', 'n_recommended'], 'formula': '_formula_set_map',
+                               'zero_without_list': true},
+        'utility':            {'cutoff': false, 'level': 'user', 'better': 'higher', 'range': [none, none],  'components': ['hits', 'n_recommended'], 'formula': '_formula_utility',
+                               'zero_without_list': true, 'every_user': true,
+                               'parameters': {'a': {'kind': 'number', 'default': 1, 'help': "the worth of a relevant item retrieved"},
+                                              'b': {'kind': 'number', 'default': -1, 'help': "the worth of an item retrieved that is not relevant"},
+                                              'c': {'kind': 'number', 'default': 0, 'help': "the worth of a relevant item not retrieved"}}},
         'entropy':            {'cutoff': true,  'level': 'group', 'better': 'higher', 'range': [0, none], 'formula': '_formula_entropy', 'aggregates': '_aggregates_entropy', 'bootstrap': true},
         'coverage':           {'cutoff': true,  'level': 'group', 'better': 'higher', 'range': [0, 1], 'formula': '_formula_coverage', 'aggregates': '_aggregates_coverage',
                                'reads': ['items', 'catalog_size'],
@@ -308,6 +326,50 @@
 
 {% macro _formula_num_nonrel_judged_ret(columns, k, spec) %}
     {{ return('(' ~ columns.n_judged ~ ' - ' ~ columns.hits ~ ')') }}
+{% endmacro %}
+
+{#- Interpolated precision at a recall level (trec_eval's iprec_at_recall):
+    0 when no relevant item reaches the level. -#}
+{% macro _formula_interpolated_precision(columns, k, spec, parameters) %}
+    {{ return('coalesce(' ~ columns.interpolated_precision ~ ', 0e0)') }}
+{% endmacro %}
+
+{#- The 11-point interpolated average precision: the mean of the interpolated
+    precisions at recall 0, 0.1, ..., 1 (their sum is the component). -#}
+{% macro _formula_ap_11pt(columns, k, spec) %}
+    {{ return('(' ~ columns.interpolated_precision_11pt ~ ' / 11e0)') }}
+{% endmacro %}
+
+{#- Precision at rank n = floor(m R + 0.9) (trec_eval's Rprec_mult): the hits
+    within it over n; 0 when n is 0. -#}
+{% macro _formula_r_precision_multiple(columns, k, spec, parameters) %}
+    {{ return('coalesce(' ~ rankwise.safe_divide(columns.hits_within_multiple_of_relevant, rankwise._rank_at_multiple_of_relevant(parameters.m, columns.n_relevant)) ~ ', 0e0)') }}
+{% endmacro %}
+
+{#- Precision over the most a list of its size could score, hits / min(k, R)
+    (trec_eval's relative_P), or on the whole list hits / min(n, R), n its
+    length (set_relative_P); 0 when R or n is 0. -#}
+{% macro _formula_relative_precision(columns, k, spec) %}
+    {%- set size = 'coalesce(' ~ k ~ ', ' ~ columns.n_recommended ~ ')' -%}
+    {{ return('coalesce(' ~ rankwise.safe_divide(columns.hits, 'least(' ~ size ~ ', ' ~ columns.n_relevant ~ ')') ~ ', 0e0)') }}
+{% endmacro %}
+
+{#- trec_eval's set_map: h^2 / (n R), the list's precision times its recall;
+    0 when n or R is 0. -#}
+{% macro _formula_set_map(columns, k, spec) %}
+    {%- set float = rankwise.type_float64() -%}
+    {{ return('coalesce(' ~ rankwise.safe_divide('cast(' ~ columns.hits ~ ' as ' ~ float ~ ') * ' ~ columns.hits,
+                                                  'cast(' ~ columns.n_recommended ~ ' as ' ~ float ~ ') * ' ~ columns.n_relevant) ~ ', 0e0)') }}
+{% endmacro %}
+
+{#- trec_eval's utility: a h + b (n - h) + c (R - h), the worth of the relevant
+    items retrieved, of the others retrieved, and of the relevant items
+    missed (its fourth term, the items neither retrieved nor relevant, needs
+    the collection's size, which rankwise does not take). -#}
+{% macro _formula_utility(columns, k, spec, parameters) %}
+    {%- set hits = columns.hits -%}
+    {{ return('(' ~ rankwise._double_literal(parameters.a) ~ ' * ' ~ hits ~ ' + ' ~ rankwise._double_literal(parameters.b) ~ ' * (' ~ columns.n_recommended ~ ' - ' ~ hits
+              ~ ') + ' ~ rankwise._double_literal(parameters.c) ~ ' * (' ~ columns.n_relevant ~ ' - ' ~ hits ~ '))') }}
 {% endmacro %}
 
 {#- A group-level formula reads the aggregates over the group's items that its

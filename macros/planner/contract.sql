@@ -178,6 +178,10 @@
         {{ return(rankwise._readers_of(arguments.read)) }}
     {%- elif name == 'strategy_descriptions' -%}
         {{ return(rankwise._strategy_descriptions()) }}
+    {%- elif name == 'metric_label' -%}
+        {#- the output's metric_label of one metric string (its parameters as the label shows them, then @k) -#}
+        {%- set parsed = rankwise._parse_metrics([arguments.metric], none, 'trec_eval')[0] -%}
+        {{ return(parsed.label ~ ('' if parsed.k is none else '@' ~ parsed.k)) }}
     {%- elif name == 'metric_summary' -%}
         {{ return(rankwise._metric_registry()[arguments.name].get('summary', 'mean')) }}
     {%- elif name == 'metric_better' -%}

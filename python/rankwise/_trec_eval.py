@@ -232,14 +232,14 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
 
     # One evaluation per gain map and relevance level (most often one: the
     # qrels as read, at -l), of every metric its lines name; each metric's
-    # rows are found again by (metric, k).
-    variants: dict[Variant, dict[tuple[str, int | None], str]] = {}
+    # rows are found again by their metric_label.
+    variants: dict[Variant, dict[str, str]] = {}
     per_query_variants: set[Variant] = set()
     for line in (line for item in requested for line in lines[item.measure.name] if line.metric != "runid"):
         metric = "map" if line.metric == "n_users" else line.metric  # num_q: the n_users of any mean
         per_query_variants.add((line.gains, relevance_level))
         for variant in {(line.gains, relevance_level), summary_variant(line)}:
-            taken = variants.setdefault(variant, {}).setdefault(_metric_key(metric), metric)
+            taken = variants.setdefault(variant, {}).setdefault(_label(metric), metric)
             if taken != metric:
                 raise AssertionError(f"{taken} and {metric} would share their rows in one evaluation")
     means: dict[tuple[Any, ...], float] = {}
@@ -248,23 +248,23 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
     for variant, keyed in variants.items():
         metrics = list(keyed.values())
         for row in evaluated(metrics, variant, False).itertuples():
-            means[(variant, row.metric, _plain_k(row.k))] = row.value
+            means[(variant, row.metric_label)] = row.value
             n_users = int(row.n_users)
         if per_query and variant in per_query_variants:
             for row in evaluated(metrics, variant, True).itertuples():
-                by_query[(variant[0], row.metric, _plain_k(row.k), str(row.user_id))] = row.value
+                by_query[(variant[0], row.metric_label, str(row.user_id))] = row.value
 
     result = TrecEvalResult(notes=notes)
     ordered = sorted(requested, key=lambda item: MEASURES.index(item.measure))
     if per_query:
-        queries = sorted({key[3] for key in by_query})
+        queries = sorted({key[2] for key in by_query})
         for query in queries:
             for item in ordered:
                 if not item.measure.per_query:
                     continue
                 for line in lines[item.measure.name]:
-                    name, k = _metric_key(line.metric)
-                    result.lines.append((line.name, query, _shown(item.measure, by_query[(line.gains, name, k, query)])))
+                    value = by_query[(line.gains, _label(line.metric), query)]
+                    result.lines.append((line.name, query, _shown(item.measure, value)))
     if summary:
         for item in ordered:
             for line in lines[item.measure.name]:
@@ -273,8 +273,7 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
                 elif line.metric == "n_users":
                     result.lines.append((line.name, "all", n_users))
                 else:
-                    name, k = _metric_key(line.metric)
-                    value = means[(summary_variant(line), name, k)]
+                    value = means[(summary_variant(line), _label(line.metric))]
                     result.lines.append((line.name, "all", _shown(item.measure, value)))
     return result
 
@@ -318,6 +317,9 @@ _HOW = {
     "rbp": "`rbp.p=0.8` sets p (0.9 by default, as trec_eval's); refused when the queries' largest relevance levels "
            "differ (trec_eval divides a level by its query's largest, rankwise by the qrels')",
     "set_F": "with its default weight 1 only (`set_F.0.5` is not yet)",
+    "utility": "`utility.a,b,c,0`: the worths of a relevant and a non-relevant document retrieved and of a relevant one "
+               "missed; the fourth (neither retrieved nor relevant) needs the collection's size and must be 0",
+    "11pt_avg": "at trec_eval's eleven levels only (`11pt_avg.0.5` is not yet)",
 }
 
 
@@ -396,7 +398,26 @@ def _set_f_lines(measure: TrecMeasure, text: str | None) -> list[_Line]:
     return [_Line(printed, _alias(measure.name) if weights[0] == 1.0 else None)]
 
 
+def _utility_lines(measure: TrecMeasure, text: str | None) -> list[_Line]:
+    """utility.a,b,c,d: the worths of the four cells of the contingency table;
+    d, that of the documents neither retrieved nor relevant, needs the
+    collection's size (trec_eval's -N), which rankwise does not take."""
+    weights = _numbers(measure, text)
+    if len(weights) != 4:
+        raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: {measure.name} takes four numbers, "
+                                   "the worths of a relevant and a non-relevant document retrieved, and of a relevant "
+                                   "and a non-relevant document not retrieved.")
+    if weights[3] != 0:
+        raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: the worth of a document neither "
+                                   "retrieved nor relevant needs the collection's size (trec_eval's -N), which rankwise "
+                                   "does not take; give 0.")
+    printed = measure.name if text is None else f"{measure.name}_{text}"
+    a, b, c = (repr(int(weight)) if weight == int(weight) else repr(weight) for weight in weights[:3])
+    return [_Line(printed, f"utility(a={a}, b={b}, c={c})")]
+
+
 SPECIAL: dict[str, Callable[[TrecMeasure, str | None], list[_Line]]] = {
+    "utility": _utility_lines,
     "runid": lambda measure, text: [_Line("runid", "runid")],
     "num_q": lambda measure, text: [_Line("num_q", "n_users")],
     "rbp": _rbp_lines,
@@ -432,6 +453,11 @@ def _alias(name: str) -> str | None:
     """The rankwise metric string of trec_eval's line `name` (P_5, recip_rank)
     by the macros' alias table; None when it has none."""
     return renderer().call("_python_registry", "metric_alias", {"metric": name})
+
+
+def _label(metric: str | None) -> str:
+    """The output's metric_label of a metric string, by the parser."""
+    return renderer().call("_python_registry", "metric_label", {"metric": metric})
 
 
 def _summary(metric: str | None) -> str:
@@ -553,12 +579,6 @@ def _metric_key(metric: str | None) -> tuple[str, int | None]:
     assert metric is not None
     head, _, cutoff = metric.partition("@")
     return head.split("(")[0].strip(), int(cutoff) if cutoff else None
-
-
-def _plain_k(k: Any) -> int | None:
-    import pandas as pd
-
-    return None if pd.isna(k) else int(k)
 
 
 def _refuse_duplicates(table: Any, what: str, kept: str) -> None:

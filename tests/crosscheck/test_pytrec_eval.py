@@ -30,6 +30,10 @@ MEASURES = {
     ("num_rel", False): "num_rel",
     ("num_rel_ret", False): "num_rel_ret",
     ("num_nonrel_judged_ret", False): "num_nonrel_judged_ret",
+    ("relative_precision", True): "relative_P_{k}",
+    ("relative_precision", False): "set_relative_P",
+    ("set_map", False): "set_map",
+    ("utility", False): "utility",
 }
 CROSS_CHECK = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 

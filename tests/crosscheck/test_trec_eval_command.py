@@ -33,11 +33,14 @@ def _measures(k: int) -> tuple[list[str], set[str]]:
     joined = ",".join(map(str, cutoffs))
     arguments = [f"P.{joined}", f"recall.{joined}", "map", f"map_cut.{joined}", "ndcg", f"ndcg_cut.{joined}", "Rprec",
                  "recip_rank", f"success.{joined}", "set_P", "set_recall", "set_F", "num_q", "dcg", "ideal_dcg",
-                 "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "bpref", "gm_map", "gm_bpref"]
+                 "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "bpref", "gm_map", "gm_bpref",
+                 "iprec_at_recall", "11pt_avg", "Rprec_mult", f"relative_P.{joined}", "set_relative_P", "set_map"]
     lines = {"map", "ndcg", "Rprec", "recip_rank", "set_P", "set_recall", "set_F", "num_ret", "num_rel", "num_rel_ret",
-             "num_nonrel_judged_ret", "bpref"}
-    for measure in ("P", "recall", "map_cut", "ndcg_cut", "success"):
+             "num_nonrel_judged_ret", "bpref", "11pt_avg", "set_relative_P", "set_map"}
+    for measure in ("P", "recall", "map_cut", "ndcg_cut", "success", "relative_P"):
         lines |= {f"{measure}_{cutoff}" for cutoff in cutoffs}
+    lines |= {f"iprec_at_recall_{tenths / 10:3.2f}" for tenths in range(11)}
+    lines |= {f"Rprec_mult_{fifths / 5:3.2f}" for fifths in range(1, 11)}
     return arguments, lines
 
 
@@ -52,6 +55,39 @@ def _files(folder: Path, run: dict[str, dict[str, float]], qrels: dict[str, dict
 
 def _by_line(lines: list[tuple[str, str, object]]) -> dict[tuple[str, str], object]:
     return {(name, query): value for name, query, value in lines}
+
+
+def _trec_eval_iprec_at_recall(docs: dict[str, float], levels: dict[str, int], relevance_level: int,
+                                recalls: list[float]) -> list[float]:
+    """m_iprec_at_recall.c of trec_eval 10.0, line for line (its 11pt_avg is their mean): pytrec_eval runs trec_eval
+    9.0, which read the relevant documents a recall level needs as (long) (recall R + 0.9) where 10.0 rounds
+    recall R (lround), so that the two differ at recall 0.8 of R = 3."""
+    ranked = sorted(docs, key=lambda doc: (docs[doc], doc), reverse=True)
+    relevant = [levels.get(doc, -1) >= relevance_level for doc in ranked]
+    num_rel = sum(1 for level in levels.values() if level >= relevance_level)
+    num_ret, num_rel_ret = len(ranked), sum(relevant)
+    # lround: to the nearest, half away from zero
+    cutoffs = [math.floor(recall * num_rel) + (1 if recall * num_rel - math.floor(recall * num_rel) >= 0.5 else 0)
+               for recall in recalls]
+    values = [0.0] * len(recalls)
+    current = len(recalls) - 1
+    while current >= 0 and cutoffs[current] > num_rel_ret:
+        current -= 1
+    int_precis = num_rel_ret / num_ret
+    rel_so_far = num_rel_ret
+    i = num_ret
+    while i > 0 and rel_so_far > 0:
+        int_precis = max(int_precis, rel_so_far / i)
+        if relevant[i - 1]:
+            while current >= 0 and rel_so_far == cutoffs[current]:
+                values[current] = int_precis
+                current -= 1
+            rel_so_far -= 1
+        i -= 1
+    while current >= 0:
+        values[current] = int_precis
+        current -= 1
+    return values
 
 
 @st.composite
@@ -81,7 +117,20 @@ def test_every_line_matches_trec_eval(drawn: tuple[Case, dict[str, dict[str, int
     assume(set(run) & set(qrels))
     assume({doc for docs in run.values() for doc in docs} & {doc for docs in judged.values() for doc in docs})
     arguments, names = _measures(k)
+    # pytrec_eval computes utility with its default weights only (it misreads utility.a,b,c,d): trec_eval's
+    # m_utility.c's sum over its counts stands for it with others
+    utility = (2, -1, -0.5)
+    arguments.append("utility.{},{},{},0".format(*utility))
     expected = pytrec_eval.RelevanceEvaluator(qrels, names | GEOMETRIC, relevance_level=level).evaluate(run)
+    for measures in expected.values():
+        measures["utility_2,-1,-0.5,0"] = (utility[0] * measures["num_rel_ret"]
+                                           + utility[1] * (measures["num_ret"] - measures["num_rel_ret"])
+                                           + utility[2] * (measures["num_rel"] - measures["num_rel_ret"]))
+    names = names | {"utility_2,-1,-0.5,0"}
+    for query, measures in expected.items():  # trec_eval 10.0's levels, where pytrec_eval runs trec_eval 9.0
+        values = _trec_eval_iprec_at_recall(run[query], qrels[query], level, [tenths / 10 for tenths in range(11)])
+        measures.update({f"iprec_at_recall_{tenths / 10:3.2f}": values[tenths] for tenths in range(11)})
+        measures["11pt_avg"] = sum(values) / 11
     with tempfile.TemporaryDirectory() as folder:
         qrels_path, run_path = _files(Path(folder), run, qrels)
         result = trec_eval(qrels_path, run_path, arguments, per_query=True, complete=complete, relevance_level=level)
@@ -98,13 +147,17 @@ def test_every_line_matches_trec_eval(drawn: tuple[Case, dict[str, dict[str, int
         ideal = actual[("ideal_dcg", query)]
         assert math.isclose(actual[("dcg", query)] / ideal if ideal else 0, measures["ndcg"], rel_tol=0,
                              abs_tol=TOLERANCE), query
-    for query in queries - set(expected):  # -c: a query of the qrels without a run scores 0, but its num_rel
+    unretrieved = {name: 0.0 for name in names}  # -c: the sums over the queries of the qrels without a run
+    for query in queries - set(expected):  # each scores 0, but for its num_rel
         relevant = sum(1 for level_ in qrels[query].values() if level_ >= level)
-        assert all(actual[(name, query)] == (relevant if name == "num_rel" else 0) for name in names)
+        missed = {"num_rel": relevant, "utility_2,-1,-0.5,0": utility[2] * relevant}  # and the relevant ones missed
+        assert all(actual[(name, query)] == missed.get(name, 0) for name in names)
+        for name, value in missed.items():
+            unretrieved[name] += value
         assert isinstance(actual[("num_rel", query)], int)
     assert actual[("num_q", "all")] == len(queries)
     for name in names:
-        total = sum(measures[name] for measures in expected.values())
+        total = sum(measures[name] for measures in expected.values()) + unretrieved[name]
         if name in COUNTS:  # trec_eval sums the counts over the queries
             if name == "num_rel" and complete:
                 # -c: the relevant documents of every query of the qrels, at relevance 1 whatever -l says
