@@ -46,6 +46,7 @@
         {'alias': 'ideal_dcg',  'form': 'name',   'metric': 'idcg',        'example': 'ideal_dcg',     'source': 'trec_eval'},
         {'alias': 'iprec_at_recall', 'form': 'name_value', 'parameter': 'recall', 'metric': 'iprec_at_recall', 'example': 'iprec_at_recall_0.10', 'source': 'trec_eval'},
         {'alias': '11pt_avg',   'form': 'name',   'metric': 'ap_11pt',     'example': '11pt_avg',      'source': 'trec_eval'},
+        {'alias': 'binG',       'form': 'name',   'metric': 'bin_g',       'example': 'binG',          'source': 'trec_eval'},
         {'alias': 'Rprec_mult', 'form': 'name_value', 'parameter': 'm', 'metric': 'r_precision_multiple', 'example': 'Rprec_mult_0.20', 'source': 'trec_eval'},
         {'alias': 'relative_P', 'form': 'name_k', 'metric': 'relative_precision', 'example': 'relative_P_10', 'source': 'trec_eval'},
         {'alias': 'set_relative_P', 'form': 'name', 'metric': 'relative_precision', 'example': 'set_relative_P', 'source': 'trec_eval'},

@@ -59,6 +59,10 @@
                                          'reads': ['hits_so_far', 'n_relevant_on_rows']},
         'hits_within_multiple_of_relevant': {'source': 'judged',  'aggregate': '_aggregate_hits_within_multiple_of_relevant', 'without_list': '0', 'from_rank_bits': false,
                                          'parameters': ['m'], 'reads': ['n_relevant_on_rows']},
+        'bin_g_sum':                    {'source': 'judged',      'aggregate': '_aggregate_bin_g_sum', 'without_list': '0e0', 'from_rank_bits': false,
+                                         'reads': ['hits_so_far']},
+        'judged_rank_biased_weight':    {'source': 'judged',      'aggregate': '_aggregate_judged_rank_biased_weight', 'without_list': '0e0', 'from_rank_bits': false,
+                                         'parameters': ['p']},
         'n_recommended':                {'source': 'list_rows',   'aggregate': none, 'without_list': none, 'from_rank_bits': false, 'reads': ['list_lengths']},
         'idcg':                         {'source': 'truth',       'aggregate': none, 'without_list': none, 'from_rank_bits': false, 'reads': ['ideal_gains']},
     }) }}
@@ -203,4 +207,17 @@
 {#- The relevant items within rank floor(m R + 0.9). -#}
 {% macro _aggregate_hits_within_multiple_of_relevant(spec, parameters) %}
     {{ return('count(case when rw_is_relevant = 1 and rw_rank <= ' ~ rankwise._rank_at_multiple_of_relevant(parameters.m, 'rw_n_relevant') ~ ' then 1 end)') }}
+{% endmacro %}
+
+{#- binG's sum over the relevant rows of 1 / log2(2 + n), n the items above
+    the row that are not relevant (its rank less its running hits): the DCG
+    discount of rank n + 1. -#}
+{% macro _aggregate_bin_g_sum(spec) %}
+    {{ return('sum(case when rw_is_relevant = 1 then ' ~ rankwise.rank_discount('rw_rank - rw_hits_so_far + 1') ~ ' else 0e0 end)') }}
+{% endmacro %}
+
+{#- The sum over the judged rows of p^(rank - 1), RBP's weights of the ranks
+    whose item is judged. -#}
+{% macro _aggregate_judged_rank_biased_weight(spec, parameters) %}
+    {{ return('sum(' ~ rankwise.rank_biased_weight('rw_rank', parameters.p) ~ ')') }}
 {% endmacro %}

@@ -145,6 +145,11 @@
                                'parameters': {'a': {'kind': 'number', 'default': 1, 'help': "the worth of a relevant item retrieved"},
                                               'b': {'kind': 'number', 'default': -1, 'help': "the worth of an item retrieved that is not relevant"},
                                               'c': {'kind': 'number', 'default': 0, 'help': "the worth of a relevant item not retrieved"}}},
+        'bin_g':              {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['bin_g_sum'], 'formula': '_formula_bin_g',
+                               'zero_without_list': true},
+        'rbp_residual':       {'cutoff': false, 'level': 'user', 'better': none, 'range': [0, 1],  'components': ['judged_rank_biased_weight', 'n_judged', 'n_recommended'],
+                               'formula': '_formula_rbp_residual', 'zero_without_list': true, 'every_user': true,
+                               'parameters': {'p': {'kind': 'probability', 'default': 0.8, 'help': "the chance that the user goes on to the next rank, as rbp's"}}},
         'entropy':            {'cutoff': true,  'level': 'group', 'better': 'higher', 'range': [0, none], 'formula': '_formula_entropy', 'aggregates': '_aggregates_entropy', 'bootstrap': true},
         'coverage':           {'cutoff': true,  'level': 'group', 'better': 'higher', 'range': [0, 1], 'formula': '_formula_coverage', 'aggregates': '_aggregates_coverage',
                                'reads': ['items', 'catalog_size'],
@@ -370,6 +375,22 @@
     {%- set hits = columns.hits -%}
     {{ return('(' ~ rankwise._double_literal(parameters.a) ~ ' * ' ~ hits ~ ' + ' ~ rankwise._double_literal(parameters.b) ~ ' * (' ~ columns.n_recommended ~ ' - ' ~ hits
               ~ ') + ' ~ rankwise._double_literal(parameters.c) ~ ' * (' ~ columns.n_relevant ~ ' - ' ~ hits ~ '))') }}
+{% endmacro %}
+
+{#- trec_eval's binG: the sum over the relevant items of 1 / log2(2 + the
+    items above them that are not relevant), over R; 0 when R is 0. -#}
+{% macro _formula_bin_g(columns, k, spec) %}
+    {{ return('coalesce(' ~ rankwise.safe_divide(columns.bin_g_sum, columns.n_relevant) ~ ', 0e0)') }}
+{% endmacro %}
+
+{#- RBP's residual (Moffat & Zobel 2008; trec_eval's rbp_resid): what RBP
+    could still gain were every unjudged item of the list relevant, and the
+    list go on relevant past its end, p^n + (1 - p) sum over the unjudged
+    ranks i of p^(i-1), which is 1 - (1 - p) times the judged ranks' sum;
+    0, as trec_eval's, for a list whose every item is judged. -#}
+{% macro _formula_rbp_residual(columns, k, spec, parameters) %}
+    {{ return('(case when ' ~ columns.n_judged ~ ' < ' ~ columns.n_recommended ~ ' then 1e0 - (1e0 - ' ~ rankwise._double_literal(parameters.p) ~ ') * '
+              ~ columns.judged_rank_biased_weight ~ ' else 0e0 end)') }}
 {% endmacro %}
 
 {#- A group-level formula reads the aggregates over the group's items that its

@@ -316,6 +316,7 @@ _HOW = {
     "ndcg": "a gain map (`ndcg.1=3,2=9`), as dcg; a negative gain is refused",
     "rbp": "`rbp.p=0.8` sets p (0.9 by default, as trec_eval's); refused when the queries' largest relevance levels "
            "differ (trec_eval divides a level by its query's largest, rankwise by the qrels')",
+    "rbp_resid": "`rbp_resid.p=0.8` sets p (0.9 by default, as trec_eval's)",
     "set_F": "with its default weight 1 only (`set_F.0.5` is not yet)",
     "utility": "`utility.a,b,c,0`: the worths of a relevant and a non-relevant document retrieved and of a relevant one "
                "missed; the fourth (neither retrieved nor relevant) needs the collection's size and must be 0",
@@ -354,8 +355,6 @@ def _rbp_lines(measure: TrecMeasure, text: str | None) -> list[_Line]:
     persistence = _RBP_PERSISTENCE
     name = measure.name
     printed = name if text is None else f"{name}_{text}"
-    if measure.name == "rbp_resid":
-        return [_Line(printed, None)]
     for key, value in _pairs(measure, text):
         if key != "p":
             raise InvalidArgumentError(f"rankwise trec_eval: -m {name}.{text}: rankwise computes {name} with the "
@@ -363,6 +362,8 @@ def _rbp_lines(measure: TrecMeasure, text: str | None) -> list[_Line]:
         if not 0 < value < 1:
             raise InvalidArgumentError(f"rankwise trec_eval: -m {name}.{text}: p must be above 0 and below 1.")
         persistence = value
+    if measure.name == "rbp_resid":  # m_rbp_resid.c: what the unjudged documents could add
+        return [_Line(printed, f"rbp_residual(p={persistence!r})")]
     # trec_eval's gain of a document is its relevance level over the largest
     # level of its query (m_rbp.c), whatever -l says: rankwise's graded gain,
     # from relevance 1 on (checked against the qrels: _check_rbp_gains).

@@ -34,6 +34,7 @@ MEASURES = {
     ("relative_precision", False): "set_relative_P",
     ("set_map", False): "set_map",
     ("utility", False): "utility",
+    ("bin_g", False): "binG",
 }
 CROSS_CHECK = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 

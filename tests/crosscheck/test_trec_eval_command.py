@@ -34,9 +34,10 @@ def _measures(k: int) -> tuple[list[str], set[str]]:
     arguments = [f"P.{joined}", f"recall.{joined}", "map", f"map_cut.{joined}", "ndcg", f"ndcg_cut.{joined}", "Rprec",
                  "recip_rank", f"success.{joined}", "set_P", "set_recall", "set_F", "num_q", "dcg", "ideal_dcg",
                  "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "bpref", "gm_map", "gm_bpref",
-                 "iprec_at_recall", "11pt_avg", "Rprec_mult", f"relative_P.{joined}", "set_relative_P", "set_map"]
+                 "iprec_at_recall", "11pt_avg", "Rprec_mult", f"relative_P.{joined}", "set_relative_P", "set_map",
+                 "binG", "rbp_resid.p=0.8"]
     lines = {"map", "ndcg", "Rprec", "recip_rank", "set_P", "set_recall", "set_F", "num_ret", "num_rel", "num_rel_ret",
-             "num_nonrel_judged_ret", "bpref", "11pt_avg", "set_relative_P", "set_map"}
+             "num_nonrel_judged_ret", "bpref", "11pt_avg", "set_relative_P", "set_map", "binG"}
     for measure in ("P", "recall", "map_cut", "ndcg_cut", "success", "relative_P"):
         lines |= {f"{measure}_{cutoff}" for cutoff in cutoffs}
     lines |= {f"iprec_at_recall_{tenths / 10:3.2f}" for tenths in range(11)}
@@ -55,6 +56,19 @@ def _files(folder: Path, run: dict[str, dict[str, float]], qrels: dict[str, dict
 
 def _by_line(lines: list[tuple[str, str, object]]) -> dict[tuple[str, str], object]:
     return {(name, query): value for name, query, value in lines}
+
+
+def _trec_eval_rbp_resid(docs: dict[str, float], levels: dict[str, int], p: float) -> float:
+    """m_rbp_resid.c, line for line: p^n + (1 - p) times the sum of p^(i-1) over the ranks i of the documents
+    without a judgment (-1, or not in the qrels), when there is one; else 0."""
+    ranked = sorted(docs, key=lambda doc: (docs[doc], doc), reverse=True)
+    unjudged, total, weight = 0, 0.0, 1.0
+    for doc in ranked:
+        if levels.get(doc, -1) < 0:
+            unjudged += 1
+            total += weight
+        weight *= p
+    return weight + (1 - p) * total if unjudged else 0.0
 
 
 def _trec_eval_iprec_at_recall(docs: dict[str, float], levels: dict[str, int], relevance_level: int,
@@ -131,6 +145,8 @@ def test_every_line_matches_trec_eval(drawn: tuple[Case, dict[str, dict[str, int
         values = _trec_eval_iprec_at_recall(run[query], qrels[query], level, [tenths / 10 for tenths in range(11)])
         measures.update({f"iprec_at_recall_{tenths / 10:3.2f}": values[tenths] for tenths in range(11)})
         measures["11pt_avg"] = sum(values) / 11
+        measures["rbp_resid_p=0.8"] = _trec_eval_rbp_resid(run[query], qrels[query], 0.8)  # pytrec_eval has none
+    names = names | {"rbp_resid_p=0.8"}
     with tempfile.TemporaryDirectory() as folder:
         qrels_path, run_path = _files(Path(folder), run, qrels)
         result = trec_eval(qrels_path, run_path, arguments, per_query=True, complete=complete, relevance_level=level)

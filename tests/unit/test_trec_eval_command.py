@@ -18,12 +18,12 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "trec_eval"
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 # The measures of trec_eval's sets that rankwise computes today; the others
-# (relstring, unj, rbp_resid, infAP, ndcg_rel, Rndcg, binG, G) are refused
+# (relstring, unj, infAP, ndcg_rel, Rndcg, G) are refused
 # (test_the_measures_rankwise_lacks_are_refused_and_listed).
 OFFICIAL = ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
             "iprec_at_recall", "P"]
-ALL_TREC = [*OFFICIAL, "recall", "rbp", "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "ndcg", "success", "map_cut",
-            "ndcg_cut", "relative_P", "set_P", "set_relative_P", "set_recall", "set_map", "set_F",
+ALL_TREC = [*OFFICIAL, "recall", "rbp", "rbp_resid", "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "binG", "ndcg",
+            "success", "map_cut", "ndcg_cut", "relative_P", "set_P", "set_relative_P", "set_recall", "set_map", "set_F",
             "num_nonrel_judged_ret"]
 
 
@@ -103,8 +103,8 @@ def test_the_measures_rankwise_lacks_are_refused_and_listed() -> None:
     result = _trec_eval("-m", "all_trec", str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
     assert result.exit_code == 1
     assert result.output.startswith(
-        "Error: rankwise trec_eval: rankwise does not compute these trec_eval measures yet: relstring, unj, rbp_resid, "
-        "infAP, ndcg_rel, Rndcg, binG, G. Of those asked, it computes: -m runid -m num_q -m num_ret")
+        "Error: rankwise trec_eval: rankwise does not compute these trec_eval measures yet: relstring, unj, infAP, "
+        "ndcg_rel, Rndcg, G. Of those asked, it computes: -m runid -m num_q -m num_ret")
     everything = _trec_eval("-m", "all_trec", "-m", "P.5", str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
     missing = everything.output.split("yet: ")[1].split(". Of those")[0].split(", ")
     assert sorted(missing) == sorted(set(MEASURE_SETS["all_trec"]) - set(ALL_TREC))
@@ -148,7 +148,7 @@ def test_judged_documents_only_is_not_supported_yet() -> None:
     (["-m", "rbp.p=1.5"], "p must be above 0 and below 1"),
     (["-m", "set_F.0.5"], "rankwise does not compute these trec_eval measures yet: set_F."),
     (["-m", "set_F.1,2"], "-m set_F.1,2: set_F takes one weight (trec_eval reads the first only)."),
-    (["-m", "rbp_resid.1=2"], "rankwise does not compute these trec_eval measures yet: rbp_resid."),
+    (["-m", "rbp_resid.1=2"], "rankwise computes rbp_resid with the parameter p (the persistence) only, not '1'"),
     (["-m", "utility.1,2"], "-m utility.1,2: utility takes four numbers"),
     (["-m", "utility.1,-1,0,1"], "needs the collection's size (trec_eval's -N), which rankwise does not take; give 0."),
     (["-m", "11pt_avg.0.5"], "rankwise does not compute these trec_eval measures yet: 11pt_avg."),
