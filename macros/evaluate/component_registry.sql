@@ -167,21 +167,22 @@
     {{ return('sum(case when rw_is_relevant = 1 then ' ~ term ~ ' else 0e0 end)') }}
 {% endmacro %}
 
-{#- The relevant items a list must hold to reach recall level `recall` of R,
-    as trec_eval counts them (m_iprec_at_recall.c): lround(recall R), rounded
-    half away from zero, in floating point as trec_eval computes it. -#}
-{% macro _relevant_items_at_recall(recall, n_relevant) %}
-    {%- set product = '(' ~ rankwise._double_literal(recall) ~ ' * ' ~ n_relevant ~ ')' -%}
-    {{ return('(floor(' ~ product ~ ') + case when ' ~ product ~ ' - floor(' ~ product ~ ') >= 0.5e0 then 1 else 0 end)') }}
+{#- Whether `hits` relevant items reach recall level `recall` of R as
+    trec_eval counts it (m_iprec_at_recall.c): at least lround(recall R), R
+    times recall rounded half away from zero, which for a whole number of hits
+    is hits + 0.5 > recall R, exactly, on the double trec_eval rounds. -#}
+{% macro _reaches_recall_level(hits, recall, n_relevant) %}
+    {{ return(hits ~ ' + 0.5e0 > ' ~ rankwise._double_literal(recall) ~ ' * ' ~ n_relevant) }}
 {% endmacro %}
 
 {#- Interpolated precision at recall level `recall`: the largest P@rank at the
-    relevant rows whose running hits reach lround(recall R) (the largest
-    precision at any rank from there on is at a relevant rank); NULL when none
-    does. -#}
+    ranks where the running hits reach the level. That largest precision is
+    at a relevant rank (a rank that is not relevant has the hits of the
+    relevant rank above it, over more ranks), so the judged rows suffice;
+    NULL when no row reaches the level. -#}
 {% macro _interpolated_precision_at(recall) %}
-    {{ return('max(case when rw_is_relevant = 1 and rw_hits_so_far >= ' ~ rankwise._relevant_items_at_recall(recall, 'rw_n_relevant')
-              ~ ' then ' ~ rankwise.safe_divide('rw_hits_so_far', 'rw_rank') ~ ' end)') }}
+    {{ return('max(case when ' ~ rankwise._reaches_recall_level('rw_hits_so_far', recall, 'rw_n_relevant')
+              ~ ' then rw_hits_so_far / cast(rw_rank as ' ~ rankwise.type_float64() ~ ') end)') }}
 {% endmacro %}
 
 {% macro _aggregate_interpolated_precision(spec, parameters) %}
