@@ -59,6 +59,8 @@
                                          'reads': ['hits_so_far', 'n_relevant_on_rows']},
         'hits_within_multiple_of_relevant': {'source': 'judged',  'aggregate': '_aggregate_hits_within_multiple_of_relevant', 'without_list': '0', 'from_rank_bits': false,
                                          'parameters': ['m'], 'reads': ['n_relevant_on_rows']},
+        'inf_ap_sum':                   {'source': 'judged',      'aggregate': '_aggregate_inf_ap_sum', 'without_list': '0e0', 'from_rank_bits': false,
+                                         'reads': ['hits_so_far', 'judged_so_far']},
         'bin_g_sum':                    {'source': 'judged',      'aggregate': '_aggregate_bin_g_sum', 'without_list': '0e0', 'from_rank_bits': false,
                                          'reads': ['hits_so_far']},
         'judged_rank_biased_weight':    {'source': 'judged',      'aggregate': '_aggregate_judged_rank_biased_weight', 'without_list': '0e0', 'from_rank_bits': false,
@@ -221,4 +223,17 @@
     whose item is judged. -#}
 {% macro _aggregate_judged_rank_biased_weight(spec, parameters) %}
     {{ return('sum(' ~ rankwise.rank_biased_weight('rw_rank', parameters.p) ~ ')') }}
+{% endmacro %}
+
+{#- infAP's sum over the relevant rows of its estimate of P@rank (Yilmaz &
+    Aslam 2006, in trec_eval's form, m_infap.c): 1/r + ((r - 1)/r) times the
+    share of the r - 1 items above that are judged (here: in the
+    interactions) times the smoothed share of those that are relevant,
+    (h + eps) / (j + 2 eps), h and j the relevant and judged items above and
+    eps = 1e-5; (r - 1)/r times (j / (r - 1)) is j / r. -#}
+{% macro _aggregate_inf_ap_sum(spec) %}
+    {%- set float = rankwise.type_float64() -%}
+    {%- set above = '(rw_judged_so_far - 1)' -%}
+    {{ return('sum(case when rw_is_relevant = 1 then 1e0 / rw_rank + ' ~ above ~ ' / cast(rw_rank as ' ~ float ~ ')'
+              ~ ' * ((rw_hits_so_far - 1 + 1e-5) / (' ~ above ~ ' + 2e-5)) else 0e0 end)') }}
 {% endmacro %}

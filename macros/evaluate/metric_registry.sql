@@ -145,6 +145,8 @@
                                'parameters': {'a': {'kind': 'number', 'default': 1, 'help': "the worth of a relevant item retrieved"},
                                               'b': {'kind': 'number', 'default': -1, 'help': "the worth of an item retrieved that is not relevant"},
                                               'c': {'kind': 'number', 'default': 0, 'help': "the worth of a relevant item not retrieved"}}},
+        'inf_ap':             {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['inf_ap_sum'], 'formula': '_formula_inf_ap',
+                               'zero_without_list': true},
         'bin_g':              {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['bin_g_sum'], 'formula': '_formula_bin_g',
                                'zero_without_list': true},
         'rbp_residual':       {'cutoff': false, 'level': 'user', 'better': none, 'range': [0, 1],  'components': ['judged_rank_biased_weight', 'n_judged', 'n_recommended'],
@@ -375,6 +377,12 @@
     {%- set hits = columns.hits -%}
     {{ return('(' ~ rankwise._double_literal(parameters.a) ~ ' * ' ~ hits ~ ' + ' ~ rankwise._double_literal(parameters.b) ~ ' * (' ~ columns.n_recommended ~ ' - ' ~ hits
               ~ ') + ' ~ rankwise._double_literal(parameters.c) ~ ' * (' ~ columns.n_relevant ~ ' - ' ~ hits ~ '))') }}
+{% endmacro %}
+
+{#- infAP (Yilmaz & Aslam 2006, as trec_eval's m_infap.c): its terms' sum
+    over R; 0 when R is 0. -#}
+{% macro _formula_inf_ap(columns, k, spec) %}
+    {{ return('coalesce(' ~ rankwise.safe_divide(columns.inf_ap_sum, columns.n_relevant) ~ ', 0e0)') }}
 {% endmacro %}
 
 {#- trec_eval's binG: the sum over the relevant items of 1 / log2(2 + the

@@ -207,6 +207,11 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
     qrels = qrels[["user_id", "item_id", "relevance"]]
     _refuse_duplicates(qrels, "the qrels judge", "judgment")
     _refuse_duplicates(run, "the run retrieves", "line")
+    if "infAP" in lines and (qrels["relevance"] < 0).any():
+        raise InvalidArgumentError(
+            "rankwise trec_eval: infAP is not computed for qrels with lines of relevance -1 yet: trec_eval counts those "
+            "documents as in the pool but unjudged in infAP's estimate, and rankwise has no such documents (an item "
+            "outside the interactions is outside the pool).")
     qrels = _judged(qrels, notes)
     run = _cut(run, max_docs, notes)
     _note_queries(qrels, run, complete, notes)
@@ -317,6 +322,7 @@ _HOW = {
     "rbp": "`rbp.p=0.8` sets p (0.9 by default, as trec_eval's); refused when the queries' largest relevance levels "
            "differ (trec_eval divides a level by its query's largest, rankwise by the qrels')",
     "rbp_resid": "`rbp_resid.p=0.8` sets p (0.9 by default, as trec_eval's)",
+    "infAP": "refused on qrels with lines of relevance -1 (in the pool, unjudged), which rankwise has no place for",
     "set_F": "with its default weight 1 only (`set_F.0.5` is not yet)",
     "utility": "`utility.a,b,c,0`: the worths of a relevant and a non-relevant document retrieved and of a relevant one "
                "missed; the fourth (neither retrieved nor relevant) needs the collection's size and must be 0",

@@ -35,6 +35,7 @@ MEASURES = {
     ("set_map", False): "set_map",
     ("utility", False): "utility",
     ("bin_g", False): "binG",
+    ("inf_ap", False): "infAP",
 }
 CROSS_CHECK = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 

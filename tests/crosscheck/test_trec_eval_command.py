@@ -26,18 +26,20 @@ CROSS_CHECK = settings(max_examples=30, deadline=None, derandomize=True, suppres
 TOLERANCE = 1e-9
 
 
-def _measures(k: int) -> tuple[list[str], set[str]]:
+def _measures(k: int, with_inf_ap: bool) -> tuple[list[str], set[str]]:
     """The -m arguments, and the names of the lines they print (those of
-    pytrec_eval's measures)."""
+    pytrec_eval's measures); infAP where the qrels have no line of relevance
+    -1, which rankwise refuses for it."""
     cutoffs = sorted({1, 3, k})
     joined = ",".join(map(str, cutoffs))
     arguments = [f"P.{joined}", f"recall.{joined}", "map", f"map_cut.{joined}", "ndcg", f"ndcg_cut.{joined}", "Rprec",
                  "recip_rank", f"success.{joined}", "set_P", "set_recall", "set_F", "num_q", "dcg", "ideal_dcg",
                  "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "bpref", "gm_map", "gm_bpref",
                  "iprec_at_recall", "11pt_avg", "Rprec_mult", f"relative_P.{joined}", "set_relative_P", "set_map",
-                 "binG", "rbp_resid.p=0.8"]
+                 "binG", "rbp_resid.p=0.8"] + (["infAP"] if with_inf_ap else [])
     lines = {"map", "ndcg", "Rprec", "recip_rank", "set_P", "set_recall", "set_F", "num_ret", "num_rel", "num_rel_ret",
-             "num_nonrel_judged_ret", "bpref", "11pt_avg", "set_relative_P", "set_map", "binG"}
+             "num_nonrel_judged_ret", "bpref", "11pt_avg", "set_relative_P", "set_map", "binG"} | (
+                 {"infAP"} if with_inf_ap else set())
     for measure in ("P", "recall", "map_cut", "ndcg_cut", "success", "relative_P"):
         lines |= {f"{measure}_{cutoff}" for cutoff in cutoffs}
     lines |= {f"iprec_at_recall_{tenths / 10:3.2f}" for tenths in range(11)}
@@ -130,7 +132,9 @@ def test_every_line_matches_trec_eval(drawn: tuple[Case, dict[str, dict[str, int
     assume(all(judged.values()))
     assume(set(run) & set(qrels))
     assume({doc for docs in run.values() for doc in docs} & {doc for docs in judged.values() for doc in docs})
-    arguments, names = _measures(k)
+    with_inf_ap = all(level_ >= 0 for docs in qrels.values() for level_ in docs.values())
+    event("infAP" if with_inf_ap else "no infAP: -1 lines")
+    arguments, names = _measures(k, with_inf_ap)
     # pytrec_eval computes utility with its default weights only (it misreads utility.a,b,c,d): trec_eval's
     # m_utility.c's sum over its counts stands for it with others
     utility = (2, -1, -0.5)

@@ -49,6 +49,15 @@ def test_bpref_counts_the_judged_items_only() -> None:
     assert values[("u2", "bin_g")] == pytest.approx(1 / math.log2(3), abs=1e-12)
 
 
+def test_inf_ap_estimates_precision_from_the_judged_items_above() -> None:
+    values = _per_user(["inf_ap"])
+    eps = 1e-5
+    # u1: a at rank 1 adds 1; c at rank 4 has 2 judged items above (a, b), 1 relevant: 1/4 + 2/4 (1 + eps) / (2 + 2 eps)
+    assert values[("u1", "inf_ap")] == pytest.approx((1 + 1 / 4 + 2 / 4 * (1 + eps) / (2 + 2 * eps)) / 3, abs=1e-12)
+    # u2: f at rank 2 has no judged item above: 1/2
+    assert values[("u2", "inf_ap")] == pytest.approx(0.5, abs=1e-12)
+
+
 def test_interpolated_precision() -> None:
     values = _per_user(["iprec_at_recall", "iprec_at_recall(recall=0.5)", "iprec_at_recall(recall=0.9)", "ap_11pt"])
     # u1: P@1 = 1 (1 of 3 relevant), P@4 = 2/4 (2 of 3); recall 0.5 needs lround(1.5) = 2, 0.9 lround(2.7) = 3
