@@ -50,6 +50,11 @@
                       does not score 0 (num_ret, its length; num_rel, R): its
                       means list every user of the set (the means strategy
                       'listed') rather than count the ones without a judged row
+      nonzero_without_a_hit  true when its mean can be above 0 though no list
+                      holds a relevant item (a count of the judged items or
+                      their weights, a geometric mean's floor, a worth given
+                      to items that are not relevant): such a mean proves no
+                      overlap (_metrics_shown_by_a_hit)
       summary         what its mean over the users is: 'mean' (none: the
                       arithmetic mean, with its interval), 'sum' (the total
                       over the users: trec_eval's counts) or 'geometric' (the
@@ -115,11 +120,11 @@
         'err':                {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['expected_reciprocal_rank'], 'formula': '_formula_err', 'zero_without_list': true, 'graded': true},
         'map_to_full_recall': {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['precision_sum_to_full_recall', 'ranks_to_full_recall'], 'formula': '_formula_map_to_full_recall', 'zero_without_list': true},
         'gm_map':             {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['precision_sum', 'hits'], 'formula': '_formula_map', 'zero_without_list': true,
-                               'summary': 'geometric',
+                               'nonzero_without_a_hit': true, 'summary': 'geometric',
                                'needs_cutoff': {'when': {'ap_denominator': 'k'}, 'why': "with ap_denominator='k'"}},
         'bpref':              {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['bpref_sum'], 'formula': '_formula_bpref', 'zero_without_list': true},
         'gm_bpref':           {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['bpref_sum'], 'formula': '_formula_bpref', 'zero_without_list': true,
-                               'summary': 'geometric'},
+                               'nonzero_without_a_hit': true, 'summary': 'geometric'},
         'num_ret':            {'cutoff': false, 'level': 'user', 'better': none, 'range': [0, none],  'components': ['n_recommended'], 'formula': '_formula_num_ret', 'zero_without_list': true,
                                'every_user': true, 'summary': 'sum'},
         'num_rel':            {'cutoff': false, 'level': 'user', 'better': none, 'range': [0, none],  'components': [], 'formula': '_formula_num_rel', 'zero_without_list': false,
@@ -127,7 +132,7 @@
         'num_rel_ret':        {'cutoff': false, 'level': 'user', 'better': 'higher', 'range': [0, none],  'components': ['hits'], 'formula': '_formula_hit_count', 'zero_without_list': true,
                                'summary': 'sum'},
         'num_nonrel_judged_ret': {'cutoff': false, 'level': 'user', 'better': none, 'range': [0, none],  'components': ['n_judged', 'hits'], 'formula': '_formula_num_nonrel_judged_ret',
-                               'zero_without_list': true, 'summary': 'sum'},
+                               'zero_without_list': true, 'nonzero_without_a_hit': true, 'summary': 'sum'},
         'iprec_at_recall':    {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['interpolated_precision'],
                                'formula': '_formula_interpolated_precision', 'zero_without_list': true,
                                'parameters': {'recall': {'kind': 'proportion', 'default': 0.0, 'help': "the recall level: the largest precision at a rank where recall is at least it"}}},
@@ -141,7 +146,7 @@
         'set_map':            {'cutoff': false, 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits', 'n_recommended'], 'formula': '_formula_set_map',
                                'zero_without_list': true},
         'utility':            {'cutoff': false, 'level': 'user', 'better': 'higher', 'range': [none, none],  'components': ['hits', 'n_recommended'], 'formula': '_formula_utility',
-                               'zero_without_list': true, 'every_user': true,
+                               'zero_without_list': true, 'nonzero_without_a_hit': true, 'every_user': true,
                                'parameters': {'a': {'kind': 'number', 'default': 1, 'help': "the worth of a relevant item retrieved"},
                                               'b': {'kind': 'number', 'default': -1, 'help': "the worth of an item retrieved that is not relevant"},
                                               'c': {'kind': 'number', 'default': 0, 'help': "the worth of a relevant item not retrieved"}}},
@@ -150,7 +155,7 @@
         'bin_g':              {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['bin_g_sum'], 'formula': '_formula_bin_g',
                                'zero_without_list': true},
         'rbp_residual':       {'cutoff': false, 'level': 'user', 'better': none, 'range': [0, 1],  'components': ['judged_rank_biased_weight', 'n_judged', 'n_recommended'],
-                               'formula': '_formula_rbp_residual', 'zero_without_list': true, 'every_user': true,
+                               'formula': '_formula_rbp_residual', 'zero_without_list': true, 'nonzero_without_a_hit': true, 'every_user': true,
                                'parameters': {'p': {'kind': 'probability', 'default': 0.8, 'help': "the chance that the user goes on to the next rank, as rbp's"}}},
         'entropy':            {'cutoff': true,  'level': 'group', 'better': 'higher', 'range': [0, none], 'formula': '_formula_entropy', 'aggregates': '_aggregates_entropy', 'bootstrap': true},
         'coverage':           {'cutoff': true,  'level': 'group', 'better': 'higher', 'range': [0, 1], 'formula': '_formula_coverage', 'aggregates': '_aggregates_coverage',
@@ -216,13 +221,14 @@
 {#- The metrics whose mean is above 0 only if some list holds one of its user's
     relevant items: the user-level metrics with a component counted over the
     lists' rows found in the interactions (a list without such a row has none
-    of it, and the formulas are 0 then). Such a mean proves that the two tables
-    share a user and an item, which the wrapper's overlap check would otherwise
-    have to ask. -#}
+    of it, and the formulas are 0 then), but those whose registry says
+    nonzero_without_a_hit. Such a mean proves that the two tables share a user
+    and an item, which the wrapper's overlap check would otherwise have to
+    ask. -#}
 {% macro _metrics_shown_by_a_hit() %}
     {%- set registry = rankwise._component_registry() -%}
     {%- set names = [] -%}
-    {%- for name, metric in rankwise._metric_registry().items() if metric.level == 'user' -%}
+    {%- for name, metric in rankwise._metric_registry().items() if metric.level == 'user' and not metric.get('nonzero_without_a_hit') -%}
         {%- set sources = [] -%}
         {%- for component in metric.components %}{% do sources.append(registry[component].source) %}{% endfor -%}
         {%- if 'judged' in sources or 'all_running' in sources %}{% do names.append(name) %}{% endif -%}
