@@ -69,7 +69,8 @@
         {%- for entry in part.requested -%}
             {%- do metrics.append({'name': entry.name, 'k': entry.k, 'label': rankwise._label_of(entry.label, entry.k), 'level': entry.level,
                                    'reads': entry.reads, 'users': entry.get('users'),
-                                   'compared': entry.level == 'user' and rankwise._metric_registry()[entry.name].get('zero_without_list', false)}) -%}
+                                   'compared': entry.level == 'user' and rankwise._metric_registry()[entry.name].get('zero_without_list', false)
+                                               and rankwise._metric_registry()[entry.name].get('summary', 'mean') == 'mean'}) -%}
         {%- endfor -%}
     {%- endfor -%}
     {%- set partition_by = rankwise._as_list(arguments.partition_by) -%}
