@@ -184,7 +184,7 @@
         {%- set parsed = rankwise._parse_metrics([arguments.metric], none, 'trec_eval')[0] -%}
         {{ return(parsed.label ~ ('' if parsed.k is none else '@' ~ parsed.k)) }}
     {%- elif name == 'metric_summary' -%}
-        {{ return(rankwise._metric_registry()[arguments.name].get('summary', 'mean')) }}
+        {{ return(rankwise._metric_registry()[arguments.metric].get('summary', 'mean')) }}
     {%- elif name == 'metric_better' -%}
         {{ return(rankwise.metric_better(arguments.name)) }}
     {%- elif name == 'metric_alias' -%}

@@ -470,7 +470,7 @@ def _label(metric: str | None) -> str:
 def _summary(metric: str | None) -> str:
     """What a metric's mean over the users is ('mean', 'sum', 'geometric'),
     by the metric registry."""
-    return renderer().call("_python_registry", "metric_summary", {"name": _metric_key(metric)[0]})
+    return renderer().call("_python_registry", "metric_summary", {"metric": _metric_key(metric)[0]})
 
 
 def _requested(arguments: Iterable[str]) -> list[_Requested]:
