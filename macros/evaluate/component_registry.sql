@@ -31,6 +31,10 @@
                   judged row, the judged items up to it),
                   'n_nonrelevant_on_rows' (rw_n_nonrelevant on each judged
                   row, the user's judged items that are not relevant),
+                  'dcg_so_far' (rw_dcg_so_far, the DCG of the judged rows up
+                  to the row), 'ideal_prefix_on_rows' (rw_ideal_prefix, the
+                  IDCG at the row's rank or at the ideal list's end past it,
+                  and rw_n_gains, the user's interactions that earn a gain),
                   'all_running_lists', 'list_lengths',
                   'ideal_gains'
       reads_when  more reads under some values of its parameters:
@@ -61,6 +65,11 @@
                                          'parameters': ['m'], 'reads': ['n_relevant_on_rows']},
         'inf_ap_sum':                   {'source': 'judged',      'aggregate': '_aggregate_inf_ap_sum', 'without_list': '0e0', 'from_rank_bits': false,
                                          'reads': ['hits_so_far', 'judged_so_far']},
+        'ndcg_rel_sum':                 {'source': 'judged',      'aggregate': '_aggregate_ndcg_rel_sum', 'without_list': '0e0', 'from_rank_bits': false,
+                                         'reads': ['dcg_so_far', 'ideal_prefix_on_rows']},
+        'gains_retrieved':              {'source': 'judged',      'aggregate': '_aggregate_gains_retrieved', 'without_list': '0', 'from_rank_bits': false},
+        'n_gains':                      {'source': 'judged',      'aggregate': '_aggregate_n_gains', 'without_list': '0', 'from_rank_bits': false,
+                                         'reads': ['ideal_prefix_on_rows']},
         'bin_g_sum':                    {'source': 'judged',      'aggregate': '_aggregate_bin_g_sum', 'without_list': '0e0', 'from_rank_bits': false,
                                          'reads': ['hits_so_far']},
         'judged_rank_biased_weight':    {'source': 'judged',      'aggregate': '_aggregate_judged_rank_biased_weight', 'without_list': '0e0', 'from_rank_bits': false,
@@ -155,85 +164,5 @@
     {{ return(rankwise.err_at_k('rw_rank', 'rw_stop_probability', continuation)) }}
 {% endmacro %}
 
-{#- The judged items within the cutoff, relevant or not. -#}
-{% macro _aggregate_n_judged(spec) %}
-    {{ return('count(*)') }}
-{% endmacro %}
-
-{#- bpref's sum over the relevant rows of 1 - min(n, R) / min(N, R), n the
-    judged non-relevant rows above it (the judged rows up to it less the hits
-    up to it, both counting the row itself) and N the user's judged
-    non-relevant items (bpref_term.sql). -#}
-{% macro _aggregate_bpref_sum(spec) %}
-    {%- set term = rankwise.bpref_term('rw_judged_so_far - rw_hits_so_far', 'rw_n_relevant', 'rw_n_nonrelevant') -%}
-    {{ return('sum(case when rw_is_relevant = 1 then ' ~ term ~ ' else 0e0 end)') }}
-{% endmacro %}
-
-{#- Whether `hits` relevant items reach recall level `recall` of R as
-    trec_eval counts it (m_iprec_at_recall.c): at least lround(recall R), R
-    times recall rounded half away from zero, which for a whole number of hits
-    is hits + 0.5 > recall R, exactly, on the double trec_eval rounds. -#}
-{% macro _reaches_recall_level(hits, recall, n_relevant) %}
-    {{ return(hits ~ ' + 0.5e0 > ' ~ rankwise._double_literal(recall) ~ ' * ' ~ n_relevant) }}
-{% endmacro %}
-
-{#- Interpolated precision at recall level `recall`: the largest P@rank at the
-    ranks where the running hits reach the level. That largest precision is
-    at a relevant rank (a rank that is not relevant has the hits of the
-    relevant rank above it, over more ranks), so the judged rows suffice;
-    NULL when no row reaches the level. -#}
-{% macro _interpolated_precision_at(recall) %}
-    {{ return('max(case when ' ~ rankwise._reaches_recall_level('rw_hits_so_far', recall, 'rw_n_relevant')
-              ~ ' then rw_hits_so_far / cast(rw_rank as ' ~ rankwise.type_float64() ~ ') end)') }}
-{% endmacro %}
-
-{% macro _aggregate_interpolated_precision(spec, parameters) %}
-    {{ return(rankwise._interpolated_precision_at(parameters.recall)) }}
-{% endmacro %}
-
-{#- The sum of the interpolated precisions at recall 0, 0.1, ..., 1, each 0
-    where no relevant item reaches its level (trec_eval's 11pt_avg). -#}
-{% macro _aggregate_interpolated_precision_11pt(spec) %}
-    {%- set terms = [] -%}
-    {%- for tenths in range(11) -%}
-        {%- do terms.append('coalesce(' ~ rankwise._interpolated_precision_at(tenths / 10.0) ~ ', 0e0)') -%}
-    {%- endfor -%}
-    {{ return('(\n            ' ~ terms | join('\n            + ') ~ '\n        )') }}
-{% endmacro %}
-
-{#- trec_eval's Rprec_mult's rank: floor(m R + 0.9), in floating point as its
-    m_Rprec_mult.c computes it. -#}
-{% macro _rank_at_multiple_of_relevant(m, n_relevant) %}
-    {{ return('floor(' ~ rankwise._double_literal(m) ~ ' * ' ~ n_relevant ~ ' + 0.9e0)') }}
-{% endmacro %}
-
-{#- The relevant items within rank floor(m R + 0.9). -#}
-{% macro _aggregate_hits_within_multiple_of_relevant(spec, parameters) %}
-    {{ return('count(case when rw_is_relevant = 1 and rw_rank <= ' ~ rankwise._rank_at_multiple_of_relevant(parameters.m, 'rw_n_relevant') ~ ' then 1 end)') }}
-{% endmacro %}
-
-{#- binG's sum over the relevant rows of 1 / log2(2 + n), n the items above
-    the row that are not relevant (its rank less its running hits): the DCG
-    discount of rank n + 1. -#}
-{% macro _aggregate_bin_g_sum(spec) %}
-    {{ return('sum(case when rw_is_relevant = 1 then ' ~ rankwise.rank_discount('rw_rank - rw_hits_so_far + 1') ~ ' else 0e0 end)') }}
-{% endmacro %}
-
-{#- The sum over the judged rows of p^(rank - 1), RBP's weights of the ranks
-    whose item is judged. -#}
-{% macro _aggregate_judged_rank_biased_weight(spec, parameters) %}
-    {{ return('sum(' ~ rankwise.rank_biased_weight('rw_rank', parameters.p) ~ ')') }}
-{% endmacro %}
-
-{#- infAP's sum over the relevant rows of its estimate of P@rank (Yilmaz &
-    Aslam 2006, in trec_eval's form, m_infap.c): 1/r + ((r - 1)/r) times the
-    share of the r - 1 items above that are judged (here: in the
-    interactions) times the smoothed share of those that are relevant,
-    (h + eps) / (j + 2 eps), h and j the relevant and judged items above and
-    eps = 1e-5; (r - 1)/r times (j / (r - 1)) is j / r. -#}
-{% macro _aggregate_inf_ap_sum(spec) %}
-    {%- set float = rankwise.type_float64() -%}
-    {%- set above = '(rw_judged_so_far - 1)' -%}
-    {{ return('sum(case when rw_is_relevant = 1 then 1e0 / rw_rank + ' ~ above ~ ' / cast(rw_rank as ' ~ float ~ ')'
-              ~ ' * ((rw_hits_so_far - 1 + 1e-5) / (' ~ above ~ ' + 2e-5)) else 0e0 end)') }}
-{% endmacro %}
+{#- The aggregates of trec_eval's other measures (bpref, infAP, interpolated
+    precision...): trec_eval_aggregates.sql. -#}

@@ -152,6 +152,8 @@
                                               'c': {'kind': 'number', 'default': 0, 'help': "the worth of a relevant item not retrieved"}}},
         'inf_ap':             {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['inf_ap_sum'], 'formula': '_formula_inf_ap',
                                'zero_without_list': true},
+        'ndcg_rel':           {'cutoff': false, 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['ndcg_rel_sum', 'gains_retrieved', 'n_gains', 'dcg', 'idcg'],
+                               'formula': '_formula_ndcg_rel', 'zero_without_list': true},
         'bin_g':              {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['bin_g_sum'], 'formula': '_formula_bin_g',
                                'zero_without_list': true},
         'rbp_residual':       {'cutoff': false, 'level': 'user', 'better': none, 'range': [0, 1],  'components': ['judged_rank_biased_weight', 'n_judged', 'n_recommended'],
@@ -389,6 +391,13 @@
     over R; 0 when R is 0. -#}
 {% macro _formula_inf_ap(columns, k, spec) %}
     {{ return('coalesce(' ~ rankwise.safe_divide(columns.inf_ap_sum, columns.n_relevant) ~ ', 0e0)') }}
+{% endmacro %}
+
+{#- trec_eval's ndcg_rel: nDCG averaged over the Rg items that earn a gain, at
+    each one's rank, a missed one scoring the list's nDCG; 0 when Rg is 0. -#}
+{% macro _formula_ndcg_rel(columns, k, spec) %}
+    {%- set missed = '(' ~ columns.n_gains ~ ' - ' ~ columns.gains_retrieved ~ ') * ' ~ rankwise.ndcg_at_k(columns.dcg, columns.idcg) -%}
+    {{ return('coalesce(' ~ rankwise.safe_divide(columns.ndcg_rel_sum ~ ' + ' ~ missed, columns.n_gains) ~ ', 0e0)') }}
 {% endmacro %}
 
 {#- trec_eval's binG: the sum over the relevant items of 1 / log2(2 + the

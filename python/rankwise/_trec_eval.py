@@ -319,6 +319,7 @@ _HOW = {
     "dcg": "a gain map (`dcg.2=9`): evaluated on the qrels with each level's gain as its relevance",
     "ideal_dcg": "a gain map, as dcg",
     "ndcg": "a gain map (`ndcg.1=3,2=9`), as dcg; a negative gain is refused",
+    "ndcg_rel": "a gain map, as ndcg",
     "rbp": "`rbp.p=0.8` sets p (0.9 by default, as trec_eval's); refused when the queries' largest relevance levels "
            "differ (trec_eval divides a level by its query's largest, rankwise by the qrels')",
     "rbp_resid": "`rbp_resid.p=0.8` sets p (0.9 by default, as trec_eval's)",
@@ -432,6 +433,7 @@ SPECIAL: dict[str, Callable[[TrecMeasure, str | None], list[_Line]]] = {
     "dcg": _gain_map_lines,
     "ideal_dcg": _gain_map_lines,
     "ndcg": _gain_map_lines,
+    "ndcg_rel": _gain_map_lines,
     "set_F": _set_f_lines,
 }
 

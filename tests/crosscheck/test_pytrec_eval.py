@@ -36,6 +36,7 @@ MEASURES = {
     ("utility", False): "utility",
     ("bin_g", False): "binG",
     ("inf_ap", False): "infAP",
+    ("ndcg_rel", False): "ndcg_rel",
 }
 CROSS_CHECK = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 

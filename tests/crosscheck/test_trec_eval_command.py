@@ -36,9 +36,9 @@ def _measures(k: int, with_inf_ap: bool) -> tuple[list[str], set[str]]:
                  "recip_rank", f"success.{joined}", "set_P", "set_recall", "set_F", "num_q", "dcg", "ideal_dcg",
                  "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "bpref", "gm_map", "gm_bpref",
                  "iprec_at_recall", "11pt_avg", "Rprec_mult", f"relative_P.{joined}", "set_relative_P", "set_map",
-                 "binG", "rbp_resid.p=0.8"] + (["infAP"] if with_inf_ap else [])
+                 "binG", "rbp_resid.p=0.8", "ndcg_rel"] + (["infAP"] if with_inf_ap else [])
     lines = {"map", "ndcg", "Rprec", "recip_rank", "set_P", "set_recall", "set_F", "num_ret", "num_rel", "num_rel_ret",
-             "num_nonrel_judged_ret", "bpref", "11pt_avg", "set_relative_P", "set_map", "binG"} | (
+             "num_nonrel_judged_ret", "bpref", "11pt_avg", "set_relative_P", "set_map", "binG", "ndcg_rel"} | (
                  {"infAP"} if with_inf_ap else set())
     for measure in ("P", "recall", "map_cut", "ndcg_cut", "success", "relative_P"):
         lines |= {f"{measure}_{cutoff}" for cutoff in cutoffs}

@@ -18,13 +18,13 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "trec_eval"
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 # The measures of trec_eval's sets that rankwise computes today; the others
-# (relstring, unj, ndcg_rel, Rndcg, G) are refused
+# (relstring, unj, Rndcg, G) are refused
 # (test_the_measures_rankwise_lacks_are_refused_and_listed).
 OFFICIAL = ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
             "iprec_at_recall", "P"]
-ALL_TREC = [*OFFICIAL, "recall", "rbp", "rbp_resid", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "binG", "ndcg",
-            "success", "map_cut", "ndcg_cut", "relative_P", "set_P", "set_relative_P", "set_recall", "set_map", "set_F",
-            "num_nonrel_judged_ret"]
+ALL_TREC = [*OFFICIAL, "recall", "rbp", "rbp_resid", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "binG",
+            "ndcg", "ndcg_rel", "success", "map_cut", "ndcg_cut", "relative_P", "set_P", "set_relative_P", "set_recall",
+            "set_map", "set_F", "num_nonrel_judged_ret"]
 
 
 def _measures(names: list[str]) -> list[str]:
@@ -104,8 +104,8 @@ def test_the_measures_rankwise_lacks_are_refused_and_listed() -> None:
     result = _trec_eval("-m", "all_trec", str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
     assert result.exit_code == 1
     assert result.output.startswith(
-        "Error: rankwise trec_eval: rankwise does not compute these trec_eval measures yet: relstring, unj, ndcg_rel, "
-        "Rndcg, G. Of those asked, it computes: -m runid -m num_q -m num_ret")
+        "Error: rankwise trec_eval: rankwise does not compute these trec_eval measures yet: relstring, unj, Rndcg, G. "
+        "Of those asked, it computes: -m runid -m num_q -m num_ret")
     everything = _trec_eval("-m", "all_trec", "-m", "P.5", str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
     missing = everything.output.split("yet: ")[1].split(". Of those")[0].split(", ")
     assert sorted(missing) == sorted(set(MEASURE_SETS["all_trec"]) - set(ALL_TREC))

@@ -58,6 +58,18 @@ def test_inf_ap_estimates_precision_from_the_judged_items_above() -> None:
     assert values[("u2", "inf_ap")] == pytest.approx(0.5, abs=1e-12)
 
 
+def test_ndcg_rel_averages_ndcg_at_the_relevant_ranks() -> None:
+    values = _per_user(["ndcg_rel"])
+    # u1: gains 1 at ranks 1 and 4, R_g = 3 (a, c, d): nDCG@1 = 1, at rank 4 DCG (1 + 1/log2 5) over IDCG@3, and d,
+    # missed, scores the list's nDCG, the same DCG over IDCG@3
+    dcg = 1 + 1 / math.log2(5)
+    idcg = 1 + 1 / math.log2(3) + 1 / math.log2(4)
+    assert values[("u1", "ndcg_rel")] == pytest.approx((1 + dcg / idcg + dcg / idcg) / 3, abs=1e-12)
+    # u2: f at rank 2, R_g = 1: DCG 1/log2 3 over IDCG@1 = 1
+    assert values[("u2", "ndcg_rel")] == pytest.approx(1 / math.log2(3), abs=1e-12)
+    assert values[("u3", "ndcg_rel")] == 0
+
+
 def test_interpolated_precision() -> None:
     values = _per_user(["iprec_at_recall", "iprec_at_recall(recall=0.5)", "iprec_at_recall(recall=0.9)", "ap_11pt"])
     # u1: P@1 = 1 (1 of 3 relevant), P@4 = 2/4 (2 of 3); recall 0.5 needs lround(1.5) = 2, 0.9 lround(2.7) = 3
