@@ -111,7 +111,9 @@ rw_ideal_prefixes as (
     select
         {{ rankwise._partition_columns(spec) }}rw_user,
         rw_position,
-        sum({{ rankwise.dcg_term('rw_position', 'rw_relevance', spec.gain, spec.min_gain_relevance) }}) over (
+        sum(
+            {{ rankwise.dcg_term('rw_position', 'rw_relevance', spec.gain, spec.min_gain_relevance) }}
+        ) over (
             partition by {{ rankwise._partition_columns(spec) }}rw_user order by rw_position asc rows between unbounded preceding and current row
         ) as rw_ideal_prefix
     from (
