@@ -151,7 +151,8 @@ def parameter_values(declared: dict[str, Any]) -> str:
     kind = declared["kind"]
     if kind == "choice":
         return "one of " + ", ".join(f"`{choice}`" for choice in declared["choices"])
-    described = {"probability": "a number above 0 and below 1", "boolean": "`true` or `false`", "number": "a number"}
+    described = {"probability": "a number above 0 and below 1", "boolean": "`true` or `false`", "number": "a number",
+                 "proportion": "a number from 0 to 1", "positive": "a number above 0"}
     if kind not in described:
         raise PluginError(f"a metric parameter of kind {kind!r}, which the reference does not describe")
     return described[kind]

@@ -24,8 +24,8 @@
     gives one metric only (MAP, NDCG@10, p_10). A rankwise metric name is never
     an alias: 'rbp' is rankwise's rbp (p = 0.8, as ir_measures' RBP), not
     trec_eval's (p = 0.9, which `rankwise trec_eval` asks for by its parameter).
-    trec_eval's measures that rankwise does not compute yet (bpref, infAP,
-    iprec_at_recall, num_rel...) have no entry: each becomes one entry here when
+    trec_eval's measures that rankwise does not compute yet (G, ndcg_rel,
+    Rndcg...) have no entry: each becomes one entry here when
     its metric exists. `metric_alias` reads a name through it. -#}
 {% macro metric_aliases() %}
     {{- return(adapter.dispatch('metric_aliases', 'rankwise')()) -}}
@@ -45,6 +45,13 @@
         {'alias': 'set_F',      'form': 'name',   'metric': 'f1',          'example': 'set_F',         'source': 'trec_eval'},
         {'alias': 'unj',        'form': 'name_k', 'metric': 'unjudged',    'example': 'unj_10',        'source': 'trec_eval'},
         {'alias': 'ideal_dcg',  'form': 'name',   'metric': 'idcg',        'example': 'ideal_dcg',     'source': 'trec_eval'},
+        {'alias': 'iprec_at_recall', 'form': 'name_value', 'parameter': 'recall', 'metric': 'iprec_at_recall', 'example': 'iprec_at_recall_0.10', 'source': 'trec_eval'},
+        {'alias': '11pt_avg',   'form': 'name',   'metric': 'ap_11pt',     'example': '11pt_avg',      'source': 'trec_eval'},
+        {'alias': 'binG',       'form': 'name',   'metric': 'bin_g',       'example': 'binG',          'source': 'trec_eval'},
+        {'alias': 'infAP',      'form': 'name',   'metric': 'inf_ap',      'example': 'infAP',         'source': 'trec_eval'},
+        {'alias': 'Rprec_mult', 'form': 'name_value', 'parameter': 'm', 'metric': 'r_precision_multiple', 'example': 'Rprec_mult_0.20', 'source': 'trec_eval'},
+        {'alias': 'relative_P', 'form': 'name_k', 'metric': 'relative_precision', 'example': 'relative_P_10', 'source': 'trec_eval'},
+        {'alias': 'set_relative_P', 'form': 'name', 'metric': 'relative_precision', 'example': 'set_relative_P', 'source': 'trec_eval'},
         {'alias': 'P',          'form': 'name',   'metric': 'precision',   'example': 'P(rel=2)@10',   'source': 'ir_measures'},
         {'alias': 'R',          'form': 'name',   'metric': 'recall',      'example': 'R@100',         'source': 'ir_measures'},
         {'alias': 'AP',         'form': 'name',   'metric': 'map',         'example': 'AP@100',        'source': 'ir_measures'},
@@ -57,6 +64,12 @@
         {'alias': 'SetF',       'form': 'name',   'metric': 'f1',          'example': 'SetF',          'source': 'ir_measures'},
         {'alias': 'Judged',     'form': 'name',   'metric': 'judged',      'example': 'Judged@10',     'source': 'ir_measures'},
         {'alias': 'R_cap',      'form': 'name',   'metric': 'recall_cap',  'example': 'R_cap@10',      'source': 'beir'},
+        {'alias': 'Bpref',      'form': 'name',   'metric': 'bpref',       'example': 'Bpref',         'source': 'ir_measures'},
+        {'alias': 'NumRet',     'form': 'name',   'metric': 'num_ret',     'example': 'NumRet',        'source': 'ir_measures'},
+        {'alias': 'NumRel',     'form': 'name',   'metric': 'num_rel',     'example': 'NumRel',        'source': 'ir_measures'},
+        {'alias': 'NumRelRet',  'form': 'name',   'metric': 'num_rel_ret', 'example': 'NumRelRet',     'source': 'ir_measures'},
+        {'alias': 'SetAP',      'form': 'name',   'metric': 'set_map',     'example': 'SetAP',         'source': 'ir_measures'},
+        {'alias': 'SetRelP',    'form': 'name',   'metric': 'relative_precision', 'example': 'SetRelP', 'source': 'ir_measures'},
         {'alias': 'r-precision', 'form': 'name',  'metric': 'r_precision', 'example': 'r-precision',   'source': 'ranx'},
     ]) }}
 {% endmacro %}

@@ -27,7 +27,15 @@
                   chance of reaching the row: strategies/running_hits.sql),
                   'relevance_scale' (rw_max_relevance, the largest relevance
                   of the interactions), 'n_relevant_on_rows' (R on each
-                  judged row), 'all_running_lists', 'list_lengths',
+                  judged row), 'judged_so_far' (rw_judged_so_far on each
+                  judged row, the judged items up to it),
+                  'n_nonrelevant_on_rows' (rw_n_nonrelevant on each judged
+                  row, the user's judged items that are not relevant),
+                  'dcg_so_far' (rw_dcg_so_far, the DCG of the judged rows up
+                  to the row), 'ideal_prefix_on_rows' (rw_ideal_prefix, the
+                  IDCG at the row's rank or at the ideal list's end past it,
+                  and rw_n_gains, the user's interactions that earn a gain),
+                  'all_running_lists', 'list_lengths',
                   'ideal_gains'
       reads_when  more reads under some values of its parameters:
                   [{'when': {parameter: value}, 'reads': [...]}]
@@ -47,6 +55,25 @@
                                          'parameters': ['p', 'gain'], 'reads_when': [{'when': {'gain': 'graded'}, 'reads': ['relevance_scale']}]},
         'expected_reciprocal_rank':     {'source': 'judged',      'aggregate': '_aggregate_expected_reciprocal_rank', 'without_list': '0', 'from_rank_bits': false,
                                          'reads': ['continuation', 'relevance_scale']},
+        'bpref_sum':                    {'source': 'judged',      'aggregate': '_aggregate_bpref_sum', 'without_list': '0', 'from_rank_bits': false,
+                                         'reads': ['hits_so_far', 'judged_so_far', 'n_relevant_on_rows', 'n_nonrelevant_on_rows']},
+        'interpolated_precision':       {'source': 'judged',      'aggregate': '_aggregate_interpolated_precision', 'without_list': 'null', 'from_rank_bits': false,
+                                         'parameters': ['recall'], 'reads': ['hits_so_far', 'n_relevant_on_rows']},
+        'interpolated_precision_11pt':  {'source': 'judged',      'aggregate': '_aggregate_interpolated_precision_11pt', 'without_list': '0e0', 'from_rank_bits': false,
+                                         'reads': ['hits_so_far', 'n_relevant_on_rows']},
+        'hits_within_multiple_of_relevant': {'source': 'judged',  'aggregate': '_aggregate_hits_within_multiple_of_relevant', 'without_list': '0', 'from_rank_bits': false,
+                                         'parameters': ['m'], 'reads': ['n_relevant_on_rows']},
+        'inf_ap_sum':                   {'source': 'judged',      'aggregate': '_aggregate_inf_ap_sum', 'without_list': '0e0', 'from_rank_bits': false,
+                                         'reads': ['hits_so_far', 'judged_so_far']},
+        'ndcg_rel_sum':                 {'source': 'judged',      'aggregate': '_aggregate_ndcg_rel_sum', 'without_list': '0e0', 'from_rank_bits': false,
+                                         'reads': ['dcg_so_far', 'ideal_prefix_on_rows']},
+        'gains_retrieved':              {'source': 'judged',      'aggregate': '_aggregate_gains_retrieved', 'without_list': '0', 'from_rank_bits': false},
+        'n_gains':                      {'source': 'judged',      'aggregate': '_aggregate_n_gains', 'without_list': '0', 'from_rank_bits': false,
+                                         'reads': ['ideal_prefix_on_rows']},
+        'bin_g_sum':                    {'source': 'judged',      'aggregate': '_aggregate_bin_g_sum', 'without_list': '0e0', 'from_rank_bits': false,
+                                         'reads': ['hits_so_far']},
+        'judged_rank_biased_weight':    {'source': 'judged',      'aggregate': '_aggregate_judged_rank_biased_weight', 'without_list': '0e0', 'from_rank_bits': false,
+                                         'parameters': ['p']},
         'n_recommended':                {'source': 'list_rows',   'aggregate': none, 'without_list': none, 'from_rank_bits': false, 'reads': ['list_lengths']},
         'idcg':                         {'source': 'truth',       'aggregate': none, 'without_list': none, 'from_rank_bits': false, 'reads': ['ideal_gains']},
     }) }}
@@ -141,3 +168,6 @@
     {%- set continuation = 'case when rw_stops_before > 0 then 0e0 when rw_log_continuation_before < -7e2 then 0e0 else exp(rw_log_continuation_before) end' -%}
     {{ return(rankwise.err_at_k('rw_rank', 'rw_stop_probability', continuation)) }}
 {% endmacro %}
+
+{#- The aggregates of trec_eval's other measures (bpref, infAP, interpolated
+    precision...): trec_eval_aggregates.sql. -#}

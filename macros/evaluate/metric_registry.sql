@@ -45,15 +45,24 @@
                       (stage_calibration.sql); the macro writes one group's
                       term: calibration(columns, spec, parameters)
       zero_without_list  true when a user with truth but no list scores 0 (every
-                      metric but idcg, a property of the user's truth)
+                      metric but idcg and num_rel, properties of the user's truth)
       every_user      true when a list without a judged row within the cutoff
-                      does not score 0 (unjudged): its means list every list
-                      at every cutoff (the plan fact every_list) rather than
-                      count the ones without a judged row
+                      does not score 0 (num_ret, its length; num_rel, R;
+                      unjudged): its
+                      means list every user of the set (the means strategy
+                      'listed') rather than count the ones without a judged row
       nonzero_without_a_hit  true when its mean can be above 0 though no list
-                      holds a relevant item (a count of the judged items:
-                      judged, unjudged): such a mean proves no overlap
-                      (_metrics_shown_by_a_hit)
+                      holds a relevant item (a count of the judged items or
+                      their weights, a geometric mean's floor, a worth given
+                      to items that are not relevant): such a mean proves no
+                      overlap (_metrics_shown_by_a_hit)
+      summary         what its mean over the users is: 'mean' (none: the
+                      arithmetic mean, with its interval), 'sum' (the total
+                      over the users: trec_eval's counts) or 'geometric' (the
+                      geometric mean of the values floored at 1e-5, trec_eval's
+                      gm_map and gm_bpref); a total or geometric mean has no
+                      interval, and compare refuses it. `rankwise trec_eval`
+                      prints its `all` line as it is
       reads           what it reads besides the lists: the optional inputs
                       ('items': the catalog; 'train': the training interactions)
                       and the stages it needs, or what a stage provides
@@ -69,7 +78,8 @@
       parameters      the parameters a metric string may give it,
                       as 'rbp(p=0.95)@20': {name: {'kind', 'default', 'choices',
                       'help'}}, kind 'probability' (a number above 0 and below
-                      1), 'choice' (one of `choices`) or 'boolean'; the formula
+                      1), 'proportion' (from 0 to 1), 'positive' (above 0),
+                      'number', 'choice' (one of `choices`) or 'boolean'; the formula
                       and the components' aggregates read their values. Every
                       per-user metric also takes `rel` (parse_metrics.sql)
       exact_lengths   user level: true when its formula reads the list's
@@ -119,6 +129,46 @@
         'judged':             {'cutoff': true,  'level': 'user', 'better': none, 'range': [0, 1],  'components': ['n_judged', 'n_recommended'], 'formula': '_formula_judged', 'zero_without_list': true, 'exact_lengths': true,
                                'nonzero_without_a_hit': true},
         'map_to_full_recall': {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['precision_sum_to_full_recall', 'ranks_to_full_recall'], 'formula': '_formula_map_to_full_recall', 'zero_without_list': true},
+        'gm_map':             {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['precision_sum', 'hits'], 'formula': '_formula_map', 'zero_without_list': true,
+                               'nonzero_without_a_hit': true, 'summary': 'geometric',
+                               'needs_cutoff': {'when': {'ap_denominator': 'k'}, 'why': "with ap_denominator='k'"}},
+        'bpref':              {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['bpref_sum'], 'formula': '_formula_bpref', 'zero_without_list': true},
+        'gm_bpref':           {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['bpref_sum'], 'formula': '_formula_bpref', 'zero_without_list': true,
+                               'nonzero_without_a_hit': true, 'summary': 'geometric'},
+        'num_ret':            {'cutoff': false, 'level': 'user', 'better': none, 'range': [0, none],  'components': ['n_recommended'], 'formula': '_formula_num_ret', 'zero_without_list': true,
+                               'every_user': true, 'summary': 'sum'},
+        'num_rel':            {'cutoff': false, 'level': 'user', 'better': none, 'range': [0, none],  'components': [], 'formula': '_formula_num_rel', 'zero_without_list': false,
+                               'every_user': true, 'summary': 'sum'},
+        'num_rel_ret':        {'cutoff': false, 'level': 'user', 'better': 'higher', 'range': [0, none],  'components': ['hits'], 'formula': '_formula_hit_count', 'zero_without_list': true,
+                               'summary': 'sum'},
+        'num_nonrel_judged_ret': {'cutoff': false, 'level': 'user', 'better': none, 'range': [0, none],  'components': ['n_judged', 'hits'], 'formula': '_formula_num_nonrel_judged_ret',
+                               'zero_without_list': true, 'nonzero_without_a_hit': true, 'summary': 'sum'},
+        'iprec_at_recall':    {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['interpolated_precision'],
+                               'formula': '_formula_interpolated_precision', 'zero_without_list': true,
+                               'parameters': {'recall': {'kind': 'proportion', 'default': 0.0, 'help': "the recall level: the largest precision at a rank where recall is at least it"}}},
+        'ap_11pt':            {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['interpolated_precision_11pt'],
+                               'formula': '_formula_ap_11pt', 'zero_without_list': true},
+        'r_precision_multiple': {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits_within_multiple_of_relevant'],
+                               'formula': '_formula_r_precision_multiple', 'zero_without_list': true,
+                               'parameters': {'m': {'kind': 'positive', 'default': 1.0, 'help': "the multiple of R: precision at rank floor(m R + 0.9)"}}},
+        'relative_precision': {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits', 'n_recommended'],
+                               'formula': '_formula_relative_precision', 'zero_without_list': true},
+        'set_map':            {'cutoff': false, 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits', 'n_recommended'], 'formula': '_formula_set_map',
+                               'zero_without_list': true},
+        'utility':            {'cutoff': false, 'level': 'user', 'better': 'higher', 'range': [none, none],  'components': ['hits', 'n_recommended'], 'formula': '_formula_utility',
+                               'zero_without_list': true, 'nonzero_without_a_hit': true, 'every_user': true,
+                               'parameters': {'a': {'kind': 'number', 'default': 1, 'help': "the worth of a relevant item retrieved"},
+                                              'b': {'kind': 'number', 'default': -1, 'help': "the worth of an item retrieved that is not relevant"},
+                                              'c': {'kind': 'number', 'default': 0, 'help': "the worth of a relevant item not retrieved"}}},
+        'inf_ap':             {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['inf_ap_sum'], 'formula': '_formula_inf_ap',
+                               'zero_without_list': true},
+        'ndcg_rel':           {'cutoff': false, 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['ndcg_rel_sum', 'gains_retrieved', 'n_gains', 'dcg', 'idcg'],
+                               'formula': '_formula_ndcg_rel', 'zero_without_list': true},
+        'bin_g':              {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['bin_g_sum'], 'formula': '_formula_bin_g',
+                               'zero_without_list': true},
+        'rbp_residual':       {'cutoff': false, 'level': 'user', 'better': none, 'range': [0, 1],  'components': ['judged_rank_biased_weight', 'n_judged', 'n_recommended'],
+                               'formula': '_formula_rbp_residual', 'zero_without_list': true, 'nonzero_without_a_hit': true, 'every_user': true,
+                               'parameters': {'p': {'kind': 'probability', 'default': 0.8, 'help': "the chance that the user goes on to the next rank, as rbp's"}}},
         'entropy':            {'cutoff': true,  'level': 'group', 'better': 'higher', 'range': [0, none], 'formula': '_formula_entropy', 'aggregates': '_aggregates_entropy', 'bootstrap': true},
         'coverage':           {'cutoff': true,  'level': 'group', 'better': 'higher', 'range': [0, 1], 'formula': '_formula_coverage', 'aggregates': '_aggregates_coverage',
                                'reads': ['items', 'catalog_size'],
@@ -183,9 +233,10 @@
 {#- The metrics whose mean is above 0 only if some list holds one of its user's
     relevant items: the user-level metrics with a component counted over the
     lists' rows found in the interactions (a list without such a row has none
-    of it, and the formulas are 0 then). Such a mean proves that the two tables
-    share a user and an item, which the wrapper's overlap check would otherwise
-    have to ask. Not a metric whose registry entry sets nonzero_without_a_hit. -#}
+    of it, and the formulas are 0 then), but those whose registry says
+    nonzero_without_a_hit. Such a mean proves that the two tables share a user
+    and an item, which the wrapper's overlap check would otherwise have to
+    ask. -#}
 {% macro _metrics_shown_by_a_hit() %}
     {%- set registry = rankwise._component_registry() -%}
     {%- set names = [] -%}
@@ -294,6 +345,103 @@
 
 {% macro _formula_map_to_full_recall(columns, k, spec) %}
     {{ return(rankwise.map_to_full_recall_at_k(columns.precision_sum_to_full_recall, columns.ranks_to_full_recall)) }}
+{% endmacro %}
+
+{#- bpref (Buckley & Voorhees 2004): its terms' sum over R; 0 when R is 0. -#}
+{% macro _formula_bpref(columns, k, spec) %}
+    {{ return('coalesce(' ~ rankwise.safe_divide(columns.bpref_sum, columns.n_relevant) ~ ', 0e0)') }}
+{% endmacro %}
+
+{#- The counts of trec_eval (summed over the users): the items of the list, the
+    user's relevant items (R), the relevant items retrieved and the judged
+    non-relevant ones retrieved. -#}
+{% macro _formula_num_ret(columns, k, spec) %}
+    {{ return(columns.n_recommended) }}
+{% endmacro %}
+
+{% macro _formula_num_rel(columns, k, spec) %}
+    {{ return(columns.n_relevant) }}
+{% endmacro %}
+
+{% macro _formula_hit_count(columns, k, spec) %}
+    {{ return(columns.hits) }}
+{% endmacro %}
+
+{% macro _formula_num_nonrel_judged_ret(columns, k, spec) %}
+    {{ return('(' ~ columns.n_judged ~ ' - ' ~ columns.hits ~ ')') }}
+{% endmacro %}
+
+{#- Interpolated precision at a recall level (trec_eval's iprec_at_recall):
+    0 when no relevant item reaches the level. -#}
+{% macro _formula_interpolated_precision(columns, k, spec, parameters) %}
+    {{ return('coalesce(' ~ columns.interpolated_precision ~ ', 0e0)') }}
+{% endmacro %}
+
+{#- The 11-point interpolated average precision: the mean of the interpolated
+    precisions at recall 0, 0.1, ..., 1 (their sum is the component). -#}
+{% macro _formula_ap_11pt(columns, k, spec) %}
+    {{ return('(' ~ columns.interpolated_precision_11pt ~ ' / 11e0)') }}
+{% endmacro %}
+
+{#- Precision at rank n = floor(m R + 0.9) (trec_eval's Rprec_mult): the hits
+    within it over n; 0 when n is 0. -#}
+{% macro _formula_r_precision_multiple(columns, k, spec, parameters) %}
+    {{ return('coalesce(' ~ rankwise.safe_divide(columns.hits_within_multiple_of_relevant, rankwise._rank_at_multiple_of_relevant(parameters.m, columns.n_relevant)) ~ ', 0e0)') }}
+{% endmacro %}
+
+{#- Precision over the most a list of its size could score, hits / min(k, R)
+    (trec_eval's relative_P), or on the whole list hits / min(n, R), n its
+    length (set_relative_P); 0 when R or n is 0. -#}
+{% macro _formula_relative_precision(columns, k, spec) %}
+    {%- set size = 'coalesce(' ~ k ~ ', ' ~ columns.n_recommended ~ ')' -%}
+    {{ return('coalesce(' ~ rankwise.safe_divide(columns.hits, 'least(' ~ size ~ ', ' ~ columns.n_relevant ~ ')') ~ ', 0e0)') }}
+{% endmacro %}
+
+{#- trec_eval's set_map: h^2 / (n R), the list's precision times its recall;
+    0 when n or R is 0. -#}
+{% macro _formula_set_map(columns, k, spec) %}
+    {%- set float = rankwise.type_float64() -%}
+    {{ return('coalesce(' ~ rankwise.safe_divide('cast(' ~ columns.hits ~ ' as ' ~ float ~ ') * ' ~ columns.hits,
+                                                  'cast(' ~ columns.n_recommended ~ ' as ' ~ float ~ ') * ' ~ columns.n_relevant) ~ ', 0e0)') }}
+{% endmacro %}
+
+{#- trec_eval's utility: a h + b (n - h) + c (R - h), the worth of the relevant
+    items retrieved, of the others retrieved, and of the relevant items
+    missed (its fourth term, the items neither retrieved nor relevant, needs
+    the collection's size, which rankwise does not take). -#}
+{% macro _formula_utility(columns, k, spec, parameters) %}
+    {%- set hits = columns.hits -%}
+    {{ return('(' ~ rankwise._double_literal(parameters.a) ~ ' * ' ~ hits ~ ' + ' ~ rankwise._double_literal(parameters.b) ~ ' * (' ~ columns.n_recommended ~ ' - ' ~ hits
+              ~ ') + ' ~ rankwise._double_literal(parameters.c) ~ ' * (' ~ columns.n_relevant ~ ' - ' ~ hits ~ '))') }}
+{% endmacro %}
+
+{#- infAP (Yilmaz & Aslam 2006, as trec_eval's m_infap.c): its terms' sum
+    over R; 0 when R is 0. -#}
+{% macro _formula_inf_ap(columns, k, spec) %}
+    {{ return('coalesce(' ~ rankwise.safe_divide(columns.inf_ap_sum, columns.n_relevant) ~ ', 0e0)') }}
+{% endmacro %}
+
+{#- trec_eval's ndcg_rel: nDCG averaged over the Rg items that earn a gain, at
+    each one's rank, a missed one scoring the list's nDCG; 0 when Rg is 0. -#}
+{% macro _formula_ndcg_rel(columns, k, spec) %}
+    {%- set missed = '(' ~ columns.n_gains ~ ' - ' ~ columns.gains_retrieved ~ ') * ' ~ rankwise.ndcg_at_k(columns.dcg, columns.idcg) -%}
+    {{ return('coalesce(' ~ rankwise.safe_divide(columns.ndcg_rel_sum ~ ' + ' ~ missed, columns.n_gains) ~ ', 0e0)') }}
+{% endmacro %}
+
+{#- trec_eval's binG: the sum over the relevant items of 1 / log2(2 + the
+    items above them that are not relevant), over R; 0 when R is 0. -#}
+{% macro _formula_bin_g(columns, k, spec) %}
+    {{ return('coalesce(' ~ rankwise.safe_divide(columns.bin_g_sum, columns.n_relevant) ~ ', 0e0)') }}
+{% endmacro %}
+
+{#- RBP's residual (Moffat & Zobel 2008; trec_eval's rbp_resid): what RBP
+    could still gain were every unjudged item of the list relevant, and the
+    list go on relevant past its end, p^n + (1 - p) sum over the unjudged
+    ranks i of p^(i-1), which is 1 - (1 - p) times the judged ranks' sum;
+    0, as trec_eval's, for a list whose every item is judged. -#}
+{% macro _formula_rbp_residual(columns, k, spec, parameters) %}
+    {{ return('(case when ' ~ columns.n_judged ~ ' < ' ~ columns.n_recommended ~ ' then 1e0 - (1e0 - ' ~ rankwise._double_literal(parameters.p) ~ ') * '
+              ~ columns.judged_rank_biased_weight ~ ' else 0e0 end)') }}
 {% endmacro %}
 
 {#- A group-level formula reads the aggregates over the group's items that its

@@ -142,6 +142,17 @@
         {#- a whole number stays one, so that the label reads rel=2 -#}
         {{ return(number | int if number == number | int else number) }}
     {%- endif -%}
+    {%- if declared.kind == 'proportion' -%}
+        {%- if number is none or (number - number) != 0 or not (number >= 0 and number <= 1) -%}
+            {{ exceptions.raise_compiler_error(problem ~ "a number from 0 to 1 (" ~ declared.help ~ "); got '" ~ text ~ "'.") }}
+        {%- endif -%}
+        {{ return(number) }}
+    {%- elif declared.kind == 'positive' -%}
+        {%- if number is none or (number - number) != 0 or not (number > 0) -%}
+            {{ exceptions.raise_compiler_error(problem ~ "a finite number above 0 (" ~ declared.help ~ "); got '" ~ text ~ "'.") }}
+        {%- endif -%}
+        {{ return(number) }}
+    {%- endif -%}
     {%- if number is none or (number - number) != 0 or not (number > 0 and number < 1) -%}
         {{ exceptions.raise_compiler_error(problem ~ "a number above 0 and below 1 (" ~ declared.help ~ "); got '" ~ text ~ "'.") }}
     {%- endif -%}

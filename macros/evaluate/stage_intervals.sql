@@ -75,7 +75,8 @@ rw_means as (
     n - listed are 0: their sums of squared deviations combined as two
     samples' are (Chan, Golub and LeVeque 1979), which keeps the engines'
     stable variance rather than sum(x^2) - n mean^2, which cancels. NULL for
-    fewer than 2 values. -#}
+    fewer than 2 values, and for a NULL variance (a total or a geometric mean:
+    the registry's `summary`). -#}
 {% macro _standard_deviation_with_zeros(mean, n, listed, var) %}
     {%- set float = rankwise.type_float64() -%}
     {%- set n_float = 'cast(' ~ n ~ ' as ' ~ float ~ ')' -%}
@@ -83,7 +84,7 @@ rw_means as (
     {#- the listed values' mean is n mean / listed: (n mean / listed)^2 listed (n - listed) / n -#}
     {%- set zeros = 'case when ' ~ listed ~ ' > 0\n                then ' ~ mean ~ ' * ' ~ mean ~ ' * ' ~ n_float ~ ' * (' ~ n_float ~ ' - ' ~ listed_float ~ ') / '
         ~ listed_float ~ '\n                else 0e0 end' -%}
-    {{ return('case when ' ~ n ~ ' >= 2 then sqrt(greatest(\n            ' ~ var ~ ' * ' ~ listed_float ~ '\n            + ' ~ zeros
+    {{ return('case when ' ~ n ~ ' >= 2 and ' ~ var ~ ' is not null then sqrt(greatest(\n            ' ~ var ~ ' * ' ~ listed_float ~ '\n            + ' ~ zeros
               ~ ',\n            0e0) / (' ~ n_float ~ ' - 1)) end') }}
 {% endmacro %}
 

@@ -7,18 +7,25 @@
     group), and many groups or cutoffs cost little more than one. -#}
 
 {#- rw_group_sums: per (group, cutoff), each metric's sum over the users with a
-    judged row within the cutoff; for the interval, their number and the
-    population variance of their values (combined with the unlisted zeros in the
-    output, see _interval_half_width). -#}
+    judged row within the cutoff (over every user of its set under the means
+    strategy 'listed'); for the interval, their number and the population
+    variance of their values (combined with the unlisted zeros in the output,
+    see _interval_half_width). A metric whose summary is the geometric mean
+    (gm_map) sums its values' logarithms instead, and counts them. -#}
 {% macro _stage_group_sums(spec) %}
 rw_group_sums as (
     select
         {{ rankwise._group_columns(spec.groups) }}rw_limit
-        {%- for metric in spec.user_metric_names if metric.zero_without_list %},
+        {%- for metric in spec.user_metric_names if metric.zero_without_list or metric.every_user %}
+        {%- if metric.summary == 'geometric' %},
+        sum({{ rankwise._geometric_mean_term('rw_value__' ~ metric.key) }}) as rw_sum__{{ metric.key }},
+        count(rw_value__{{ metric.key }}) as rw_listed__{{ metric.key }}
+        {%- else %},
         sum(rw_value__{{ metric.key }}) as rw_sum__{{ metric.key }}
-        {%- if spec.confidence is not none %},
+        {%- if spec.confidence is not none and metric.summary == 'mean' %},
         count(rw_value__{{ metric.key }}) as rw_listed__{{ metric.key }},
         {{ rankwise._var_pop('rw_value__' ~ metric.key) }} as rw_var__{{ metric.key }}
+        {%- endif %}
         {%- endif %}
         {%- endfor %}
     from rw_user_metrics
@@ -101,17 +108,29 @@ rw_truth_idcg_sums as (
     {%- for metric in spec.user_metric_names -%}
         {%- set name = metric.key -%}
         {%- set count = {'interactions': truth_users, 'both': counts ~ '.rw_n_both', 'relevant': counts ~ '.rw_n_relevant'}[metric.users] -%}
-        {%- if metric.zero_without_list -%}
+        {%- set summed = metric.zero_without_list or metric.every_user -%}
+        {%- if summed -%}
             {%- set total = 'coalesce(sums.rw_sum__' ~ name ~ ', 0)' -%}
         {%- else -%}
             {%- set total = {'interactions': 'truth_idcg.rw_sum_interactions__idcg', 'both': 'idcg_sums.rw_sum__idcg',
                              'relevant': 'idcg_sums.rw_sum_relevant__idcg'}[metric.users] -%}
         {%- endif -%}
-        {%- do columns.extend([rankwise.safe_divide(total, count) ~ ' as rw_value__' ~ name, count ~ ' as rw_n_users__' ~ name]) -%}
-        {%- if spec.confidence is not none -%}
+        {%- if metric.summary == 'sum' -%}
+            {#- a total over the users of the set (the counts: num_ret, num_rel) -#}
+            {%- set value = 'case when ' ~ count ~ ' > 0 then cast(' ~ total ~ ' as ' ~ rankwise.type_float64() ~ ') end' -%}
+        {%- elif metric.summary == 'geometric' -%}
+            {%- set value = rankwise._geometric_mean(total, 'coalesce(sums.rw_listed__' ~ name ~ ', 0)', count) -%}
+        {%- else -%}
+            {%- set value = rankwise.safe_divide(total, count) -%}
+        {%- endif -%}
+        {%- do columns.extend([value ~ ' as rw_value__' ~ name, count ~ ' as rw_n_users__' ~ name]) -%}
+        {%- if spec.confidence is not none and metric.summary != 'mean' -%}
+            {#- a total or a geometric mean has no Student t interval -#}
+            {%- do columns.extend([count ~ ' as rw_listed__' ~ name, 'cast(null as ' ~ rankwise.type_float64() ~ ') as rw_var__' ~ name]) -%}
+        {%- elif spec.confidence is not none -%}
             {#- idcg's sums run over every user of the set: none is left unlisted -#}
-            {%- set listed = 'coalesce(sums.rw_listed__' ~ name ~ ', 0)' if metric.zero_without_list else count -%}
-            {%- set variance = 'sums.rw_var__' ~ name if metric.zero_without_list else {'interactions': 'truth_idcg.rw_var_interactions__idcg',
+            {%- set listed = 'coalesce(sums.rw_listed__' ~ name ~ ', 0)' if summed else count -%}
+            {%- set variance = 'sums.rw_var__' ~ name if summed else {'interactions': 'truth_idcg.rw_var_interactions__idcg',
                                'both': 'idcg_sums.rw_var__idcg', 'relevant': 'idcg_sums.rw_var_relevant__idcg'}[metric.users] -%}
             {%- do columns.extend([listed ~ ' as rw_listed__' ~ name, 'coalesce(' ~ variance ~ ', 0) as rw_var__' ~ name]) -%}
         {%- endif -%}
@@ -145,3 +164,18 @@ rw_group_means as (
     {%- endif %}
 )
 {%- endmacro %}
+
+{#- A term of the geometric mean of trec_eval's gm_map and gm_bpref: the
+    logarithm of the value, floored at 1e-5 (trec_eval's MIN_GEO_MEAN, as a 0
+    has no logarithm; m_gm_map.c). -#}
+{% macro _geometric_mean_term(value) %}
+    {{ return('ln(greatest(' ~ value ~ ', 1e-5))') }}
+{% endmacro %}
+
+{#- The geometric mean of `n` values from the sum of the `listed` ones' terms
+    (_geometric_mean_term): each of the n - listed users without a judged row
+    scores 0 and adds ln(1e-5), as trec_eval's meas_avg.c adds for the queries
+    -c counts without a run. -#}
+{% macro _geometric_mean(log_sum, listed, n) %}
+    {{ return('case when ' ~ n ~ ' > 0 then exp((' ~ log_sum ~ ' + (' ~ n ~ ' - ' ~ listed ~ ') * ln(1e-5)) / ' ~ n ~ ') end') }}
+{% endmacro %}

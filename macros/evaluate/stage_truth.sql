@@ -35,6 +35,10 @@ rw_user_truth_counts as (
         {{ rankwise._partition_columns(spec) }}rw_user,
         cast(count(case when {{ rankwise._is_relevant('rw_relevance', spec) }} then 1 end) as bigint) as rw_n_relevant,
         cast(count(*) as bigint) as rw_n_truth_items
+        {%- if 'ideal_prefix_on_rows' in spec.demands %},
+        {#- the interactions that earn a DCG gain (ndcg_rel's relevant items) #}
+        cast(count(case when {{ rankwise.relevance_gain('rw_relevance', spec.gain, spec.min_gain_relevance) }} > 0 then 1 end) as bigint) as rw_n_gains
+        {%- endif %}
         {%- if spec.propensity is not none %},
         sum(case when {{ rankwise._is_relevant('rw_relevance', spec) }} then rw_weight else 0e0 end) as rw_weighted_relevant
         {%- endif %}
@@ -98,3 +102,27 @@ rw_relevance_scale as (
     {%- endif -%}
     {{ return('1e0 / (' ~ propensity ~ ')') }}
 {% endmacro %}
+
+{#- rw_ideal_prefixes: per user of the interactions and position p of its ideal
+    list (its interactions that earn a gain, by relevance descending), the
+    IDCG of the first p positions (ndcg_rel's normaliser at each rank). -#}
+{% macro _stage_ideal_prefixes(spec) %}
+rw_ideal_prefixes as (
+    select
+        {{ rankwise._partition_columns(spec) }}rw_user,
+        rw_position,
+        sum(
+            {{ rankwise.dcg_term('rw_position', 'rw_relevance', spec.gain, spec.min_gain_relevance) }}
+        ) over (
+            partition by {{ rankwise._partition_columns(spec) }}rw_user order by rw_position asc rows between unbounded preceding and current row
+        ) as rw_ideal_prefix
+    from (
+        select
+            {{ rankwise._partition_columns(spec) }}rw_user,
+            rw_relevance,
+            row_number() over (partition by {{ rankwise._partition_columns(spec) }}rw_user order by rw_relevance desc nulls last) as rw_position
+        from rw_interactions
+        where {{ rankwise.relevance_gain('rw_relevance', spec.gain, spec.min_gain_relevance) }} > 0
+    ) as rw_ideal_positions
+)
+{%- endmacro %}

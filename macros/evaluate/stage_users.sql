@@ -4,12 +4,11 @@
 {#- The rows of rw_user_components before the components are joined on: for the
     means, the (list, cutoff) pairs with a judged row (every other pair scores 0
     and is counted, not listed: see stage_means.sql); for the per-user output,
-    and for the means of a metric that is not 0 without a judged item (the plan
-    fact every_list), every list of a truth user at every cutoff, and for the
-    per-user output under users='interactions' every truth user in every
-    group, with or without a list. -#}
+    every list of a truth user at every cutoff, and under users='interactions'
+    every truth user in every group, with or without a list; the same for the
+    means of a metric not 0 without a judged row (the means strategy 'listed'). -#}
 {% macro _user_component_rows(spec) %}
-    {%- if not spec.facts.every_list -%}
+    {%- if not spec.every_user_rows -%}
     {{ return('rw_judged_lists as judged
     inner join rw_user_truth_counts as truth
         on truth.rw_user = judged.rw_user' ~ rankwise._partitions_match('truth', 'judged', spec)) }}
@@ -57,13 +56,13 @@
     read; a list with no judged row within the cutoff has no hit. -#}
 {% macro _stage_user_components(spec) %}
     {%- set registry = rankwise._component_registry() -%}
-    {%- set keys = 'judged' if not spec.facts.every_list else 'truth' -%}
+    {%- set keys = 'judged' if not spec.every_user_rows else 'truth' -%}
 rw_user_components as (
     select
         {{ rankwise._selected_columns(spec.groups, keys) }}{{ keys }}.rw_user as rw_user,
         {{ keys }}.rw_limit as rw_limit,
         {{ keys }}.rw_k as rw_k,
-        {{ '1' if not spec.facts.every_list else 'truth.rw_has_list' }} as rw_has_list,
+        {{ '1' if not spec.every_user_rows else 'truth.rw_has_list' }} as rw_has_list,
         truth.rw_n_relevant as rw_n_relevant
         {%- if spec.propensity is not none %},
         truth.rw_weighted_relevant as rw_weighted_relevant

@@ -114,7 +114,9 @@
     {%- set list_level = [] -%}
     {%- for metric in ([metrics] if metrics is string else metrics) -%}
         {%- set entry = registry.get(metric.split('@')[0].split('(')[0], {}) -%}
-        {%- if entry.get('level') == 'list' or (entry.get('level') == 'user' and entry.get('zero_without_list', true)) -%}
+        {#- compare tests paired per-user means: not a property of the truth, nor a total or geometric mean -#}
+        {%- if entry.get('level') == 'list' or (entry.get('level') == 'user' and entry.get('zero_without_list', true)
+                                                and entry.get('summary', 'mean') == 'mean') -%}
             {%- do paired.append(metric) -%}
             {%- do names.append(metric.split('@')[0].split('(')[0]) -%}
             {%- if entry.get('level') == 'list' %}{% do list_level.append(metric) %}{% endif -%}

@@ -108,6 +108,10 @@
     {%- for metric in spec.user_metric_names if not metric.zero_without_list -%}
         {{ exceptions.raise_compiler_error("rankwise.compare: " ~ metric.name ~ " is a property of the interactions, the same for every model; leave it out of `metrics`.") }}
     {%- endfor -%}
+    {#- the tests compare means of paired per-user values -#}
+    {%- for metric in spec.user_metric_names if metric.summary != 'mean' -%}
+        {{ exceptions.raise_compiler_error("rankwise.compare: " ~ metric.name ~ "'s summary is " ~ {'sum': 'a total', 'geometric': 'a geometric mean'}[metric.summary] ~ " over the users, not a mean, and compare tests the mean of paired per-user differences; leave it out of `metrics` (compare " ~ ('map or bpref' if metric.summary == 'geometric' else 'the per-user metrics') ~ " instead).") }}
+    {%- endfor -%}
     {%- if baseline is not none and not (baseline is string or (baseline is number and baseline is not boolean and (baseline - baseline) == 0)) -%}
         {{ exceptions.raise_compiler_error("rankwise.compare: argument `baseline` must be a value of the model column (text or a number), or none to compare every pair; got " ~ rankwise._describe(baseline) ~ ".") }}
     {%- endif -%}

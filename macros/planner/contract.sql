@@ -71,6 +71,7 @@
             {%- do metrics.append({'name': entry.name, 'k': entry.k, 'label': rankwise._label_of(entry.label, entry.k), 'level': entry.level,
                                    'reads': entry.reads, 'users': entry.get('users'),
                                    'compared': entry.level == 'user' and rankwise._metric_registry()[entry.name].get('zero_without_list', false)
+                                               and rankwise._metric_registry()[entry.name].get('summary', 'mean') == 'mean'
                                                and rankwise._metric_registry()[entry.name].get('better') is not none}) -%}
         {%- endfor -%}
     {%- endfor -%}
@@ -181,6 +182,12 @@
         {{ return(rankwise._readers_of(arguments.read)) }}
     {%- elif name == 'strategy_descriptions' -%}
         {{ return(rankwise._strategy_descriptions()) }}
+    {%- elif name == 'metric_label' -%}
+        {#- the output's metric_label of one metric string (its parameters as the label shows them, then @k) -#}
+        {%- set parsed = rankwise._parse_metrics([arguments.metric], none, 'trec_eval')[0] -%}
+        {{ return(parsed.label ~ ('' if parsed.k is none else '@' ~ parsed.k)) }}
+    {%- elif name == 'metric_summary' -%}
+        {{ return(rankwise._metric_registry()[arguments.metric].get('summary', 'mean')) }}
     {%- elif name == 'metric_better' -%}
         {{ return(rankwise.metric_better(arguments.name)) }}
     {%- elif name == 'metric_alias' -%}

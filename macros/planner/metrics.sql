@@ -206,7 +206,9 @@
                                      and its_cutoffs | reject('in', spec.default_cutoffs) | list | length == 0 -%}
         {%- do user_metric_names.append({'name': entry.name, 'key': entry.key, 'label': entry.label, 'parameters': entry.parameters,
                                          'component_instances': entry.component_instances, 'users': entry.users,
-                                         'zero_without_list': metrics[entry.name].zero_without_list, 'at_default_cutoffs': at_default_cutoffs}) -%}
+                                         'zero_without_list': metrics[entry.name].zero_without_list, 'at_default_cutoffs': at_default_cutoffs,
+                                         'every_user': metrics[entry.name].get('every_user', false),
+                                         'summary': metrics[entry.name].get('summary', 'mean')}) -%}
     {%- endfor -%}
     {%- for entry in spec.requested -%}
         {%- for read in entry.reads if read not in demands %}{% do demands.append(read) %}{% endfor -%}

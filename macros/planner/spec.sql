@@ -74,14 +74,18 @@
     {%- endfor -%}
     {%- do spec.update(rankwise._planned_reads(spec)) -%}
     {%- do spec.update({
-        'facts': {'grouped': spec.groups | length > 0, 'per_user': per_user,
-                  'every_list': per_user or spec.user_metric_names | selectattr('name', 'in', rankwise._metric_names_where('every_user')) | list | length > 0},
+        'facts': {'grouped': spec.groups | length > 0, 'per_user': per_user},
         'list_keys': spec.groups + ['rw_user'],
         'whole_list': '9223372036854775807',
         'inlined_recommendations': spec.score is none,
-        'rows_for_users_without_list': per_user and 'interactions' in spec.user_sets,
     }) -%}
     {%- set strategies = rankwise._plan_strategies(spec) -%}
+    {#- the means of a metric not 0 without a judged row list every user of
+        the set, as the per-user rows do -#}
+    {%- set every_user_rows = per_user or strategies.means == 'listed' -%}
+    {%- do spec.update({'every_user_rows': every_user_rows,
+                        'rows_for_users_without_list': every_user_rows and 'interactions' in spec.user_sets}) -%}
+    {%- do spec.facts.update({'every_user_rows': every_user_rows}) -%}
     {#- the IDCG of every user of the interactions, not only of those with a
         judged list: a metric that is not 0 without a list (idcg), the
         per-user output, and the one pass, where every list is a row -#}

@@ -5,13 +5,17 @@
 {% macro _plan_strategies(spec) %}
     {%- set truth_properties = spec.user_metric_names | rejectattr('zero_without_list') | list | length > 0 -%}
     {%- set exact_metrics = rankwise._metric_names_where('exact_lengths') -%}
+    {#- a metric not 0 for a list without a judged row (num_ret, num_rel): its
+        means list every user; the one pass gives arithmetic means only -#}
+    {%- set every_user = spec.user_metric_names | selectattr('every_user') | list | length > 0 -%}
+    {%- set plain_means = spec.user_metric_names | rejectattr('summary', 'ne', 'mean') | list | length == spec.user_metric_names | length -%}
     {%- set exact_lengths = 'n_recommended' in spec.components and (spec.per_user or spec.precision_denominator == 'list_length'
                                                                     or spec.user_metric_names | selectattr('name', 'in', exact_metrics) | list | length > 0) -%}
     {%- set judged = rankwise._judged_strategy(spec, spec.components_from.judged,
                                                spec.user_group is none and not spec.per_user and spec.list_metrics | length == 0
                                                and spec.group_metrics | length == 0 and not truth_properties and not exact_lengths
-                                               and spec.components_from.all_running | length == 0) -%}
-    {%- set means = 'one_pass' if judged == 'user_arrays' else ('per_user' if spec.per_user else 'counted') -%}
+                                               and spec.components_from.all_running | length == 0 and not every_user and plain_means) -%}
+    {%- set means = 'one_pass' if judged == 'user_arrays' else ('per_user' if spec.per_user else ('listed' if every_user else 'counted')) -%}
     {%- if 'n_recommended' not in spec.components or means == 'one_pass' -%}
         {%- set lengths = none -%}
     {%- elif exact_lengths -%}
@@ -40,6 +44,7 @@
         'means': {
             'one_pass': "the sums, the users of each set and the checks in one aggregate over the user rows",
             'counted': "the users without a judged item are counted, not listed: each mean is the sum over the lists with one, over the users of the set",
+            'listed': "one row per user of the set and cutoff, summed: a metric asked is not 0 for a list without a judged item (num_ret, num_rel)",
             'per_user': "one row per user and cutoff, every user of the set listed",
         },
         'lengths': {

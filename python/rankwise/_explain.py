@@ -170,6 +170,14 @@ def _explanation(plan: Plan, dialect: str, validate: bool) -> str:
     if users:
         lines += ["", "The users each mean of a per-user metric is over (option `users`)"]
         lines += [f"  {label}: {_USER_SETS[users_set]}" for label, users_set in users]
+    # the registry's summary: a total or a geometric mean in place of the mean
+    summaries = [(metric["label"], _registry("metric_summary", metric=metric["name"])) for metric in plan.metrics
+                 if metric["level"] == "user"]
+    for summary, words in (("sum", "summed over those users (a total, with no interval)"),
+                           ("geometric", "their geometric mean, each value floored at 1e-5 (no interval)")):
+        named = [label for label, its in summaries if its == summary]
+        if named:
+            lines.append(f"  {', '.join(named)}: {words}")
     lines += ["", "Inputs and the columns read"]
     for role, columns in plan.columns_read.items():
         read = [f"{column} ({purpose})" for column, purpose in columns if column is not None]

@@ -24,7 +24,7 @@ import os
 import re
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ._render import renderer
@@ -49,13 +49,10 @@ class TrecMeasure:
     """Whether -q prints it for each query (num_q, gm_map and gm_bpref are
     summaries only)."""
     count: bool = False
-    """Printed as an integer."""
-    summary: str = "mean"
-    """What its `all` line is: the mean over the queries, or (trec_eval's
-    meas_avg.c) their 'total' (the counts) or 'geometric' mean (gm_map,
-    gm_bpref). rankwise.evaluate gives means: a measure summed or averaged
-    geometrically is not computed until it gives those too, whatever metric
-    its lines name."""
+    """Printed as an integer. What its `all` line is (the mean over the
+    queries, their total or their geometric mean: trec_eval's meas_avg.c) is
+    its metric's `summary` in the metric registry, which rankwise.evaluate's
+    means follow."""
 
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -66,11 +63,11 @@ _RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("runid", per_query=False),
     TrecMeasure("num_q", per_query=False, count=True),
-    TrecMeasure("num_ret", count=True, summary="total"),
-    TrecMeasure("num_rel", count=True, summary="total"),
-    TrecMeasure("num_rel_ret", count=True, summary="total"),
+    TrecMeasure("num_ret", count=True),
+    TrecMeasure("num_rel", count=True),
+    TrecMeasure("num_rel_ret", count=True),
     TrecMeasure("map"),
-    TrecMeasure("gm_map", per_query=False, summary="geometric"),
+    TrecMeasure("gm_map", per_query=False),
     TrecMeasure("Rprec"),
     TrecMeasure("bpref"),
     TrecMeasure("recip_rank"),
@@ -79,7 +76,7 @@ MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("relstring", "numbers", (10,)),
     TrecMeasure("recall", "cutoffs", _CUTOFFS),
     TrecMeasure("infAP"),
-    TrecMeasure("gm_bpref", per_query=False, summary="geometric"),
+    TrecMeasure("gm_bpref", per_query=False),
     TrecMeasure("Rprec_mult", "levels", (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)),
     TrecMeasure("utility", "numbers", (1.0, -1.0, 0.0, 0.0)),
     TrecMeasure("11pt_avg", "numbers", _RECALL_LEVELS),
@@ -99,7 +96,7 @@ MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("set_recall"),
     TrecMeasure("set_map"),
     TrecMeasure("set_F", "numbers", (1.0,)),
-    TrecMeasure("num_nonrel_judged_ret", count=True, summary="total"),
+    TrecMeasure("num_nonrel_judged_ret", count=True),
     TrecMeasure("yaap"),
     TrecMeasure("rbp", "pairs"),
     TrecMeasure("rbp_resid", "pairs"),
@@ -137,6 +134,8 @@ class _Line:
     name: str
     metric: str | None
     gains: tuple[tuple[int, float], ...] = ()
+    summary_level: int | None = None
+    """The relevance level of its `all` line, when it is not -l's."""
 
 
 @dataclass(frozen=True)
@@ -206,6 +205,11 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
     qrels = qrels[["user_id", "item_id", "relevance"]]
     _refuse_duplicates(qrels, "the qrels judge", "judgment")
     _refuse_duplicates(run, "the run retrieves", "line")
+    if "infAP" in lines and (qrels["relevance"] < 0).any():
+        raise InvalidArgumentError(
+            "rankwise trec_eval: infAP is not computed for qrels with lines of relevance -1 yet: trec_eval counts those "
+            "documents as in the pool but unjudged in infAP's estimate, and rankwise has no such documents (an item "
+            "outside the interactions is outside the pool).")
     qrels = _judged(qrels, notes)
     run = _cut(run, max_docs, notes)
     _note_queries(qrels, run, complete, notes)
@@ -215,46 +219,60 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
     users = "interactions" if complete else "both"
     if judged_only:
         qrels, users = _judged_only(qrels, run, complete, notes)
+    if complete and relevance_level != 1 and "num_rel" in lines:
+        # -c: trec_eval's num_rel summary counts the relevant documents of every query of the qrels at relevance 1,
+        # whatever -l says (m_num_rel.c, te_calc_avg_num_rel); its lines of each query read -l's
+        lines["num_rel"] = [replace(line, summary_level=1) for line in lines["num_rel"]]
 
-    def evaluated(metrics: list[str], gains: tuple[tuple[int, float], ...], by_user: bool) -> Any:
+    Variant = tuple[tuple[tuple[int, float], ...], int]  # (gain map, relevance level)
+
+    def evaluated(metrics: list[str], variant: Variant, by_user: bool) -> Any:
+        gains, level = variant
         gained = qrels if not gains else qrels.assign(relevance=_mapped_gains(qrels["relevance"], gains))
         with warnings.catch_warnings():
             # -J's drops are said once, in the notes (_judged_only)
             warnings.filterwarnings("ignore", message=r"rankwise: \d+ unjudged item", category=RankwiseWarning)
             return _api.evaluate(run, gained, metrics, per_user=by_user, confidence=None, users=users,
-                                 relevance_threshold=relevance_level, judged_only=judged_only, **EVALUATION_OPTIONS)
+                                 relevance_threshold=level, judged_only=judged_only, **EVALUATION_OPTIONS)
 
-    # One evaluation per gain map (most often one: the qrels as read), of every
-    # metric its lines name; each metric's rows are found again by (metric, k).
-    variants: dict[tuple[tuple[int, float], ...], dict[tuple[str, int | None], str]] = {}
+    def summary_variant(line: _Line) -> Variant:
+        return (line.gains, relevance_level if line.summary_level is None else line.summary_level)
+
+    # One evaluation per gain map and relevance level (most often one: the
+    # qrels as read, at -l), of every metric its lines name; each metric's
+    # rows are found again by their metric_label.
+    variants: dict[Variant, dict[str, str]] = {}
+    per_query_variants: set[Variant] = set()
     for line in (line for item in requested for line in lines[item.measure.name] if line.metric != "runid"):
         metric = "map" if line.metric == "n_users" else line.metric  # num_q: the n_users of any mean
-        taken = variants.setdefault(line.gains, {}).setdefault(_metric_key(metric), metric)
-        if taken != metric:
-            raise AssertionError(f"{taken} and {metric} would share their rows in one evaluation")
+        per_query_variants.add((line.gains, relevance_level))
+        for variant in {(line.gains, relevance_level), summary_variant(line)}:
+            taken = variants.setdefault(variant, {}).setdefault(_label(metric), metric)
+            if taken != metric:
+                raise AssertionError(f"{taken} and {metric} would share their rows in one evaluation")
     means: dict[tuple[Any, ...], float] = {}
     by_query: dict[tuple[Any, ...], float] = {}
     n_users = None
-    for gains, keyed in variants.items():
+    for variant, keyed in variants.items():
         metrics = list(keyed.values())
-        for row in evaluated(metrics, gains, False).itertuples():
-            means[(gains, row.metric, _plain_k(row.k))] = row.value
+        for row in evaluated(metrics, variant, False).itertuples():
+            means[(variant, row.metric_label)] = row.value
             n_users = int(row.n_users)
-        if per_query:
-            for row in evaluated(metrics, gains, True).itertuples():
-                by_query[(gains, row.metric, _plain_k(row.k), str(row.user_id))] = row.value
+        if per_query and variant in per_query_variants:
+            for row in evaluated(metrics, variant, True).itertuples():
+                by_query[(variant[0], row.metric_label, str(row.user_id))] = row.value
 
     result = TrecEvalResult(notes=notes)
     ordered = sorted(requested, key=lambda item: MEASURES.index(item.measure))
     if per_query:
-        queries = sorted({key[3] for key in by_query})
+        queries = sorted({key[2] for key in by_query})
         for query in queries:
             for item in ordered:
                 if not item.measure.per_query:
                     continue
                 for line in lines[item.measure.name]:
-                    name, k = _metric_key(line.metric)
-                    result.lines.append((line.name, query, by_query[(line.gains, name, k, query)]))
+                    value = by_query[(line.gains, _label(line.metric), query)]
+                    result.lines.append((line.name, query, _shown(item.measure, value)))
     if summary:
         for item in ordered:
             for line in lines[item.measure.name]:
@@ -263,9 +281,14 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
                 elif line.metric == "n_users":
                     result.lines.append((line.name, "all", n_users))
                 else:
-                    name, k = _metric_key(line.metric)
-                    result.lines.append((line.name, "all", means[(line.gains, name, k)]))
+                    value = means[(summary_variant(line), _label(line.metric))]
+                    result.lines.append((line.name, "all", _shown(item.measure, value)))
     return result
+
+
+def _shown(measure: TrecMeasure, value: float) -> float | int:
+    """A count as the integer trec_eval prints (evaluate's values are floats)."""
+    return int(round(value)) if measure.count else value
 
 
 def format_lines(result: TrecEvalResult) -> str:
@@ -294,12 +317,20 @@ def missing_measures(lines: dict[str, list[_Line]]) -> list[str]:
 _HOW = {
     "runid": "the run's tag (its last line's, as trec_eval reads it)",
     "num_q": "`n_users` of the means",
+    "num_rel": "its summary is a total over the queries; with `-c`, of their documents of relevance 1 and up whatever "
+               "`-l` says, as trec_eval's (`num_rel(rel=1)`)",
     "dcg": "a gain map (`dcg.2=9`): evaluated on the qrels with each level's gain as its relevance",
     "ideal_dcg": "a gain map, as dcg",
     "ndcg": "a gain map (`ndcg.1=3,2=9`), as dcg; a negative gain is refused",
+    "ndcg_rel": "a gain map, as ndcg",
     "rbp": "`rbp.p=0.8` sets p (0.9 by default, as trec_eval's); refused when the queries' largest relevance levels "
            "differ (trec_eval divides a level by its query's largest, rankwise by the qrels')",
+    "rbp_resid": "`rbp_resid.p=0.8` sets p (0.9 by default, as trec_eval's)",
+    "infAP": "refused on qrels with lines of relevance -1 (in the pool, unjudged), which rankwise has no place for",
     "set_F": "with its default weight 1 only (`set_F.0.5` is not yet)",
+    "utility": "`utility.a,b,c,0`: the worths of a relevant and a non-relevant document retrieved and of a relevant one "
+               "missed; the fourth (neither retrieved nor relevant) needs the collection's size and must be 0",
+    "11pt_avg": "at trec_eval's eleven levels only (`11pt_avg.0.5` is not yet)",
 }
 
 
@@ -318,8 +349,9 @@ def mapping_table() -> str:
             computed = f"`{measure_lines[0].metric}` ... `{measure_lines[-1].metric}`"
         else:
             computed = ", ".join(f"`{line.metric}`" for line in measure_lines)
-        how = _HOW.get(measure.name, {"total": "its summary is a total over the queries",
-                                      "geometric": "its summary is a geometric mean"}.get(measure.summary, ""))
+        summary = "mean" if computed in ("not yet", "") else _summary(measure_lines[0].metric)
+        how = _HOW.get(measure.name, {"sum": "its summary is a total over the queries",
+                                      "geometric": "its summary is a geometric mean"}.get(summary, ""))
         if measure.parameters == "cutoffs" and computed != "not yet":
             how = f"cutoffs: `{measure.name}.5,10`"
         rows.append(f"| `{measure.name}` | {computed} | {how} |")
@@ -333,8 +365,6 @@ def _rbp_lines(measure: TrecMeasure, text: str | None) -> list[_Line]:
     persistence = _RBP_PERSISTENCE
     name = measure.name
     printed = name if text is None else f"{name}_{text}"
-    if measure.name == "rbp_resid":
-        return [_Line(printed, None)]
     for key, value in _pairs(measure, text):
         if key != "p":
             raise InvalidArgumentError(f"rankwise trec_eval: -m {name}.{text}: rankwise computes {name} with the "
@@ -342,6 +372,8 @@ def _rbp_lines(measure: TrecMeasure, text: str | None) -> list[_Line]:
         if not 0 < value < 1:
             raise InvalidArgumentError(f"rankwise trec_eval: -m {name}.{text}: p must be above 0 and below 1.")
         persistence = value
+    if measure.name == "rbp_resid":  # m_rbp_resid.c: what the unjudged documents could add
+        return [_Line(printed, f"rbp_residual(p={persistence!r})")]
     # trec_eval's gain of a document is its relevance level over the largest
     # level of its query (m_rbp.c), whatever -l says: rankwise's graded gain,
     # from relevance 1 on (checked against the qrels: _check_rbp_gains).
@@ -377,7 +409,26 @@ def _set_f_lines(measure: TrecMeasure, text: str | None) -> list[_Line]:
     return [_Line(printed, _alias(measure.name) if weights[0] == 1.0 else None)]
 
 
+def _utility_lines(measure: TrecMeasure, text: str | None) -> list[_Line]:
+    """utility.a,b,c,d: the worths of the four cells of the contingency table;
+    d, that of the documents neither retrieved nor relevant, needs the
+    collection's size (trec_eval's -N), which rankwise does not take."""
+    weights = _numbers(measure, text)
+    if len(weights) != 4:
+        raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: {measure.name} takes four numbers, "
+                                   "the worths of a relevant and a non-relevant document retrieved, and of a relevant "
+                                   "and a non-relevant document not retrieved.")
+    if weights[3] != 0:
+        raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: the worth of a document neither "
+                                   "retrieved nor relevant needs the collection's size (trec_eval's -N), which rankwise "
+                                   "does not take; give 0.")
+    printed = measure.name if text is None else f"{measure.name}_{text}"
+    a, b, c = (repr(int(weight)) if weight == int(weight) else repr(weight) for weight in weights[:3])
+    return [_Line(printed, f"utility(a={a}, b={b}, c={c})")]
+
+
 SPECIAL: dict[str, Callable[[TrecMeasure, str | None], list[_Line]]] = {
+    "utility": _utility_lines,
     "runid": lambda measure, text: [_Line("runid", "runid")],
     "num_q": lambda measure, text: [_Line("num_q", "n_users")],
     "rbp": _rbp_lines,
@@ -385,6 +436,7 @@ SPECIAL: dict[str, Callable[[TrecMeasure, str | None], list[_Line]]] = {
     "dcg": _gain_map_lines,
     "ideal_dcg": _gain_map_lines,
     "ndcg": _gain_map_lines,
+    "ndcg_rel": _gain_map_lines,
     "set_F": _set_f_lines,
 }
 
@@ -394,8 +446,6 @@ def _lines(item: _Requested) -> list[_Line]:
     if text is not None and measure.parameters == "none":
         raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: {measure.name} takes no "
                                    "parameter.")
-    if measure.summary != "mean":
-        return [_Line(measure.name, None)]
     if measure.name in SPECIAL:
         return SPECIAL[measure.name](measure, text)
     if measure.parameters == "cutoffs":
@@ -415,6 +465,17 @@ def _alias(name: str) -> str | None:
     """The rankwise metric string of trec_eval's line `name` (P_5, recip_rank)
     by the macros' alias table; None when it has none."""
     return renderer().call("_python_registry", "metric_alias", {"metric": name})
+
+
+def _label(metric: str | None) -> str:
+    """The output's metric_label of a metric string, by the parser."""
+    return renderer().call("_python_registry", "metric_label", {"metric": metric})
+
+
+def _summary(metric: str | None) -> str:
+    """What a metric's mean over the users is ('mean', 'sum', 'geometric'),
+    by the metric registry."""
+    return renderer().call("_python_registry", "metric_summary", {"metric": _metric_key(metric)[0]})
 
 
 def _requested(arguments: Iterable[str]) -> list[_Requested]:
@@ -530,12 +591,6 @@ def _metric_key(metric: str | None) -> tuple[str, int | None]:
     assert metric is not None
     head, _, cutoff = metric.partition("@")
     return head.split("(")[0].strip(), int(cutoff) if cutoff else None
-
-
-def _plain_k(k: Any) -> int | None:
-    import pandas as pd
-
-    return None if pd.isna(k) else int(k)
 
 
 def _refuse_duplicates(table: Any, what: str, kept: str) -> None:

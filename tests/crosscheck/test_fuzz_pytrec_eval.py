@@ -71,7 +71,7 @@ FUZZ = settings.get_profile("rankwise-fuzz")
 # rankwise metric -> trec_eval measure; at a cutoff it is "<measure>_<k>"
 AT_K = {"precision": "P", "recall": "recall", "map": "map_cut", "ndcg": "ndcg_cut", "hit_rate": "success"}
 WHOLE_LIST = {"map": "map", "mrr": "recip_rank", "ndcg": "ndcg", "r_precision": "Rprec",
-              "precision": "set_P", "recall": "set_recall", "f1": "set_F"}
+              "precision": "set_P", "recall": "set_recall", "f1": "set_F", "bpref": "bpref"}
 # per-user components of a whole-list row -> trec_eval's counts
 COMPONENTS = {"n_relevant": "num_rel", "n_recommended": "num_ret", "hits": "num_rel_ret"}
 

@@ -25,6 +25,18 @@ MEASURES = {
     ("ndcg", False): "ndcg",
     ("r_precision", False): "Rprec",
     ("hit_rate", True): "success_{k}",
+    ("bpref", False): "bpref",
+    ("num_ret", False): "num_ret",
+    ("num_rel", False): "num_rel",
+    ("num_rel_ret", False): "num_rel_ret",
+    ("num_nonrel_judged_ret", False): "num_nonrel_judged_ret",
+    ("relative_precision", True): "relative_P_{k}",
+    ("relative_precision", False): "set_relative_P",
+    ("set_map", False): "set_map",
+    ("utility", False): "utility",
+    ("bin_g", False): "binG",
+    ("inf_ap", False): "infAP",
+    ("ndcg_rel", False): "ndcg_rel",
 }
 CROSS_CHECK = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 

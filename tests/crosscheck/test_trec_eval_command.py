@@ -20,20 +20,30 @@ from rankwise.errors import InvalidArgumentError
 
 from .strategies import Case, cases
 
+COUNTS = {"num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"}
+GEOMETRIC = {"gm_map", "gm_bpref"}
 CROSS_CHECK = settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 TOLERANCE = 1e-9
 
 
-def _measures(k: int) -> tuple[list[str], set[str]]:
+def _measures(k: int, with_inf_ap: bool) -> tuple[list[str], set[str]]:
     """The -m arguments, and the names of the lines they print (those of
-    pytrec_eval's measures)."""
+    pytrec_eval's measures); infAP where the qrels have no line of relevance
+    -1, which rankwise refuses for it."""
     cutoffs = sorted({1, 3, k})
     joined = ",".join(map(str, cutoffs))
     arguments = [f"P.{joined}", f"recall.{joined}", "map", f"map_cut.{joined}", "ndcg", f"ndcg_cut.{joined}", "Rprec",
-                 "recip_rank", f"success.{joined}", "set_P", "set_recall", "set_F", "num_q", "dcg", "ideal_dcg"]
-    lines = {"map", "ndcg", "Rprec", "recip_rank", "set_P", "set_recall", "set_F"}
-    for measure in ("P", "recall", "map_cut", "ndcg_cut", "success"):
+                 "recip_rank", f"success.{joined}", "set_P", "set_recall", "set_F", "num_q", "dcg", "ideal_dcg",
+                 "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "bpref", "gm_map", "gm_bpref",
+                 "iprec_at_recall", "11pt_avg", "Rprec_mult", f"relative_P.{joined}", "set_relative_P", "set_map",
+                 "binG", "rbp_resid.p=0.8", "ndcg_rel"] + (["infAP"] if with_inf_ap else [])
+    lines = {"map", "ndcg", "Rprec", "recip_rank", "set_P", "set_recall", "set_F", "num_ret", "num_rel", "num_rel_ret",
+             "num_nonrel_judged_ret", "bpref", "11pt_avg", "set_relative_P", "set_map", "binG", "ndcg_rel"} | (
+                 {"infAP"} if with_inf_ap else set())
+    for measure in ("P", "recall", "map_cut", "ndcg_cut", "success", "relative_P"):
         lines |= {f"{measure}_{cutoff}" for cutoff in cutoffs}
+    lines |= {f"iprec_at_recall_{tenths / 10:3.2f}" for tenths in range(11)}
+    lines |= {f"Rprec_mult_{fifths / 5:3.2f}" for fifths in range(1, 11)}
     return arguments, lines
 
 
@@ -48,6 +58,52 @@ def _files(folder: Path, run: dict[str, dict[str, float]], qrels: dict[str, dict
 
 def _by_line(lines: list[tuple[str, str, object]]) -> dict[tuple[str, str], object]:
     return {(name, query): value for name, query, value in lines}
+
+
+def _trec_eval_rbp_resid(docs: dict[str, float], levels: dict[str, int], p: float) -> float:
+    """m_rbp_resid.c, line for line: p^n + (1 - p) times the sum of p^(i-1) over the ranks i of the documents
+    without a judgment (-1, or not in the qrels), when there is one; else 0."""
+    ranked = sorted(docs, key=lambda doc: (docs[doc], doc), reverse=True)
+    unjudged, total, weight = 0, 0.0, 1.0
+    for doc in ranked:
+        if levels.get(doc, -1) < 0:
+            unjudged += 1
+            total += weight
+        weight *= p
+    return weight + (1 - p) * total if unjudged else 0.0
+
+
+def _trec_eval_iprec_at_recall(docs: dict[str, float], levels: dict[str, int], relevance_level: int,
+                                recalls: list[float]) -> list[float]:
+    """m_iprec_at_recall.c of trec_eval 10.0, line for line (its 11pt_avg is their mean): pytrec_eval runs trec_eval
+    9.0, which read the relevant documents a recall level needs as (long) (recall R + 0.9) where 10.0 rounds
+    recall R (lround), so that the two differ at recall 0.8 of R = 3."""
+    ranked = sorted(docs, key=lambda doc: (docs[doc], doc), reverse=True)
+    relevant = [levels.get(doc, -1) >= relevance_level for doc in ranked]
+    num_rel = sum(1 for level in levels.values() if level >= relevance_level)
+    num_ret, num_rel_ret = len(ranked), sum(relevant)
+    # lround: to the nearest, half away from zero
+    cutoffs = [math.floor(recall * num_rel) + (1 if recall * num_rel - math.floor(recall * num_rel) >= 0.5 else 0)
+               for recall in recalls]
+    values = [0.0] * len(recalls)
+    current = len(recalls) - 1
+    while current >= 0 and cutoffs[current] > num_rel_ret:
+        current -= 1
+    int_precis = num_rel_ret / num_ret
+    rel_so_far = num_rel_ret
+    i = num_ret
+    while i > 0 and rel_so_far > 0:
+        int_precis = max(int_precis, rel_so_far / i)
+        if relevant[i - 1]:
+            while current >= 0 and rel_so_far == cutoffs[current]:
+                values[current] = int_precis
+                current -= 1
+            rel_so_far -= 1
+        i -= 1
+    while current >= 0:
+        values[current] = int_precis
+        current -= 1
+    return values
 
 
 @st.composite
@@ -76,8 +132,25 @@ def test_every_line_matches_trec_eval(drawn: tuple[Case, dict[str, dict[str, int
     assume(all(judged.values()))
     assume(set(run) & set(qrels))
     assume({doc for docs in run.values() for doc in docs} & {doc for docs in judged.values() for doc in docs})
-    arguments, names = _measures(k)
-    expected = pytrec_eval.RelevanceEvaluator(qrels, names, relevance_level=level).evaluate(run)
+    with_inf_ap = all(level_ >= 0 for docs in qrels.values() for level_ in docs.values())
+    event("infAP" if with_inf_ap else "no infAP: -1 lines")
+    arguments, names = _measures(k, with_inf_ap)
+    # pytrec_eval computes utility with its default weights only (it misreads utility.a,b,c,d): trec_eval's
+    # m_utility.c's sum over its counts stands for it with others
+    utility = (2, -1, -0.5)
+    arguments.append("utility.{},{},{},0".format(*utility))
+    expected = pytrec_eval.RelevanceEvaluator(qrels, names | GEOMETRIC, relevance_level=level).evaluate(run)
+    for measures in expected.values():
+        measures["utility_2,-1,-0.5,0"] = (utility[0] * measures["num_rel_ret"]
+                                           + utility[1] * (measures["num_ret"] - measures["num_rel_ret"])
+                                           + utility[2] * (measures["num_rel"] - measures["num_rel_ret"]))
+    names = names | {"utility_2,-1,-0.5,0"}
+    for query, measures in expected.items():  # trec_eval 10.0's levels, where pytrec_eval runs trec_eval 9.0
+        values = _trec_eval_iprec_at_recall(run[query], qrels[query], level, [tenths / 10 for tenths in range(11)])
+        measures.update({f"iprec_at_recall_{tenths / 10:3.2f}": values[tenths] for tenths in range(11)})
+        measures["11pt_avg"] = sum(values) / 11
+        measures["rbp_resid_p=0.8"] = _trec_eval_rbp_resid(run[query], qrels[query], 0.8)  # pytrec_eval has none
+    names = names | {"rbp_resid_p=0.8"}
     with tempfile.TemporaryDirectory() as folder:
         qrels_path, run_path = _files(Path(folder), run, qrels)
         result = trec_eval(qrels_path, run_path, arguments, per_query=True, complete=complete, relevance_level=level)
@@ -85,19 +158,38 @@ def test_every_line_matches_trec_eval(drawn: tuple[Case, dict[str, dict[str, int
     queries = set(qrels) if complete else set(expected)
     assert {query for _, query in actual} == queries | {"all"}
     for query, measures in expected.items():
-        assert set(measures) == names
+        assert set(measures) == names | GEOMETRIC
         for name, value in measures.items():
+            if name in GEOMETRIC:  # printed in the summary only
+                continue
             assert math.isclose(actual[(name, query)], value, rel_tol=0, abs_tol=TOLERANCE), (name, query)
         # pytrec_eval has no dcg nor ideal_dcg: their quotient is its ndcg
         ideal = actual[("ideal_dcg", query)]
         assert math.isclose(actual[("dcg", query)] / ideal if ideal else 0, measures["ndcg"], rel_tol=0,
                              abs_tol=TOLERANCE), query
-    for query in queries - set(expected):  # -c: a query of the qrels without a run scores 0
-        assert all(actual[(name, query)] == 0 for name in names)
+    unretrieved = {name: 0.0 for name in names}  # -c: the sums over the queries of the qrels without a run
+    for query in queries - set(expected):  # each scores 0, but for its num_rel
+        relevant = sum(1 for level_ in qrels[query].values() if level_ >= level)
+        missed = {"num_rel": relevant, "utility_2,-1,-0.5,0": utility[2] * relevant}  # and the relevant ones missed
+        assert all(actual[(name, query)] == missed.get(name, 0) for name in names)
+        for name, value in missed.items():
+            unretrieved[name] += value
+        assert isinstance(actual[("num_rel", query)], int)
     assert actual[("num_q", "all")] == len(queries)
     for name in names:
-        mean = sum(measures[name] for measures in expected.values()) / len(queries)
-        assert math.isclose(actual[(name, "all")], mean, rel_tol=0, abs_tol=TOLERANCE), name
+        total = sum(measures[name] for measures in expected.values()) + unretrieved[name]
+        if name in COUNTS:  # trec_eval sums the counts over the queries
+            if name == "num_rel" and complete:
+                # -c: the relevant documents of every query of the qrels, at relevance 1 whatever -l says
+                # (m_num_rel.c's te_calc_avg_num_rel)
+                total = sum(1 for docs in qrels.values() for level_ in docs.values() if level_ > 0)
+            assert actual[(name, "all")] == total, name
+        else:
+            assert math.isclose(actual[(name, "all")], total / len(queries), rel_tol=0, abs_tol=TOLERANCE), name
+    for name in GEOMETRIC:
+        # pytrec_eval's value of a query is log(max(value, 1e-5)); a query without a run adds log(1e-5)
+        logs = sum(measures[name] for measures in expected.values()) + (len(queries) - len(expected)) * math.log(1e-5)
+        assert math.isclose(actual[(name, "all")], math.exp(logs / len(queries)), rel_tol=0, abs_tol=TOLERANCE), name
 
 
 @CROSS_CHECK

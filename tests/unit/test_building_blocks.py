@@ -150,6 +150,14 @@ def test_dcg_term_is_the_gain_at_a_rank_over_its_discount(table):
     _close(_values(table, "dcg_term", "my_len", "my_hits", "binary", 2), [1 / math.log2(4), 0.0, 0.0])
 
 
+def test_bpref_term(table):
+    # n in my_hits, R in my_r, N in my_len: u1 1 - min(2, 4) / min(3, 4); u2 n = 0: 1; u3 1 - min(1, 0) / min(3, 0)
+    # is a division by 0, which a relevant item (R >= 1) never meets: NULL, not an error
+    assert _values(table, "bpref_term", "my_hits", "my_r", "my_len")[:2] == [1 - 2 / 3, 1.0]
+    # R below n and N: u1 with R = 1 above a non-relevant item scores 1 - 1 / 1
+    _close(_values(table, "bpref_term", "my_hits", "1", "my_len")[:1], [0.0])
+
+
 def test_rank_biased_weight(table):
     # p^(rank - 1) of each user's rank in my_first: u1 rank 1, u2 none (NULL), u3 rank 2
     assert _values(table, "rank_biased_weight", "my_first", 0.5) == [1.0, None, 0.5]

@@ -227,6 +227,7 @@ EXPRESSION_CASES: dict[str, tuple[str, tuple[Any, ...], dict[str, Any]]] = {
     "idcg_of_k_slots": ("idcg_of_k_slots", (10,), {}),
     "ndcg_at_k": ("ndcg_at_k", ("dcg", "idcg"), {}),
     "r_precision": ("r_precision", ("hits_within_n_relevant", "n_relevant"), {}),
+    "bpref_term": ("bpref_term", ("nonrelevant_before", "n_relevant", "n_nonrelevant"), {}),
     "rbp_at_k": ("rbp_at_k", ("rank_biased_gain",), dict(p=0.9)),
     "rbp_at_k_normalized": ("rbp_at_k", ("rank_biased_gain",), dict(normalize=True, n_relevant="n_relevant", k=10)),
     "rank_biased_weight": ("rank_biased_weight", ("rank",), dict(p=0.95)),

@@ -49,7 +49,7 @@ def test_a_rankwise_metric_string_is_returned_as_given() -> None:
         assert _alias(metric) == metric
 
 
-@pytest.mark.parametrize("name", ["bpref", "infAP", "P_0", "P_x", "P_10@5", "P_10(rel=2)", "iprec_at_recall_0.10",
+@pytest.mark.parametrize("name", ["Rndcg", "P_0", "P_x", "P_10@5", "P_10(rel=2)", "iprec_at_recall_x",
                                   "nothing", "", 5, None])
 def test_other_names_have_no_metric(name: object) -> None:
     assert _alias(name) is None
@@ -65,11 +65,13 @@ def test_a_name_that_two_metrics_share_in_lower_case_needs_its_case() -> None:
 
 
 def test_an_alias_may_carry_a_parameter_as_trec_eval_prints_it() -> None:
-    """The form a measure such as iprec_at_recall will take when its metric exists."""
+    """The form of trec_eval's iprec_at_recall_0.10 and Rprec_mult_0.20."""
     aliases = [{"alias": "prec_at", "form": "name_value", "metric": "rbp", "parameter": "p"}]
     call = renderer().call
     assert call("_aliased_metric", "prec_at_0.95", aliases) == "rbp(p=0.95)"
     assert call("_aliased_metric", "prec_at_x", aliases) is None
+    assert _alias("iprec_at_recall_0.10") == "iprec_at_recall(recall=0.10)"
+    assert _alias("Rprec_mult_0.20") == "r_precision_multiple(m=0.20)"
 
 
 def test_every_alias_names_a_rankwise_metric_and_its_example_resolves() -> None:

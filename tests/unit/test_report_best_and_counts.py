@@ -95,21 +95,32 @@ def test_a_single_series_has_no_bold_but_its_counts(tmp_path: Path) -> None:
 def test_the_registry_says_which_way_each_metric_is_better() -> None:
     better = {name: renderer().call("metric_better", name) for name in rankwise.metric_names()}
     # compare's margin reads lower as worse for every per-user metric it takes
-    # (all but idcg, the same for every model, and the shares of the judgments,
-    # judged and unjudged, which have no better side)...
+    # (all but idcg and num_rel, the same for every model, the counts and
+    # geometric means, whose summary is no mean, and the shares of the
+    # judgments, judged and unjudged, which have no better side)...
+    summed = {"num_ret": None, "num_rel_ret": "higher", "num_nonrel_judged_ret": None, "gm_map": "higher",
+              "gm_bpref": "higher"}
     sideless = ["judged", "unjudged"]
-    per_user = [name for name in rankwise.metric_names("user") if name not in ("idcg", *sideless)]
-    compared = rankwise.compare(RECOMMENDATIONS, INTERACTIONS, [f"{name}@2" for name in per_user], model_col="model",
-                                baseline="same", margin=0.01)
+    # rbp_residual, what unjudged items could add, is no better higher or lower
+    per_user = [name for name in rankwise.metric_names("user")
+                if name not in ("idcg", "num_rel", "rbp_residual", *summed, *sideless)]
+    whole = {"set_map", "utility", "ndcg_rel"}  # no cutoff
+    compared = rankwise.compare(RECOMMENDATIONS, INTERACTIONS, [name if name in whole else f"{name}@2" for name in per_user],
+                                model_col="model", baseline="same", margin=0.01)
     assert sorted(set(compared["metric"])) == sorted(per_user)
     assert {name: better[name] for name in rankwise.metric_names("user")} == {
-        **{name: "higher" for name in per_user}, "idcg": None, "judged": None, "unjudged": None}
+        **{name: "higher" for name in per_user}, "idcg": None, "num_rel": None, "rbp_residual": None, **summed,
+        "judged": None, "unjudged": None}
     for name in sideless:
         with pytest.raises(InvalidArgumentError, match=f"{name} has no better side"):
             rankwise.compare(RECOMMENDATIONS, INTERACTIONS, [f"{name}@2"], model_col="model", baseline="same",
                              margin=0.01)
-    with pytest.raises(InvalidArgumentError, match="idcg is a property of the interactions"):
-        rankwise.compare(RECOMMENDATIONS, INTERACTIONS, ["idcg@2"], model_col="model", baseline="same")
+    for name in ("idcg@2", "num_rel"):
+        with pytest.raises(InvalidArgumentError, match=f"{name.split('@')[0]} is a property of the interactions"):
+            rankwise.compare(RECOMMENDATIONS, INTERACTIONS, [name], model_col="model", baseline="same")
+    for name, summary in (("num_ret", "a total"), ("gm_map@2", "a geometric mean")):
+        with pytest.raises(InvalidArgumentError, match=f"{name.split('@')[0]}'s summary is {summary} over the users"):
+            rankwise.compare(RECOMMENDATIONS, INTERACTIONS, [name], model_col="model", baseline="same")
     # ...and refuses a margin on each list-level metric: it has no better side
     three = pd.concat([RECOMMENDATIONS, RECOMMENDATIONS[RECOMMENDATIONS.model == "same"].assign(model="third")])
     for name in rankwise.metric_names("list"):

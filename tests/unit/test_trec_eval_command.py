@@ -18,12 +18,13 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "trec_eval"
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 # The measures of trec_eval's sets that rankwise computes today; the others
-# (num_ret, num_rel, num_rel_ret, gm_map, bpref, iprec_at_recall, relstring, unj,
-# rbp_resid, infAP, gm_bpref, utility, 11pt_avg, relative_P, Rprec_mult,
-# ndcg_rel, Rndcg, binG, G, set_relative_P, set_map, num_nonrel_judged_ret) are
-# refused (test_the_measures_rankwise_lacks_are_refused_and_listed).
-OFFICIAL = ["runid", "num_q", "map", "Rprec", "recip_rank", "P"]
-ALL_TREC = [*OFFICIAL, "recall", "unj", "rbp", "ndcg", "success", "map_cut", "ndcg_cut", "set_P", "set_recall", "set_F"]
+# (relstring, Rndcg, G) are refused
+# (test_the_measures_rankwise_lacks_are_refused_and_listed).
+OFFICIAL = ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+            "iprec_at_recall", "P"]
+ALL_TREC = [*OFFICIAL, "recall", "unj", "rbp", "rbp_resid", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg",
+            "binG", "ndcg", "ndcg_rel", "success", "map_cut", "ndcg_cut", "relative_P", "set_P", "set_relative_P",
+            "set_recall", "set_map", "set_F", "num_nonrel_judged_ret"]
 
 
 def _measures(names: list[str]) -> list[str]:
@@ -54,7 +55,8 @@ QUICKTEST = {
     "all_trec -q": (["all_trec", "-q"], "qrels.test", "results.test", "out.test.aq"),
     "all_trec -q -c": (["all_trec", "-q", "-c"], "qrels.test", "results.trunc", "out.test.aqc"),
     "all_trec -q -c -M100": (["all_trec", "-q", "-c", "-M100"], "qrels.test", "results.trunc", "out.test.aqcM"),
-    # relstring aside; rbp: test_rbp_is_refused_where_the_queries_top_at_different_levels
+    # relstring aside; rbp: test_rbp_is_refused_where_the_queries_top_at_different_levels; infAP:
+    # test_inf_ap_is_refused_on_qrels_with_unjudged_lines
     "all_trec -q -l2": (["all_trec", "-q", "-l2", "no rbp"], "qrels.rel_level", "results.test", "out.test.aql"),
 }
 
@@ -64,7 +66,7 @@ def test_trec_eval_quicktest(case: str) -> None:
     options, qrels, run, expected_file = QUICKTEST[case]
     measures = ALL_TREC if "all_trec" in options else OFFICIAL
     if "no rbp" in options:
-        measures = [name for name in measures if name != "rbp"]
+        measures = [name for name in measures if name not in ("rbp", "infAP")]
     flags = [option for option in options if option.startswith("-")]
     arguments = [*_measures(measures), *flags]
     result = _trec_eval(*arguments, str(FIXTURES / qrels), str(FIXTURES / run))
@@ -99,28 +101,29 @@ def test_the_output_keeps_trec_eval_s_layout() -> None:
 
 
 def test_the_measures_rankwise_lacks_are_refused_and_listed() -> None:
-    result = _trec_eval(str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
+    result = _trec_eval("-m", "all_trec", str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
     assert result.exit_code == 1
-    assert result.output == (
-        "Error: rankwise trec_eval: rankwise does not compute these trec_eval measures yet: num_ret, num_rel, "
-        "num_rel_ret, gm_map, bpref, iprec_at_recall. Of those asked, it computes: -m runid -m num_q -m map -m Rprec "
-        "-m recip_rank -m P.\n")
+    assert result.output.startswith(
+        "Error: rankwise trec_eval: rankwise does not compute these trec_eval measures yet: relstring, Rndcg, G. "
+        "Of those asked, it computes: -m runid -m num_q -m num_ret")
     everything = _trec_eval("-m", "all_trec", "-m", "P.5", str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
     missing = everything.output.split("yet: ")[1].split(". Of those")[0].split(", ")
     assert sorted(missing) == sorted(set(MEASURE_SETS["all_trec"]) - set(ALL_TREC))
     assert "-m P.5 -m recall" in everything.output
+    # trec_eval's default set, official, is computed whole
+    assert _trec_eval(str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test")).exit_code == 0
 
 
-def test_a_measure_summed_or_averaged_geometrically_waits_for_rankwise_to_give_that_summary(monkeypatch) -> None:
-    """trec_eval's `all` line of the counts is their total and of gm_map a geometric mean: an alias of their
-    lines alone must not map them to rankwise's arithmetic mean."""
-    from rankwise import _trec_eval
+def test_a_measure_s_summary_is_its_metric_s_in_the_registry() -> None:
+    """trec_eval's `all` line of the counts is their total and of gm_map and gm_bpref a geometric mean: the
+    registry's `summary` of their metrics, which rankwise.evaluate's means follow."""
+    from rankwise._trec_eval import _summary
 
-    monkeypatch.setattr(_trec_eval, "_alias", lambda name: "map")
-    for name, computed in (("num_rel", False), ("num_ret", False), ("gm_map", False), ("gm_bpref", False),
-                           ("bpref", True), ("map", True)):
+    for name, summary in (("num_ret", "sum"), ("num_rel", "sum"), ("num_rel_ret", "sum"),
+                          ("num_nonrel_judged_ret", "sum"), ("gm_map", "geometric"), ("gm_bpref", "geometric"),
+                          ("bpref", "mean"), ("map", "mean"), ("P", "mean")):
         lines = _lines(_Requested(_BY_NAME[name], None))
-        assert all(line.metric is not None for line in lines) == computed, name
+        assert {_summary(line.metric) for line in lines} == {summary}, name
 
 
 @pytest.mark.parametrize(("arguments", "message"), [
@@ -140,7 +143,10 @@ def test_a_measure_summed_or_averaged_geometrically_waits_for_rankwise_to_give_t
     (["-m", "rbp.p=1.5"], "p must be above 0 and below 1"),
     (["-m", "set_F.0.5"], "rankwise does not compute these trec_eval measures yet: set_F."),
     (["-m", "set_F.1,2"], "-m set_F.1,2: set_F takes one weight (trec_eval reads the first only)."),
-    (["-m", "rbp_resid.1=2"], "rankwise does not compute these trec_eval measures yet: rbp_resid."),
+    (["-m", "rbp_resid.1=2"], "rankwise computes rbp_resid with the parameter p (the persistence) only, not '1'"),
+    (["-m", "utility.1,2"], "-m utility.1,2: utility takes four numbers"),
+    (["-m", "utility.1,-1,0,1"], "needs the collection's size (trec_eval's -N), which rankwise does not take; give 0."),
+    (["-m", "11pt_avg.0.5"], "rankwise does not compute these trec_eval measures yet: 11pt_avg."),
     (["-m", "map", "-M", "0"], "-M must be a positive number of documents; got 0."),
 ])
 def test_bad_measures_and_parameters_are_refused(arguments: list[str], message: str) -> None:
@@ -154,6 +160,12 @@ def test_rbp_is_refused_where_the_queries_top_at_different_levels() -> None:
     assert result.exit_code == 1
     assert "rbp is not computed for these qrels yet" in result.output
     assert "top at different levels (2, 3, 4)" in result.output
+
+
+def test_inf_ap_is_refused_on_qrels_with_unjudged_lines() -> None:
+    result = _trec_eval("-m", "infAP", str(FIXTURES / "qrels.rel_level"), str(FIXTURES / "results.test"))
+    assert result.exit_code == 1
+    assert "infAP is not computed for qrels with lines of relevance -1 yet" in result.output
 
 
 def _write(folder: Path, name: str, lines: list[str]) -> str:

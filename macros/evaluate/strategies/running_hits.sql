@@ -16,6 +16,9 @@ rw_judged as (
         {%- if 'n_relevant_on_rows' in spec.demands %},
         truth.rw_n_relevant as rw_n_relevant
         {%- endif %}
+        {%- if 'n_nonrelevant_on_rows' in spec.demands %},
+        truth.rw_n_truth_items - truth.rw_n_relevant as rw_n_nonrelevant
+        {%- endif %}
         {%- if rankwise._planned(spec, 'relevance_scale') %},
         scale.rw_max_relevance as rw_max_relevance
         {%- endif %}
@@ -34,6 +37,20 @@ rw_judged as (
             {{ rankwise._over_list_in_rank_order(spec, 'recommendation') }}
         ) as rw_hits_so_far
         {%- endif %}
+        {%- if 'dcg_so_far' in spec.demands %},
+        sum({{ rankwise.dcg_term('recommendation.rw_rank', 'judgement.rw_relevance', spec.gain, spec.min_gain_relevance) }}) over (
+            {{ rankwise._over_list_in_rank_order(spec, 'recommendation') }}
+        ) as rw_dcg_so_far
+        {%- endif %}
+        {%- if 'ideal_prefix_on_rows' in spec.demands %},
+        truth.rw_n_gains as rw_n_gains,
+        prefix.rw_ideal_prefix as rw_ideal_prefix
+        {%- endif %}
+        {%- if 'judged_so_far' in spec.demands %},
+        count(*) over (
+            {{ rankwise._over_list_in_rank_order(spec, 'recommendation') }}
+        ) as rw_judged_so_far
+        {%- endif %}
     from rw_recommendations as recommendation
     inner join rw_interactions as judgement
         on recommendation.rw_user = judgement.rw_user
@@ -42,9 +59,15 @@ rw_judged as (
     inner join rw_relevance_scale as scale
         on 1 = 1{{ rankwise._partitions_match('recommendation', 'scale', spec) }}
     {%- endif %}
-    {%- if 'n_relevant_on_rows' in spec.demands %}
+    {%- if 'n_relevant_on_rows' in spec.demands or 'n_nonrelevant_on_rows' in spec.demands or 'ideal_prefix_on_rows' in spec.demands %}
     inner join rw_user_truth_counts as truth
         on recommendation.rw_user = truth.rw_user{{ rankwise._partitions_match('recommendation', 'truth', spec) }}
+    {%- endif %}
+    {%- if 'ideal_prefix_on_rows' in spec.demands %}
+    {#- the ideal list's IDCG at the row's rank, or at its end past it #}
+    left join rw_ideal_prefixes as prefix
+        on prefix.rw_user = recommendation.rw_user
+        and prefix.rw_position = least(recommendation.rw_rank, truth.rw_n_gains){{ rankwise._partitions_match('recommendation', 'prefix', spec) }}
     {%- endif %}
 )
 {%- endmacro %}
