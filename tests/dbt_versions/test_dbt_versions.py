@@ -37,7 +37,7 @@ def matrix() -> list[tuple[str, str, str]]:
     rows = []
     for line in VERSIONS_FILE.read_text().splitlines():
         if line.strip() and not line.lstrip().startswith("#"):
-            minor, core, duckdb = line.split()
+            minor, core, duckdb, *_without = line.split()
             rows.append((minor, core, duckdb))
     return rows
 
