@@ -14,7 +14,7 @@ FAKESNOW_VENV ?= $(VENV)-fakesnow
 FAKESNOW_STAMP := $(FAKESNOW_VENV)/.installed
 DBT := PATH=$(BIN):$$PATH DBT_PROFILES_DIR=. DBT_SEND_ANONYMOUS_USAGE_STATS=false $(BIN)/dbt
 
-.PHONY: demo docs test test-fast test-duckdb test-postgres test-spark test-clickhouse test-snowflake clean
+.PHONY: demo docs test test-fast test-duckdb test-postgres test-spark test-clickhouse test-snowflake test-dbt-versions clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -98,6 +98,23 @@ test-clickhouse: $(TEST_STAMP) $(FAKESNOW_STAMP)
 test-snowflake: $(TEST_STAMP) $(FAKESNOW_STAMP)
 	$(PYTEST) tests/engines/test_snowflake_fakesnow.py
 
+# The dbt versions rankwise is proven on, one virtual environment each
+# (.venv-dbt-<minor>/), stated once in tests/dbt_versions/versions.txt.
+DBT_VERSIONS_FILE := tests/dbt_versions/versions.txt
+DBT_MINORS := $(shell awk '!/^\#/ && NF {print $$1}' $(DBT_VERSIONS_FILE))
+DBT_VERSION_STAMPS := $(foreach minor,$(DBT_MINORS),.venv-dbt-$(minor)/.installed)
+
+.venv-dbt-%/.installed: $(DBT_VERSIONS_FILE) tests/dbt_versions/install.py
+	rm -rf .venv-dbt-$*
+	$(PYTHON) tests/dbt_versions/install.py $* .venv-dbt-$*
+	touch $@
+
+## make test-dbt-versions: on every dbt version of tests/dbt_versions/versions.txt (dbt-core 1.8 to 1.12, each with its
+## dbt-duckdb, one after the other), dbt build of integration_tests/ on DuckDB, and a new project following README whose
+## model over a duplicated row fails with rankwise's message; not part of make test (CI runs it after)
+test-dbt-versions: $(UNIT_STAMP) $(DBT_VERSION_STAMPS)
+	$(BIN)/python -m pytest -s -v tests/dbt_versions
+
 clean:
-	rm -rf $(VENV) $(FAKESNOW_VENV) integration_tests/target integration_tests/dbt_packages integration_tests/logs \
+	rm -rf $(VENV) $(FAKESNOW_VENV) .venv-dbt-* integration_tests/target integration_tests/dbt_packages integration_tests/logs \
 	       demo/target demo/dbt_packages demo/logs demo/seeds/*.csv .pytest_cache site

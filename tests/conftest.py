@@ -9,7 +9,10 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 TESTS = REPO_ROOT / "tests"
 # The folders that decide a test's lane, each also the marker of its tests
 # (declared in pyproject.toml). tests/reference holds the oracles, no tests.
-LANES = ("unit", "crosscheck", "dbt", "engines", "slow")
+# tests/dbt_versions runs only when named (`make test-dbt-versions`): see
+# pytest_ignore_collect.
+LANES = ("unit", "crosscheck", "dbt", "engines", "slow", "dbt_versions")
+DBT_VERSIONS = TESTS / "dbt_versions"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -24,6 +27,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="write the example outputs of README.md from the calls the README tests run, instead of comparing "
              "them (tests/unit/readme_examples.py)",
     )
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """tests/dbt_versions (a virtual environment and a few minutes per dbt
+    version) is left out of `make test` and of a bare `pytest`: it is collected
+    only when named on the command line, as `make test-dbt-versions` does."""
+    if collection_path.resolve() != DBT_VERSIONS:
+        return None
+    named = [Path(argument.split("::")[0]).resolve() for argument in config.args]
+    return None if any(path == DBT_VERSIONS or path.is_relative_to(DBT_VERSIONS) for path in named) else True
 
 
 @pytest.fixture(scope="session")
