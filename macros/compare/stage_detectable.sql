@@ -55,13 +55,14 @@
 {% endmacro %}
 
 {#- The carried columns of `alias`, then those of the quadrature, each in a
-    select list. A column of the one relation a select reads keeps its name
-    on every engine, ClickHouse's too (which names `r.col` so only among
-    joined relations), so none is renamed. -#}
+    select list, by their bare names: no other relation of the selects that
+    carry them has such a column, and a qualified column of a select list is
+    named `alias.column` by ClickHouse where relations are joined (the rule of
+    tests/unit/test_dialects.py's column_problem holds for every select). -#}
 {% macro _carried(spec, alias, quadrature=['rw_df', 'rw_alpha_each', 'rw_node', 'rw_s', 'rw_w']) %}
     {%- set selected = [] -%}
     {%- for column in rankwise._comparison_row_columns(spec) + quadrature -%}
-        {%- do selected.append(alias ~ '.' ~ column ~ ', ') -%}
+        {%- do selected.append(column ~ ', ') -%}
     {%- endfor -%}
     {{ return(selected | join('')) }}
 {% endmacro %}
@@ -120,7 +121,7 @@ rw_power_nodes as (
     from (
         select
             {{ rankwise._carried(spec, 'spread', ['rw_df', 'rw_alpha_each', 'rw_node']) }}
-            spread.rw_y,
+            spread.rw_y as rw_y,
             case when spread.rw_is_node then {{ log_weight }} else {{ rankwise._double_literal(q.lowest_log_weight) }} end as rw_log_weight,
             {#- held above 0, where steps on ln c can start #}
             greatest({{ rankwise._cornish_fisher('spread.rw_z', 'spread.rw_df') }}, 1e-10) as rw_c

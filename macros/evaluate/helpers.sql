@@ -105,8 +105,9 @@
     {%- set ns = namespace(sql=source ~ ' as ' ~ alias) -%}
     {%- for layer in layers -%}
         {%- set carried = [] -%}
+        {#- bare: a qualified column of a select list is named `alias.column` by ClickHouse -#}
         {%- for column in layer.carry -%}
-            {%- do carried.append(alias ~ '.' ~ column) -%}
+            {%- do carried.append(column) -%}
         {%- endfor -%}
         {%- set columns = [carried | join(', ')] -%}
         {%- for column, sql in layer.columns -%}
