@@ -75,7 +75,7 @@ OPTION_VALUE_CASES = _option_value_cases()
 
 # The calls of evaluate that render every line of every value's own call
 # (OPTION_VALUE_CASES): each convention's preset, as a peer library sets it;
-# the other values in four calls, two values apart where one rewrites lines of
+# the other values in five calls, two values apart where one rewrites lines of
 # the other (the gain options the DCG term; users=relevant AP's value and the
 # users every mean counts, which the AP and precision denominators write too;
 # novelty_popularity and novelty_unseen novelty's term); and the bootstrap. The
@@ -92,6 +92,8 @@ OPTION_CALLS: dict[str, dict[str, Any]] = {
              gini_items="shown", novelty_unseen="dropped"),
         dict(gain_items="relevant", ap_denominator="k", ties="shared", novelty_unseen="zero"),
         dict(idcg="k_positions", users="relevant", exposure_model="rbp"),
+        # the denominators' own lines, wrapped as they wrap alone, and the duplicates kept first
+        dict(ap_denominator="min_relevant_k", precision_denominator="list_length", duplicate_recommendations="first"),
     )},
     "bootstrap": OPTION_VALUE_CASES["bootstrap"],
     # the inverse-propensity weights, on the metrics that have a weighted form
