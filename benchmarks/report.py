@@ -72,7 +72,8 @@ def _versions() -> list[str]:
         version = peer_version(tool)
         if version is not None:
             versions.append(f"{package} {version}" + (" (own environment)" if tool in PEER_PYTHONS else ""))
-    return versions
+    # several tools share a package (the Spark tools pyspark, the PostgreSQL ones pgserver)
+    return list(dict.fromkeys(versions))
 
 
 def benchmark_report(arguments: argparse.Namespace, run: BenchmarkRun) -> list[str]:
