@@ -100,6 +100,21 @@ def test_judged_is_ir_measures_judged(seed: int) -> None:
             assert math.isclose(row.value, sum(values) / len(values), rel_tol=0, abs_tol=1e-9), name
 
 
+def _judged_case(drawn: tuple[Any, dict[str, dict[str, int]]]
+                 ) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, int]], dict[str, set[str]]]:
+    """The run, the qrels and each query's judged documents of a drawn case
+    that -J and unj can read: every query of the qrels with a judged document,
+    a query and a judged document shared with the run."""
+    case, qrels = drawn
+    run = case.run()
+    assume(case.is_evaluable())
+    judged = {query: {doc for doc, level_ in docs.items() if level_ >= 0} for query, docs in qrels.items()}
+    assume(all(judged.values()))
+    assume(set(run) & set(qrels))
+    assume({doc for docs in run.values() for doc in docs} & {doc for docs in judged.values() for doc in docs})
+    return run, qrels, judged
+
+
 def _judged_only_measures(k: int) -> tuple[list[str], set[str]]:
     """The measures -J is checked on: precision, recall, AP, nDCG, R-precision,
     RR, success and the set measures, their -m arguments and the names of
@@ -122,13 +137,7 @@ def _judged_only_measures(k: int) -> tuple[list[str], set[str]]:
 @given(drawn=incomplete_cases(), k=st.integers(4, 40), level=st.sampled_from([1, 2]), complete=st.booleans())
 def test_judged_only_is_trec_eval_s_minus_j(drawn: tuple[Any, dict[str, dict[str, int]]], k: int, level: int,
                                              complete: bool) -> None:
-    case, qrels = drawn
-    run = case.run()
-    assume(case.is_evaluable())
-    judged = {query: {doc for doc, level_ in docs.items() if level_ >= 0} for query, docs in qrels.items()}
-    assume(all(judged.values()))
-    assume(set(run) & set(qrels))
-    assume({doc for docs in run.values() for doc in docs} & {doc for docs in judged.values() for doc in docs})
+    run, qrels, judged = _judged_case(drawn)
     arguments, names = _judged_only_measures(k)
     expected = pytrec_eval.RelevanceEvaluator(qrels, names, relevance_level=level,
                                               judged_docs_only_flag=True).evaluate(run)
@@ -306,13 +315,7 @@ def _trec_eval_unj(run: dict[str, dict[str, float]], qrels: dict[str, dict[str, 
        complete=st.booleans())
 def test_unjudged_is_trec_eval_s_unj(drawn: tuple[Any, dict[str, dict[str, int]]], cutoffs: list[int],
                                       complete: bool) -> None:
-    case, qrels = drawn
-    run = case.run()
-    assume(case.is_evaluable())
-    judged = {query: {doc for doc, level_ in docs.items() if level_ >= 0} for query, docs in qrels.items()}
-    assume(all(judged.values()))
-    assume(set(run) & set(qrels))
-    assume({doc for docs in run.values() for doc in docs} & {doc for docs in judged.values() for doc in docs})
+    run, qrels, judged = _judged_case(drawn)
     cutoffs = sorted(cutoffs)
     expected = _trec_eval_unj(run, qrels, cutoffs)
     with tempfile.TemporaryDirectory() as folder:
