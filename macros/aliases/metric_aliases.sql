@@ -24,9 +24,7 @@
     gives one metric only (MAP, NDCG@10, p_10). A rankwise metric name is never
     an alias: 'rbp' is rankwise's rbp (p = 0.8, as ir_measures' RBP), not
     trec_eval's (p = 0.9, which `rankwise trec_eval` asks for by its parameter).
-    trec_eval's measures that rankwise does not compute yet (G, ndcg_rel,
-    Rndcg...) have no entry: each becomes one entry here when
-    its metric exists. `metric_alias` reads a name through it. -#}
+    `metric_alias` reads a name through it. -#}
 {% macro metric_aliases() %}
     {{- return(adapter.dispatch('metric_aliases', 'rankwise')()) -}}
 {% endmacro %}
@@ -48,6 +46,8 @@
         {'alias': 'iprec_at_recall', 'form': 'name_value', 'parameter': 'recall', 'metric': 'iprec_at_recall', 'example': 'iprec_at_recall_0.10', 'source': 'trec_eval'},
         {'alias': '11pt_avg',   'form': 'name',   'metric': 'ap_11pt',     'example': '11pt_avg',      'source': 'trec_eval'},
         {'alias': 'binG',       'form': 'name',   'metric': 'bin_g',       'example': 'binG',          'source': 'trec_eval'},
+        {'alias': 'G',          'form': 'name',   'metric': 'g',           'example': 'G',             'source': 'trec_eval'},
+        {'alias': 'Rndcg',      'form': 'name',   'metric': 'rndcg',       'example': 'Rndcg',         'source': 'trec_eval'},
         {'alias': 'infAP',      'form': 'name',   'metric': 'inf_ap',      'example': 'infAP',         'source': 'trec_eval'},
         {'alias': 'Rprec_mult', 'form': 'name_value', 'parameter': 'm', 'metric': 'r_precision_multiple', 'example': 'Rprec_mult_0.20', 'source': 'trec_eval'},
         {'alias': 'relative_P', 'form': 'name_k', 'metric': 'relative_precision', 'example': 'relative_P_10', 'source': 'trec_eval'},

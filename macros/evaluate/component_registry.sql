@@ -35,6 +35,13 @@
                   to the row), 'ideal_prefix_on_rows' (rw_ideal_prefix, the
                   IDCG at the row's rank or at the ideal list's end past it,
                   and rw_n_gains, the user's interactions that earn a gain),
+                  'ideal_costs_on_rows' (G's: rw_ideal_excess, the ideal
+                  list's gains above 1 up to the row's rank, rw_gain_so_far,
+                  the gains of the judged rows up to it, and rw_gain_total,
+                  the user's), 'level_weights_on_rows' (Rndcg's:
+                  rw_level_end_weight, the sum of 1 / IDCG over the ends of
+                  the gain levels at or after the row's rank, and
+                  rw_n_gain_levels, the user's distinct gains),
                   'all_running_lists', 'list_lengths',
                   'ideal_gains'
       reads_when  more reads under some values of its parameters:
@@ -72,6 +79,14 @@
                                          'reads': ['ideal_prefix_on_rows']},
         'bin_g_sum':                    {'source': 'judged',      'aggregate': '_aggregate_bin_g_sum', 'without_list': '0e0', 'from_rank_bits': false,
                                          'reads': ['hits_so_far']},
+        'g_sum':                        {'source': 'judged',      'aggregate': '_aggregate_g_sum', 'without_list': '0e0', 'from_rank_bits': false,
+                                         'reads': ['ideal_prefix_on_rows', 'ideal_costs_on_rows']},
+        'gain_total':                   {'source': 'judged',      'aggregate': '_aggregate_gain_total', 'without_list': '0e0', 'from_rank_bits': false,
+                                         'reads': ['ideal_prefix_on_rows', 'ideal_costs_on_rows']},
+        'rndcg_sum':                    {'source': 'judged',      'aggregate': '_aggregate_rndcg_sum', 'without_list': '0e0', 'from_rank_bits': false,
+                                         'reads': ['ideal_prefix_on_rows', 'level_weights_on_rows']},
+        'n_gain_levels':                {'source': 'judged',      'aggregate': '_aggregate_n_gain_levels', 'without_list': '0', 'from_rank_bits': false,
+                                         'reads': ['ideal_prefix_on_rows', 'level_weights_on_rows']},
         'judged_rank_biased_weight':    {'source': 'judged',      'aggregate': '_aggregate_judged_rank_biased_weight', 'without_list': '0e0', 'from_rank_bits': false,
                                          'parameters': ['p']},
         'n_recommended':                {'source': 'list_rows',   'aggregate': none, 'without_list': none, 'from_rank_bits': false, 'reads': ['list_lengths']},

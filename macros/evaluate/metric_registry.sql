@@ -166,6 +166,10 @@
                                'formula': '_formula_ndcg_rel', 'zero_without_list': true},
         'bin_g':              {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['bin_g_sum'], 'formula': '_formula_bin_g',
                                'zero_without_list': true},
+        'g':                  {'cutoff': false, 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['g_sum', 'gain_total'], 'formula': '_formula_g',
+                               'zero_without_list': true},
+        'rndcg':              {'cutoff': false, 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['rndcg_sum', 'n_gain_levels', 'n_gains', 'dcg', 'idcg', 'n_recommended'],
+                               'formula': '_formula_rndcg', 'zero_without_list': true},
         'rbp_residual':       {'cutoff': false, 'level': 'user', 'better': none, 'range': [0, 1],  'components': ['judged_rank_biased_weight', 'n_judged', 'n_recommended'],
                                'formula': '_formula_rbp_residual', 'zero_without_list': true, 'nonzero_without_a_hit': true, 'every_user': true,
                                'parameters': {'p': {'kind': 'probability', 'default': 0.8, 'help': "the chance that the user goes on to the next rank, as rbp's"}}},
@@ -426,6 +430,23 @@
 {% macro _formula_ndcg_rel(columns, k, spec) %}
     {%- set missed = '(' ~ columns.n_gains ~ ' - ' ~ columns.gains_retrieved ~ ') * ' ~ rankwise.ndcg_at_k(columns.dcg, columns.idcg) -%}
     {{ return('coalesce(' ~ rankwise.safe_divide(columns.ndcg_rel_sum ~ ' + ' ~ missed, columns.n_gains) ~ ', 0e0)') }}
+{% endmacro %}
+
+{#- trec_eval's G: the sum over the items that earn a gain of the gain over
+    log2(2 + C - S), C the ideal list's cost up to the rank and S the list's
+    gains up to it, over the ideal list's gains; 0 when they are 0. -#}
+{% macro _formula_g(columns, k, spec) %}
+    {{ return('coalesce(' ~ rankwise.safe_divide(columns.g_sum, columns.gain_total) ~ ', 0e0)') }}
+{% endmacro %}
+
+{#- trec_eval's Rndcg: nDCG at the end of each gain level of the ideal list
+    (its R levels), and at the list's end when that is more than one rank past
+    the ideal list's, averaged; 0 when R is 0. -#}
+{% macro _formula_rndcg(columns, k, spec) %}
+    {%- set past_ideal_end = columns.n_recommended ~ ' > ' ~ columns.n_gains ~ ' + 1' -%}
+    {%- set numerator = columns.rndcg_sum ~ ' + case when ' ~ past_ideal_end ~ ' then ' ~ rankwise.ndcg_at_k(columns.dcg, columns.idcg) ~ ' else 0e0 end' -%}
+    {%- set denominator = columns.n_gain_levels ~ ' + case when ' ~ past_ideal_end ~ ' then 1 else 0 end' -%}
+    {{ return('case when ' ~ columns.n_relevant ~ ' = 0 then 0e0 else coalesce(' ~ rankwise.safe_divide(numerator, denominator) ~ ', 0e0) end') }}
 {% endmacro %}
 
 {#- trec_eval's binG: the sum over the relevant items of 1 / log2(2 + the

@@ -39,6 +39,15 @@ rw_user_truth_counts as (
         {#- the interactions that earn a DCG gain (ndcg_rel's relevant items) #}
         cast(count(case when {{ rankwise.relevance_gain('rw_relevance', spec.gain, spec.min_gain_relevance) }} > 0 then 1 end) as bigint) as rw_n_gains
         {%- endif %}
+        {%- if 'ideal_costs_on_rows' in spec.demands %},
+        {#- G's normaliser: the gains of the ideal list #}
+        sum({{ rankwise.relevance_gain('rw_relevance', spec.gain, spec.min_gain_relevance) }}) as rw_gain_total
+        {%- endif %}
+        {%- if 'level_weights_on_rows' in spec.demands %},
+        {#- Rndcg's R levels: one per distinct gain of the ideal list #}
+        cast(count(distinct case when {{ rankwise.relevance_gain('rw_relevance', spec.gain, spec.min_gain_relevance) }} > 0
+            then {{ rankwise.relevance_gain('rw_relevance', spec.gain, spec.min_gain_relevance) }} end) as bigint) as rw_n_gain_levels
+        {%- endif %}
         {%- if spec.propensity is not none %},
         sum(case when {{ rankwise._is_relevant('rw_relevance', spec) }} then rw_weight else 0e0 end) as rw_weighted_relevant
         {%- endif %}
@@ -105,24 +114,54 @@ rw_relevance_scale as (
 
 {#- rw_ideal_prefixes: per user of the interactions and position p of its ideal
     list (its interactions that earn a gain, by relevance descending), the
-    IDCG of the first p positions (ndcg_rel's normaliser at each rank). -#}
+    IDCG of the first p positions (ndcg_rel's normaliser at each rank); for G,
+    the gains above 1 of those positions (rw_ideal_excess: G's cost of rank p
+    is p plus it); for Rndcg, the sum of 1 / IDCG over the ends of the gain
+    levels at or after p (rw_level_end_weight: a rank-p item's DCG term enters
+    the nDCG of each R level that holds it). -#}
 {% macro _stage_ideal_prefixes(spec) %}
+    {%- set user = rankwise._partition_columns(spec) ~ 'rw_user' -%}
+    {%- set gain = rankwise.relevance_gain('rw_relevance', spec.gain, spec.min_gain_relevance) -%}
+    {%- set level_weights = 'level_weights_on_rows' in spec.demands -%}
 rw_ideal_prefixes as (
     select
-        {{ rankwise._partition_columns(spec) }}rw_user,
+        {{ user }},
         rw_position,
+        {%- if level_weights %}
+        rw_ideal_prefix,
+        {%- if 'ideal_costs_on_rows' in spec.demands %}
+        rw_ideal_excess,
+        {%- endif %}
+        sum(case when rw_ends_level = 1 then 1e0 / rw_ideal_prefix else 0e0 end) over (
+            partition by {{ user }} order by rw_position desc rows between unbounded preceding and current row
+        ) as rw_level_end_weight
+    from (
+        select
+            {{ user }},
+            rw_position,
+            {#- the last position of its gain #}
+            case when rw_position = max(rw_position) over (partition by {{ user }}, {{ gain }}) then 1 else 0 end as rw_ends_level,
+        {%- endif %}
         sum(
             {{ rankwise.dcg_term('rw_position', 'rw_relevance', spec.gain, spec.min_gain_relevance) }}
         ) over (
-            partition by {{ rankwise._partition_columns(spec) }}rw_user order by rw_position asc rows between unbounded preceding and current row
+            partition by {{ user }} order by rw_position asc rows between unbounded preceding and current row
         ) as rw_ideal_prefix
+        {%- if 'ideal_costs_on_rows' in spec.demands %},
+        sum(case when {{ gain }} > 1 then {{ gain }} - 1 else 0e0 end) over (
+            partition by {{ user }} order by rw_position asc rows between unbounded preceding and current row
+        ) as rw_ideal_excess
+        {%- endif %}
     from (
         select
-            {{ rankwise._partition_columns(spec) }}rw_user,
+            {{ user }},
             rw_relevance,
-            row_number() over (partition by {{ rankwise._partition_columns(spec) }}rw_user order by rw_relevance desc nulls last) as rw_position
+            row_number() over (partition by {{ user }} order by rw_relevance desc nulls last) as rw_position
         from rw_interactions
-        where {{ rankwise.relevance_gain('rw_relevance', spec.gain, spec.min_gain_relevance) }} > 0
+        where {{ gain }} > 0
     ) as rw_ideal_positions
+    {%- if level_weights %}
+    ) as rw_ideal_levels
+    {%- endif %}
 )
 {%- endmacro %}

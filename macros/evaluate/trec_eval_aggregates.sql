@@ -65,6 +65,35 @@
     {{ return('sum(case when rw_is_relevant = 1 then ' ~ rankwise.rank_discount('rw_rank - rw_hits_so_far + 1') ~ ' else 0e0 end)') }}
 {% endmacro %}
 
+{#- G's sum over the rows that earn a gain g of g / log2(2 + C - S) (trec_eval's
+    m_G.c): S the gains of the list up to the row, C the cost of the ideal list
+    up to its rank, max(gain, 1) per position (1 past the ideal list's end):
+    the rank plus the ideal list's gains above 1 up to it. -#}
+{% macro _aggregate_g_sum(spec) %}
+    {%- set gain = rankwise.relevance_gain('rw_relevance', spec.gain, spec.min_gain_relevance) -%}
+    {%- set cost = 'rw_rank + coalesce(rw_ideal_excess, 0e0)' -%}
+    {{ return('sum(case when ' ~ gain ~ ' <> 0 then ' ~ gain ~ ' * ' ~ rankwise.rank_discount('1 + ' ~ cost ~ ' - rw_gain_so_far')
+              ~ ' else 0e0 end)') }}
+{% endmacro %}
+
+{#- The gains of the user's interactions, carried on each judged row. -#}
+{% macro _aggregate_gain_total(spec) %}
+    {{ return('max(rw_gain_total)') }}
+{% endmacro %}
+
+{#- Rndcg's sum of nDCG at the ends of the gain levels (trec_eval's
+    m_Rndcg.c), as a sum over the rows: a row's DCG term over the IDCG of each
+    level end at or after its rank (none past the ideal list's end). -#}
+{% macro _aggregate_rndcg_sum(spec) %}
+    {%- set term = rankwise.dcg_term('rw_rank', 'rw_relevance', spec.gain, spec.min_gain_relevance) -%}
+    {{ return('sum(' ~ term ~ ' * rw_level_end_weight)') }}
+{% endmacro %}
+
+{#- The user's distinct gains, carried on each judged row. -#}
+{% macro _aggregate_n_gain_levels(spec) %}
+    {{ return('max(rw_n_gain_levels)') }}
+{% endmacro %}
+
 {#- The sum over the judged rows of p^(rank - 1), RBP's weights of the ranks
     whose item is judged. -#}
 {% macro _aggregate_judged_rank_biased_weight(spec, parameters) %}

@@ -122,18 +122,20 @@ MEASURE_SETS: dict[str, tuple[str, ...]] = {
 EVALUATION_OPTIONS = {"convention": "trec_eval", "ties": "item_desc", "score_col": "score",
                       "relevance_col": "relevance"}
 _RBP_PERSISTENCE = 0.9  # m_rbp.c's default p
+QUERY_SCALED = "query_scaled"  # a _Line's gains: each level over its query's largest (m_rbp.c)
 
 
 @dataclass(frozen=True)
 class _Line:
     """One output line of a measure: its printed name, and what computes it:
     `metric` (a rankwise metric string, evaluated on the qrels with the gains
-    of `gains`), 'n_users' for num_q, 'runid' for the run's tag; None when
+    of `gains`: a gain map, or QUERY_SCALED for each level over its query's
+    largest), 'n_users' for num_q, 'runid' for the run's tag; None when
     rankwise has no metric for it yet."""
 
     name: str
     metric: str | None
-    gains: tuple[tuple[int, float], ...] = ()
+    gains: tuple[tuple[int, float], ...] | str = ()
     summary_level: int | None = None
     """The relevance level of its `all` line, when it is not -l's."""
 
@@ -213,8 +215,6 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
     qrels = _judged(qrels, notes)
     run = _cut(run, max_docs, notes)
     _note_queries(qrels, run, complete, notes)
-    if "rbp" in lines:
-        _check_rbp_gains(qrels)
 
     users = "interactions" if complete else "both"
     if judged_only:
@@ -228,7 +228,7 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
 
     def evaluated(metrics: list[str], variant: Variant, by_user: bool) -> Any:
         gains, level = variant
-        gained = qrels if not gains else qrels.assign(relevance=_mapped_gains(qrels["relevance"], gains))
+        gained = qrels if not gains else qrels.assign(relevance=_mapped_gains(qrels, gains))
         with warnings.catch_warnings():
             # -J's drops are said once, in the notes (_judged_only)
             warnings.filterwarnings("ignore", message=r"rankwise: \d+ unjudged item", category=RankwiseWarning)
@@ -323,8 +323,11 @@ _HOW = {
     "ideal_dcg": "a gain map, as dcg",
     "ndcg": "a gain map (`ndcg.1=3,2=9`), as dcg; a negative gain is refused",
     "ndcg_rel": "a gain map, as ndcg",
-    "rbp": "`rbp.p=0.8` sets p (0.9 by default, as trec_eval's); refused when the queries' largest relevance levels "
-           "differ (trec_eval divides a level by its query's largest, rankwise by the qrels')",
+    "G": "a gain map, as ndcg",
+    "Rndcg": "a gain map, as ndcg",
+    "rbp": "`rbp.p=0.8` sets p (0.9 by default, as trec_eval's); evaluated on the qrels with each level scaled so "
+           "that each query tops at the qrels' largest (trec_eval divides a level by its query's largest, rankwise's "
+           "graded gain by the qrels')",
     "rbp_resid": "`rbp_resid.p=0.8` sets p (0.9 by default, as trec_eval's)",
     "infAP": "refused on qrels with lines of relevance -1 (in the pool, unjudged), which rankwise has no place for",
     "set_F": "with its default weight 1 only (`set_F.0.5` is not yet)",
@@ -375,9 +378,10 @@ def _rbp_lines(measure: TrecMeasure, text: str | None) -> list[_Line]:
     if measure.name == "rbp_resid":  # m_rbp_resid.c: what the unjudged documents could add
         return [_Line(printed, f"rbp_residual(p={persistence!r})")]
     # trec_eval's gain of a document is its relevance level over the largest
-    # level of its query (m_rbp.c), whatever -l says: rankwise's graded gain,
-    # from relevance 1 on (checked against the qrels: _check_rbp_gains).
-    return [_Line(printed, f"rbp(p={persistence!r}, gain=graded, rel=1)")]
+    # level of its query when that is above 1 (m_rbp.c), whatever -l says:
+    # rankwise's graded gain, from relevance 1 on, on the qrels whose levels
+    # are scaled so that each query tops at the qrels' largest level.
+    return [_Line(printed, f"rbp(p={persistence!r}, gain=graded, rel=1)", QUERY_SCALED)]
 
 
 def _gain_map_lines(measure: TrecMeasure, text: str | None) -> list[_Line]:
@@ -437,6 +441,8 @@ SPECIAL: dict[str, Callable[[TrecMeasure, str | None], list[_Line]]] = {
     "ideal_dcg": _gain_map_lines,
     "ndcg": _gain_map_lines,
     "ndcg_rel": _gain_map_lines,
+    "G": _gain_map_lines,
+    "Rndcg": _gain_map_lines,
     "set_F": _set_f_lines,
 }
 
@@ -679,20 +685,15 @@ def _examples(ids: list[str]) -> str:
     return shown + (", ..." if len(ids) > 5 else "")
 
 
-def _check_rbp_gains(qrels: Any) -> None:
-    """trec_eval's rbp divides a relevance level by the largest level of its
-    query; rankwise's rbp(gain=graded), by the largest of the qrels: the same
-    gains when every query with a relevant level tops at the same level."""
-    largest = qrels[qrels["relevance"] > 0].groupby("user_id")["relevance"].max()
-    if largest.nunique() > 1:
-        raise InvalidArgumentError(
-            "rankwise trec_eval: rbp is not computed for these qrels yet: trec_eval divides each relevance level by "
-            "the largest level of its query, rankwise's graded rbp by the largest level of the qrels, and the "
-            f"queries here top at different levels ({', '.join(str(level) for level in sorted(largest.unique()))}).")
-
-
-def _mapped_gains(relevance: Any, gains: tuple[tuple[int, float], ...]) -> Any:
-    """Each judged document's gain under an ndcg gain map: the level's gain
-    given, or the level itself."""
+def _mapped_gains(qrels: Any, gains: tuple[tuple[int, float], ...] | str) -> Any:
+    """Each judged document's gain under an ndcg gain map (the level's gain
+    given, or the level itself); or, QUERY_SCALED, its level times the qrels'
+    largest over its query's largest when that is above 1, so that rankwise's
+    graded gain (a relevance over the qrels' largest) is trec_eval's rbp gain
+    (a level over its query's largest, m_rbp.c)."""
+    relevance = qrels["relevance"]
+    if gains == QUERY_SCALED:
+        query_largest = relevance.groupby(qrels["user_id"]).transform("max").clip(lower=1)
+        return (relevance * (max(relevance.max(), 1) / query_largest)).astype("float64")
     mapping = dict(gains)
     return relevance.map(lambda level: mapping.get(int(level), float(level))).astype("float64")

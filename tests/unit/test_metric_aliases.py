@@ -49,7 +49,7 @@ def test_a_rankwise_metric_string_is_returned_as_given() -> None:
         assert _alias(metric) == metric
 
 
-@pytest.mark.parametrize("name", ["Rndcg", "P_0", "P_x", "P_10@5", "P_10(rel=2)", "iprec_at_recall_x",
+@pytest.mark.parametrize("name", ["relstring", "yaap", "P_0", "P_x", "P_10@5", "P_10(rel=2)", "iprec_at_recall_x",
                                   "nothing", "", 5, None])
 def test_other_names_have_no_metric(name: object) -> None:
     assert _alias(name) is None

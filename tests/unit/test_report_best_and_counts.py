@@ -104,7 +104,7 @@ def test_the_registry_says_which_way_each_metric_is_better() -> None:
     # rbp_residual, what unjudged items could add, is no better higher or lower
     per_user = [name for name in rankwise.metric_names("user")
                 if name not in ("idcg", "num_rel", "rbp_residual", *summed, *sideless)]
-    whole = {"set_map", "utility", "ndcg_rel"}  # no cutoff
+    whole = {"set_map", "utility", "ndcg_rel", "g", "rndcg"}  # no cutoff
     compared = rankwise.compare(RECOMMENDATIONS, INTERACTIONS, [name if name in whole else f"{name}@2" for name in per_user],
                                 model_col="model", baseline="same", margin=0.01)
     assert sorted(set(compared["metric"])) == sorted(per_user)

@@ -17,13 +17,12 @@ from rankwise.cli import main
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "trec_eval"
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
-# The measures of trec_eval's sets that rankwise computes today; the others
-# (relstring, Rndcg, G) are refused
-# (test_the_measures_rankwise_lacks_are_refused_and_listed).
+# The measures of trec_eval's sets that rankwise computes today; the other,
+# relstring, is refused (test_the_measures_rankwise_lacks_are_refused_and_listed).
 OFFICIAL = ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
             "iprec_at_recall", "P"]
 ALL_TREC = [*OFFICIAL, "recall", "unj", "rbp", "rbp_resid", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg",
-            "binG", "ndcg", "ndcg_rel", "success", "map_cut", "ndcg_cut", "relative_P", "set_P", "set_relative_P",
+            "binG", "G", "ndcg", "ndcg_rel", "Rndcg", "success", "map_cut", "ndcg_cut", "relative_P", "set_P", "set_relative_P",
             "set_recall", "set_map", "set_F", "num_nonrel_judged_ret"]
 
 
@@ -55,9 +54,8 @@ QUICKTEST = {
     "all_trec -q": (["all_trec", "-q"], "qrels.test", "results.test", "out.test.aq"),
     "all_trec -q -c": (["all_trec", "-q", "-c"], "qrels.test", "results.trunc", "out.test.aqc"),
     "all_trec -q -c -M100": (["all_trec", "-q", "-c", "-M100"], "qrels.test", "results.trunc", "out.test.aqcM"),
-    # relstring aside; rbp: test_rbp_is_refused_where_the_queries_top_at_different_levels; infAP:
-    # test_inf_ap_is_refused_on_qrels_with_unjudged_lines
-    "all_trec -q -l2": (["all_trec", "-q", "-l2", "no rbp"], "qrels.rel_level", "results.test", "out.test.aql"),
+    # relstring aside; infAP: test_inf_ap_is_refused_on_qrels_with_unjudged_lines
+    "all_trec -q -l2": (["all_trec", "-q", "-l2", "no infAP"], "qrels.rel_level", "results.test", "out.test.aql"),
 }
 
 
@@ -65,8 +63,8 @@ QUICKTEST = {
 def test_trec_eval_quicktest(case: str) -> None:
     options, qrels, run, expected_file = QUICKTEST[case]
     measures = ALL_TREC if "all_trec" in options else OFFICIAL
-    if "no rbp" in options:
-        measures = [name for name in measures if name not in ("rbp", "infAP")]
+    if "no infAP" in options:
+        measures = [name for name in measures if name != "infAP"]
     flags = [option for option in options if option.startswith("-")]
     arguments = [*_measures(measures), *flags]
     result = _trec_eval(*arguments, str(FIXTURES / qrels), str(FIXTURES / run))
@@ -104,7 +102,7 @@ def test_the_measures_rankwise_lacks_are_refused_and_listed() -> None:
     result = _trec_eval("-m", "all_trec", str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
     assert result.exit_code == 1
     assert result.output.startswith(
-        "Error: rankwise trec_eval: rankwise does not compute these trec_eval measures yet: relstring, Rndcg, G. "
+        "Error: rankwise trec_eval: rankwise does not compute these trec_eval measures yet: relstring. "
         "Of those asked, it computes: -m runid -m num_q -m num_ret")
     everything = _trec_eval("-m", "all_trec", "-m", "P.5", str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
     missing = everything.output.split("yet: ")[1].split(". Of those")[0].split(", ")
@@ -153,13 +151,6 @@ def test_bad_measures_and_parameters_are_refused(arguments: list[str], message: 
     result = _trec_eval(*arguments, str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
     assert result.exit_code == 1, result.output
     assert message in result.output
-
-
-def test_rbp_is_refused_where_the_queries_top_at_different_levels() -> None:
-    result = _trec_eval("-m", "rbp", str(FIXTURES / "qrels.rel_level"), str(FIXTURES / "results.test"))
-    assert result.exit_code == 1
-    assert "rbp is not computed for these qrels yet" in result.output
-    assert "top at different levels (2, 3, 4)" in result.output
 
 
 def test_inf_ap_is_refused_on_qrels_with_unjudged_lines() -> None:

@@ -26,7 +26,7 @@ def test_metric_names_lists_the_registry_in_order():
         "precision", "recall", "recall_cap", "f1", "hit_rate", "map", "mrr", "dcg", "idcg", "ndcg", "r_precision",
         "rbp", "err", "unjudged", "judged", "map_to_full_recall", "gm_map", "bpref", "gm_bpref", "num_ret", "num_rel",
         "num_rel_ret", "num_nonrel_judged_ret", "iprec_at_recall", "ap_11pt", "r_precision_multiple", "relative_precision",
-        "set_map", "utility", "inf_ap", "ndcg_rel", "bin_g", "rbp_residual", "entropy", "coverage", "gini", "exposure_gini",
+        "set_map", "utility", "inf_ap", "ndcg_rel", "bin_g", "g", "rndcg", "rbp_residual", "entropy", "coverage", "gini", "exposure_gini",
         "exposure_disparity",
         "personalization", "novelty", "arp", "long_tail_share", "serendipity", "intra_list_diversity", "popularity_lift",
         "miscalibration", "rbo", "intersection"]

@@ -46,6 +46,18 @@ rw_judged as (
         truth.rw_n_gains as rw_n_gains,
         prefix.rw_ideal_prefix as rw_ideal_prefix
         {%- endif %}
+        {%- if 'ideal_costs_on_rows' in spec.demands %},
+        truth.rw_gain_total as rw_gain_total,
+        prefix.rw_ideal_excess as rw_ideal_excess,
+        sum({{ rankwise.relevance_gain('judgement.rw_relevance', spec.gain, spec.min_gain_relevance) }}) over (
+            {{ rankwise._over_list_in_rank_order(spec, 'recommendation') }}
+        ) as rw_gain_so_far
+        {%- endif %}
+        {%- if 'level_weights_on_rows' in spec.demands %},
+        truth.rw_n_gain_levels as rw_n_gain_levels,
+        {#- no level ends past the ideal list's end #}
+        case when recommendation.rw_rank <= truth.rw_n_gains then prefix.rw_level_end_weight else 0e0 end as rw_level_end_weight
+        {%- endif %}
         {%- if 'judged_so_far' in spec.demands %},
         count(*) over (
             {{ rankwise._over_list_in_rank_order(spec, 'recommendation') }}
