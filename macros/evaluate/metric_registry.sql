@@ -161,7 +161,7 @@
                                               'b': {'kind': 'number', 'default': -1, 'help': "the worth of an item retrieved that is not relevant"},
                                               'c': {'kind': 'number', 'default': 0, 'help': "the worth of a relevant item not retrieved"}}},
         'inf_ap':             {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['inf_ap_sum'], 'formula': '_formula_inf_ap',
-                               'zero_without_list': true},
+                               'zero_without_list': true, 'reads_when': [{'when': {'negative_relevance': 'pooled'}, 'reads': ['pooled_before_on_rows']}]},
         'ndcg_rel':           {'cutoff': false, 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['ndcg_rel_sum', 'gains_retrieved', 'n_gains', 'dcg', 'idcg'],
                                'formula': '_formula_ndcg_rel', 'zero_without_list': true},
         'bin_g':              {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['bin_g_sum'], 'formula': '_formula_bin_g',

@@ -14,6 +14,7 @@
         {%- if spec.duplicate_interactions == 'max' %}
         max({{ relevance }}) as rw_relevance
     from {{ interactions }}
+    {{- rankwise._without_pooled_rows(spec) }}
     group by {{ rankwise._partition_columns(spec) }}{{ spec.user }}, {{ spec.item }}
         {%- else %}
         {{ relevance }} as rw_relevance
@@ -21,7 +22,40 @@
         {{ rankwise._inverse_propensity(spec) }} as rw_weight
         {%- endif %}
     from {{ interactions }}
+    {{- rankwise._without_pooled_rows(spec) }}
         {%- endif %}
+)
+{%- endmacro %}
+
+{#- negative_relevance='pooled': the interactions of negative relevance are
+    the pool's unjudged items, which no metric reads as interactions (inf_ap
+    reads them apart: rw_pooled_before). -#}
+{% macro _without_pooled_rows(spec) %}
+    {%- if spec.negative_relevance != 'pooled' or spec.relevance is none -%}
+        {{ return('') }}
+    {%- endif -%}
+    {{ return('\n    where not (' ~ spec.relevance ~ ' < 0)') }}
+{% endmacro %}
+
+{#- rw_pooled_before: per recommended item (negative_relevance='pooled', for
+    inf_ap), the items of its list ranked before it that are in the judgment
+    pool but unjudged (interactions of negative relevance). -#}
+{% macro _stage_pooled_before(spec) %}
+rw_pooled_before as (
+    select
+        {{ rankwise._selected_columns(spec.groups, 'recommendation') }}recommendation.rw_user as rw_user,
+        recommendation.rw_item as rw_item,
+        {{ rankwise._before_rank_in_list('case when pooled.rw_item is null then 0 else 1 end', spec, 'recommendation') }} as rw_pooled_before
+    from rw_recommendations as recommendation
+    left join (
+        select
+            {{ rankwise._partition_columns(spec) }}{{ spec.user }} as rw_user,
+            {{ spec.item }} as rw_item
+        from {{ spec.relations.interactions }}
+        where {{ spec.relevance if spec.relevance is not none else 0 }} < 0
+    ) as pooled
+        on recommendation.rw_user = pooled.rw_user
+        and recommendation.rw_item = pooled.rw_item{{ rankwise._partitions_match('recommendation', 'pooled', spec) }}
 )
 {%- endmacro %}
 

@@ -103,13 +103,15 @@
 {#- infAP's sum over the relevant rows of its estimate of P@rank (Yilmaz &
     Aslam 2006, in trec_eval's form, m_infap.c): 1/r + ((r - 1)/r) times the
     share of the r - 1 items above that are judged (here: in the
-    interactions) times the smoothed share of those that are relevant,
-    (h + eps) / (j + 2 eps), h and j the relevant and judged items above and
-    eps = 1e-5; (r - 1)/r times (j / (r - 1)) is j / r. -#}
+    interactions, or with negative_relevance='pooled' in the pool) times the
+    smoothed share of the judged ones that are relevant, (h + eps) / (j + 2
+    eps), h and j the relevant and judged items above and eps = 1e-5;
+    (r - 1)/r times (j / (r - 1)) is j / r. -#}
 {% macro _aggregate_inf_ap_sum(spec) %}
     {%- set float = rankwise.type_float64() -%}
     {%- set above = '(rw_judged_so_far - 1)' -%}
-    {{ return('sum(case when rw_is_relevant = 1 then 1e0 / rw_rank + ' ~ above ~ ' / cast(rw_rank as ' ~ float ~ ')'
+    {%- set pooled_above = '(rw_judged_so_far - 1 + rw_pooled_before)' if spec.negative_relevance == 'pooled' else above -%}
+    {{ return('sum(case when rw_is_relevant = 1 then 1e0 / rw_rank + ' ~ pooled_above ~ ' / cast(rw_rank as ' ~ float ~ ')'
               ~ ' * ((rw_hits_so_far - 1 + 1e-5) / (' ~ above ~ ' + 2e-5)) else 0e0 end)') }}
 {% endmacro %}
 

@@ -140,10 +140,11 @@
     {#- whether the input checks can be fused into the query (stage_input_guard.sql):
         one query of means over the per-user metrics, which reads the lists and
         the truth in passes the checks can share; duplicate_interactions='max'
-        reads the truth's pairs already grouped, and the rows dropped before
+        reads the truth's pairs already grouped, negative_relevance='pooled' its
+        rows already filtered, and the rows dropped before
         ranking (kept_recommendations.sql) would escape the checks -#}
     {%- do spec.update({'checks_fuse': parts | length == 0 and not per_user and spec.user_metrics | length > 0
-                                       and spec.duplicate_interactions != 'max' and spec.propensity is none
+                                       and spec.duplicate_interactions != 'max' and spec.negative_relevance != 'pooled' and spec.propensity is none
                                        and not rankwise._drops_recommendations(spec)}) -%}
     {%- do rankwise._plan_stages(spec, rankwise._evaluation_roots(spec)) -%}
     {{ return(spec) }}

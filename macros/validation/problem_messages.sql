@@ -17,7 +17,7 @@
         'duplicate_interaction': ("(user, item) pairs listed twice", "keep one row per (user, item), or pass duplicate_interactions='max' to keep the highest relevance"),
         'null_relevance': ("null relevances", "fill them (0 = judged not relevant) or drop those rows"),
         'non_finite_relevance': ("NaN or infinite relevances", "use finite numbers (0 = judged not relevant)"),
-        'negative_relevance': ("negative relevances", "use 0 for judged not relevant, positive numbers for relevant"),
+        'negative_relevance': ("negative relevances", "use 0 for judged not relevant, positive numbers for relevant, or pass negative_relevance='pooled' if they mark the judgment pool's unjudged items (trec_eval's -1)"),
         'user_in_two_groups': ("users in two or more groups (user_group_col)", "give each user one group in the interactions (per partition): each list is scored in its user's group"),
         'invalid_propensity': ("propensities that are not numbers above 0 and at most 1 (null, NaN, 0, negative or above 1)", "give each interaction the probability that it was observed, in (0, 1], or drop the rows without one"),
         'duplicate_catalog_item': ("items listed twice", "keep one row per item in the catalog: intra_list_diversity reads one vector or set of features per item"),

@@ -44,7 +44,8 @@
         {%- set ordered = 'select * from (\n' ~ query ~ '\n) as rw_problems\n' ~ rankwise._in_problem_order('problem') -%}
         {%- for row in run_query(ordered).rows if row[2] > 0 -%}
             {%- if not (row[0] == 'duplicate_interaction' and resolved.duplicate_interactions == 'max')
-                  and not (row[0] == 'duplicate_item' and resolved.duplicate_recommendations == 'first') -%}
+                  and not (row[0] == 'duplicate_item' and resolved.duplicate_recommendations == 'first')
+                  and not (row[0] == 'negative_relevance' and resolved.negative_relevance == 'pooled') -%}
                 {%- set problem_table = 'recommendations (' ~ recommendations ~ ')' if row[0] == 'item_not_in_catalog'
                                         else ('interactions (' ~ interactions ~ ')' if row[0] == 'relevant_item_not_in_catalog' else table) -%}
                 {{ exceptions.raise_compiler_error(rankwise._problem_message(problem_table, row[0], row[1], row[2], row[3]) ~ " (" ~ skip_hint ~ ")") }}

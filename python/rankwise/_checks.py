@@ -243,6 +243,7 @@ def problems(
     partition_by: Sequence[str] = (),
     duplicate_interactions: str = "error",
     duplicate_recommendations: str = "error",
+    negative_relevance: str = "error",
     gain: str | None = None,
     propensity_col: str | None = None,
     user_group_col: str | None = None,
@@ -260,7 +261,8 @@ def problems(
     return [Problem(tables[table], problem, column_name, int(n_rows), example)
             for table, problem, column_name, n_rows, example in engine.rows(query)
             if not (problem == "duplicate_interaction" and duplicate_interactions == "max")
-            and not (problem == "duplicate_item" and duplicate_recommendations == "first")]
+            and not (problem == "duplicate_item" and duplicate_recommendations == "first")
+            and not (problem == "negative_relevance" and negative_relevance == "pooled")]
 
 
 def notes(
@@ -389,7 +391,8 @@ def refuse_bad_input(engine: Engine, inputs: dict[str, ResolvedInput], plan: Pla
     found = problems(engine, inputs["recommendations"], inputs["interactions"], group_by=plan.list_keys,
                      partition_by=plan.partition_by,
                      duplicate_interactions=plan.options["duplicate_interactions"],
-                     duplicate_recommendations=plan.options["duplicate_recommendations"], gain=plan.options["gain"],
+                     duplicate_recommendations=plan.options["duplicate_recommendations"],
+                     negative_relevance=plan.options["negative_relevance"], gain=plan.options["gain"],
                      **_columns(plan, *_INPUT_COLUMNS))
     if found:
         raise found[0].error()
@@ -565,7 +568,8 @@ def report_rows(engine: Engine, inputs: dict[str, ResolvedInput], plan: Plan,
     for found in problems(engine, inputs["recommendations"], inputs["interactions"],
                           group_by=plan.list_keys, partition_by=partition_by,
                           duplicate_interactions=plan.options["duplicate_interactions"],
-                          duplicate_recommendations=plan.options["duplicate_recommendations"], gain=plan.options["gain"],
+                          duplicate_recommendations=plan.options["duplicate_recommendations"],
+                          negative_relevance=plan.options["negative_relevance"], gain=plan.options["gain"],
                           **columns):
         rows.append((found.table, "error", found.problem, found.column_name, found.n_rows, found.example,
                      str(found.error())))

@@ -32,6 +32,7 @@ Idcg = Literal["truth", "k_positions"]
 UserSet = Literal["both", "interactions", "relevant"]
 Ties = Literal["item_desc", "item_asc", "shared"]
 DuplicateInteractions = Literal["error", "max"]
+NegativeRelevance = Literal["error", "pooled"]
 DuplicateRecommendations = Literal["error", "first"]
 Popularity = Literal["users", "interactions"]
 ItemDistance = Literal["cosine", "hamming", "cooccurrence"]
@@ -71,6 +72,7 @@ class EvaluateOptions(TypedDict, total=False):
     judged_only: bool
     ignore_identical_ids: bool | None
     duplicate_interactions: DuplicateInteractions
+    negative_relevance: NegativeRelevance
     novelty_popularity: Popularity | None
     arp_popularity: Popularity | None
     head_share: float | None

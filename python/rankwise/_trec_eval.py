@@ -123,14 +123,16 @@ EVALUATION_OPTIONS = {"convention": "trec_eval", "ties": "item_desc", "score_col
                       "relevance_col": "relevance"}
 _RBP_PERSISTENCE = 0.9  # m_rbp.c's default p
 QUERY_SCALED = "query_scaled"  # a _Line's gains: each level over its query's largest (m_rbp.c)
+WITH_POOL = "with_pool"  # a _Line's qrels: with their lines of relevance -1, the pool's unjudged documents (m_infap.c)
 
 
 @dataclass(frozen=True)
 class _Line:
     """One output line of a measure: its printed name, and what computes it:
     `metric` (a rankwise metric string, evaluated on the qrels with the gains
-    of `gains`: a gain map, or QUERY_SCALED for each level over its query's
-    largest), 'n_users' for num_q, 'runid' for the run's tag; None when
+    of `gains`: a gain map, QUERY_SCALED for each level over its query's
+    largest, or WITH_POOL for the qrels with their lines of relevance -1),
+    'n_users' for num_q, 'runid' for the run's tag; None when
     rankwise has no metric for it yet."""
 
     name: str
@@ -207,11 +209,7 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
     qrels = qrels[["user_id", "item_id", "relevance"]]
     _refuse_duplicates(qrels, "the qrels judge", "judgment")
     _refuse_duplicates(run, "the run retrieves", "line")
-    if "infAP" in lines and (qrels["relevance"] < 0).any():
-        raise InvalidArgumentError(
-            "rankwise trec_eval: infAP is not computed for qrels with lines of relevance -1 yet: trec_eval counts those "
-            "documents as in the pool but unjudged in infAP's estimate, and rankwise has no such documents (an item "
-            "outside the interactions is outside the pool).")
+    pooled_qrels = qrels
     qrels = _judged(qrels, notes)
     run = _cut(run, max_docs, notes)
     _note_queries(qrels, run, complete, notes)
@@ -228,12 +226,16 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
 
     def evaluated(metrics: list[str], variant: Variant, by_user: bool) -> Any:
         gains, level = variant
-        gained = qrels if not gains else qrels.assign(relevance=_mapped_gains(qrels, gains))
+        options: dict[str, Any] = {}
+        if gains == WITH_POOL and not judged_only:  # -J drops the pool's unjudged documents as the others
+            gained, options["negative_relevance"] = pooled_qrels, "pooled"
+        else:
+            gained = qrels if gains in ((), WITH_POOL) else qrels.assign(relevance=_mapped_gains(qrels, gains))
         with warnings.catch_warnings():
             # -J's drops are said once, in the notes (_judged_only)
             warnings.filterwarnings("ignore", message=r"rankwise: \d+ unjudged item", category=RankwiseWarning)
             return _api.evaluate(run, gained, metrics, per_user=by_user, confidence=None, users=users,
-                                 relevance_threshold=level, judged_only=judged_only, **EVALUATION_OPTIONS)
+                                 relevance_threshold=level, judged_only=judged_only, **EVALUATION_OPTIONS, **options)
 
     def summary_variant(line: _Line) -> Variant:
         return (line.gains, relevance_level if line.summary_level is None else line.summary_level)
@@ -329,7 +331,7 @@ _HOW = {
            "that each query tops at the qrels' largest (trec_eval divides a level by its query's largest, rankwise's "
            "graded gain by the qrels')",
     "rbp_resid": "`rbp_resid.p=0.8` sets p (0.9 by default, as trec_eval's)",
-    "infAP": "refused on qrels with lines of relevance -1 (in the pool, unjudged), which rankwise has no place for",
+    "infAP": "the qrels' lines of relevance -1 are the pool's unjudged documents (`negative_relevance='pooled'`)",
     "set_F": "with its default weight 1 only (`set_F.0.5` is not yet)",
     "utility": "`utility.a,b,c,0`: the worths of a relevant and a non-relevant document retrieved and of a relevant one "
                "missed; the fourth (neither retrieved nor relevant) needs the collection's size and must be 0",
@@ -441,6 +443,7 @@ SPECIAL: dict[str, Callable[[TrecMeasure, str | None], list[_Line]]] = {
     "ideal_dcg": _gain_map_lines,
     "ndcg": _gain_map_lines,
     "ndcg_rel": _gain_map_lines,
+    "infAP": lambda measure, text: [_Line("infAP", _alias("infAP"), WITH_POOL)],
     "G": _gain_map_lines,
     "Rndcg": _gain_map_lines,
     "set_F": _set_f_lines,
@@ -615,14 +618,16 @@ def _refuse_duplicates(table: Any, what: str, kept: str) -> None:
 
 def _judged(qrels: Any, notes: list[str]) -> Any:
     """The qrels less their negative relevances (trec_eval: in the pool but
-    not judged, which every measure rankwise computes reads as not judged)."""
+    not judged, which every measure reads as not judged but infAP, which
+    reads them from the qrels as given: WITH_POOL)."""
     negative = qrels["relevance"] < 0
     if not negative.any():
         return qrels
     kept = qrels[~negative]
     lost = sorted(set(qrels["user_id"]) - set(kept["user_id"]))
     notes.append(f"{int(negative.sum())} qrels line(s) have a negative relevance (trec_eval: a document of the pool "
-                 "left unjudged); every measure computed here reads them as unjudged documents, as trec_eval does."
+                 "left unjudged); every measure computed here reads them as unjudged documents, as trec_eval does, but "
+                 "infAP, whose estimate counts them in the pool."
                  + (f" Queries {', '.join(lost)} have no other judgment and are left out (trec_eval counts them, "
                     "every measure 0)." if lost else ""))
     return kept

@@ -11,10 +11,12 @@ import math
 import tempfile
 from pathlib import Path
 
+import pandas as pd
 import pytrec_eval
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
+import rankwise
 from rankwise._trec_eval import trec_eval
 
 from .strategies import Case, cases
@@ -25,21 +27,19 @@ CROSS_CHECK = settings(max_examples=30, deadline=None, derandomize=True, suppres
 TOLERANCE = 1e-9
 
 
-def _measures(k: int, with_inf_ap: bool) -> tuple[list[str], set[str]]:
+def _measures(k: int) -> tuple[list[str], set[str]]:
     """The -m arguments, and the names of the lines they print (those of
-    pytrec_eval's measures); infAP where the qrels have no line of relevance
-    -1, which rankwise refuses for it."""
+    pytrec_eval's measures)."""
     cutoffs = sorted({1, 3, k})
     joined = ",".join(map(str, cutoffs))
     arguments = [f"P.{joined}", f"recall.{joined}", "map", f"map_cut.{joined}", "ndcg", f"ndcg_cut.{joined}", "Rprec",
                  "recip_rank", f"success.{joined}", "set_P", "set_recall", "set_F", "num_q", "dcg", "ideal_dcg",
                  "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "bpref", "gm_map", "gm_bpref",
                  "iprec_at_recall", "11pt_avg", "Rprec_mult", f"relative_P.{joined}", "set_relative_P", "set_map",
-                 "binG", "rbp_resid.p=0.8", "ndcg_rel", "G", "Rndcg"] + (["infAP"] if with_inf_ap else [])
+                 "binG", "rbp_resid.p=0.8", "ndcg_rel", "G", "Rndcg", "infAP"]
     lines = {"map", "ndcg", "Rprec", "recip_rank", "set_P", "set_recall", "set_F", "num_ret", "num_rel", "num_rel_ret",
              "num_nonrel_judged_ret", "bpref", "11pt_avg", "set_relative_P", "set_map", "binG", "ndcg_rel", "G",
-             "Rndcg"} | (
-                 {"infAP"} if with_inf_ap else set())
+             "Rndcg", "infAP"}
     for measure in ("P", "recall", "map_cut", "ndcg_cut", "success", "relative_P"):
         lines |= {f"{measure}_{cutoff}" for cutoff in cutoffs}
     lines |= {f"iprec_at_recall_{tenths / 10:3.2f}" for tenths in range(11)}
@@ -132,9 +132,8 @@ def test_every_line_matches_trec_eval(drawn: tuple[Case, dict[str, dict[str, int
     assume(all(judged.values()))
     assume(set(run) & set(qrels))
     assume({doc for docs in run.values() for doc in docs} & {doc for docs in judged.values() for doc in docs})
-    with_inf_ap = all(level_ >= 0 for docs in qrels.values() for level_ in docs.values())
-    event("infAP" if with_inf_ap else "no infAP: -1 lines")
-    arguments, names = _measures(k, with_inf_ap)
+    event(f"lines of relevance -1: {any(level_ < 0 for docs in qrels.values() for level_ in docs.values())}")
+    arguments, names = _measures(k)
     # pytrec_eval computes utility with its default weights only (it misreads utility.a,b,c,d): trec_eval's
     # m_utility.c's sum over its counts stands for it with others
     utility = (2, -1, -0.5)
@@ -241,3 +240,32 @@ def test_rbp_matches_trec_eval_s_definition(case: Case, p: float) -> None:
         actual = _by_line(trec_eval(qrels_path, run_path, [f"rbp.p={p}"], per_query=True).lines)
     for query, value in _trec_eval_rbp(run, qrels, p).items():
         assert math.isclose(actual[(f"rbp_p={p}", query)], value, rel_tol=0, abs_tol=TOLERANCE), query
+
+
+@CROSS_CHECK
+@given(drawn=incomplete_cases(), level=st.sampled_from([1, 2]))
+def test_pooled_negative_relevance_is_trec_eval_s_pool(drawn: tuple[Case, dict[str, dict[str, int]]],
+                                                       level: int) -> None:
+    """rankwise.evaluate's negative_relevance='pooled': inf_ap equals trec_eval's infAP on qrels whose -1 lines
+    are the pool's unjudged documents (pytrec_eval), and every other metric is that of the qrels without them."""
+    case, qrels = drawn
+    run = case.run()
+    assume(case.is_evaluable())
+    judged = {query: {doc: level_ for doc, level_ in docs.items() if level_ >= 0} for query, docs in qrels.items()}
+    assume(all(judged.values()) and set(run) & set(qrels))
+    assume({doc for docs in run.values() for doc in docs} & {doc for docs in judged.values() for doc in docs})
+    event(f"lines of relevance -1: {any(level_ < 0 for docs in qrels.values() for level_ in docs.values())}")
+    expected = pytrec_eval.RelevanceEvaluator(qrels, {"infAP"}, relevance_level=level).evaluate(run)
+    table = pd.DataFrame([(query, doc, score) for query, docs in run.items() for doc, score in docs.items()],
+                         columns=["user_id", "item_id", "score"])
+    truth = pd.DataFrame([(query, doc, level_) for query, docs in qrels.items() for doc, level_ in docs.items()],
+                         columns=["user_id", "item_id", "relevance"])
+    options = {"per_user": True, "confidence": None, "convention": "trec_eval", "score_col": "score",
+               "relevance_col": "relevance", "relevance_threshold": level}
+    metrics = ["inf_ap", "map", "bpref", "num_nonrel_judged_ret", "judged@10"]
+    pooled = rankwise.evaluate(table, truth, metrics, negative_relevance="pooled", **options)
+    dropped = rankwise.evaluate(table, truth[truth["relevance"] >= 0], metrics, **options)
+    for row in pooled[pooled["metric"] == "inf_ap"].itertuples():
+        assert math.isclose(row.value, expected[row.user_id]["infAP"], rel_tol=0, abs_tol=TOLERANCE), row.user_id
+    others = pooled["metric"] != "inf_ap"
+    assert pooled[others]["value"].tolist() == dropped[dropped["metric"] != "inf_ap"]["value"].tolist()

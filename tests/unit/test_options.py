@@ -37,7 +37,7 @@ def _refusal(**options: Any) -> str:
 
 def test_the_choice_options_are_the_ones_the_macro_checks() -> None:
     assert CHOICE_OPTIONS == ["convention", "ap_denominator", "precision_denominator", "gain", "gain_items", "idcg",
-                              "users", "ties", "duplicate_recommendations", "duplicate_interactions", "novelty_popularity", "arp_popularity",
+                              "users", "ties", "duplicate_recommendations", "duplicate_interactions", "negative_relevance", "novelty_popularity", "arp_popularity",
                               "item_distance", "diversity_denominator", "single_item_diversity", "coverage_of", "gini_items",
                               "novelty_unseen", "without_reference", "exposure_model"]
 
@@ -133,6 +133,12 @@ CHOICE_CASES: dict[str, ChoiceCase] = {
     "duplicate_interactions": ChoiceCase(
         "dcg@1", {"error": 1 + 3, "max": 3},
         [("u1", "a", 1)], [("u1", "a", 1.0), ("u1", "a", 3.0)]),
+    # x, of relevance -1, between the relevant a and b: 'pooled' counts it in the pool above b but not among
+    # the judged (infAP's 1/3 + (2/3) (1 + eps)/(1 + 2 eps) at b); under 'error' the SQL reads it as judged
+    # not relevant (the wrapper refuses it first): 1/3 + (2/3) (1 + eps)/(2 + 2 eps) = 2/3
+    "negative_relevance": ChoiceCase(
+        "inf_ap", {"error": (1 + 2 / 3) / 2, "pooled": (1 + 1 / 3 + 2 / 3 * (1 + 1e-5) / (1 + 2e-5)) / 2},
+        [("u1", "a", 1), ("u1", "x", 2), ("u1", "b", 3)], [("u1", "a", 1.0), ("u1", "x", -1.0), ("u1", "b", 1.0)]),
     # train: a by u1 twice, b by u2; a's share of the users 1/2, of the rows 2/3
     "novelty_popularity": ChoiceCase(
         "novelty@1", {"users": -math.log2(1 / 2), "interactions": -math.log2(2 / 3)},

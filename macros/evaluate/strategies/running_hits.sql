@@ -58,6 +58,9 @@ rw_judged as (
         {#- no level ends past the ideal list's end #}
         case when recommendation.rw_rank <= truth.rw_n_gains then prefix.rw_level_end_weight else 0e0 end as rw_level_end_weight
         {%- endif %}
+        {%- if 'pooled_before_on_rows' in spec.demands %},
+        pool.rw_pooled_before as rw_pooled_before
+        {%- endif %}
         {%- if 'judged_so_far' in spec.demands %},
         count(*) over (
             {{ rankwise._over_list_in_rank_order(spec, 'recommendation') }}
@@ -74,6 +77,11 @@ rw_judged as (
     {%- if 'n_relevant_on_rows' in spec.demands or 'n_nonrelevant_on_rows' in spec.demands or 'ideal_prefix_on_rows' in spec.demands %}
     inner join rw_user_truth_counts as truth
         on recommendation.rw_user = truth.rw_user{{ rankwise._partitions_match('recommendation', 'truth', spec) }}
+    {%- endif %}
+    {%- if 'pooled_before_on_rows' in spec.demands %}
+    inner join rw_pooled_before as pool
+        on pool.rw_user = recommendation.rw_user
+        and pool.rw_item = recommendation.rw_item{{ rankwise._groups_match('pool', 'recommendation', spec.groups) }}
     {%- endif %}
     {%- if 'ideal_prefix_on_rows' in spec.demands %}
     {#- the ideal list's IDCG at the row's rank, or at its end past it #}
