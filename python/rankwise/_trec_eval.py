@@ -20,15 +20,17 @@ with the list of those missing; adding its metric and its alias maps it.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from ._render import renderer
-from .errors import InputError, InvalidArgumentError, RankwiseWarning
+from .errors import InputError, InvalidArgumentError, NoOverlapError, RankwiseWarning
 
 __all__ = ["MEASURES", "MEASURE_SETS", "TrecEvalResult", "format_lines", "missing_measures", "trec_eval"]
 
@@ -140,6 +142,11 @@ class _Line:
     gains: tuple[tuple[int, float], ...] | str = ()
     summary_level: int | None = None
     """The relevance level of its `all` line, when it is not -l's."""
+    recall_levels: tuple[float, ...] = ()
+    """The recall levels it interpolates precision at (iprec_at_recall: its
+    own; 11pt_avg: the eleven it averages): trec_eval starts from the
+    precision of the whole list, num_rel_ret / num_ret, which is 0 / 0 for a
+    query -J leaves without a document (m_iprec_at_recall.c, m_11pt_avg.c)."""
 
 
 @dataclass(frozen=True)
@@ -180,7 +187,10 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
             trec_eval's order, are read.
         judged_only: -J: only the judged documents of each query are read,
             ranked again among themselves (``judged_only=True``); a query
-            whose documents are all unjudged scores 0, as in trec_eval.
+            whose documents are all unjudged scores as trec_eval scores a
+            query without a document: 0, but for num_rel and utility, and NaN
+            where trec_eval divides 0 by 0 (iprec_at_recall at the levels its
+            relevant documents round to none of, 11pt_avg).
         summary: False for -n: no summary lines.
 
     Raises:
@@ -215,8 +225,9 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
     _note_queries(qrels, run, complete, notes)
 
     users = "interactions" if complete else "both"
+    emptied: dict[str, int] = {}
     if judged_only:
-        qrels, users = _judged_only(qrels, run, complete, notes)
+        qrels, users, emptied = _judged_only(qrels, run, complete, relevance_level, notes)
     if complete and relevance_level != 1 and "num_rel" in lines:
         # -c: trec_eval's num_rel summary counts the relevant documents of every query of the qrels at relevance 1,
         # whatever -l says (m_num_rel.c, te_calc_avg_num_rel); its lines of each query read -l's
@@ -234,8 +245,18 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
         with warnings.catch_warnings():
             # -J's drops are said once, in the notes (_judged_only)
             warnings.filterwarnings("ignore", message=r"rankwise: \d+ unjudged item", category=RankwiseWarning)
-            return _api.evaluate(run, gained, metrics, per_user=by_user, confidence=None, users=users,
-                                 relevance_threshold=level, judged_only=judged_only, **EVALUATION_OPTIONS, **options)
+            call = partial(_api.evaluate, run, gained, metrics, per_user=by_user, confidence=None, users=users,
+                           relevance_threshold=level, judged_only=judged_only, **EVALUATION_OPTIONS, **options)
+            try:
+                return call()
+            except NoOverlapError:
+                # -J left no document to any query scored (_judged_only kept those in the qrels), and the run
+                # may then share no document id with the qrels, which evaluate refuses as ids written
+                # differently; trec_eval scores those queries (the note names them). The overlap is evaluate's
+                # last check: the others passed.
+                if not judged_only or len(emptied) < qrels["user_id"].nunique():
+                    raise
+                return call(validate=False)
 
     def summary_variant(line: _Line) -> Variant:
         return (line.gains, relevance_level if line.summary_level is None else line.summary_level)
@@ -264,8 +285,22 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
             for row in evaluated(metrics, variant, True).itertuples():
                 by_query[(variant[0], row.metric_label, str(row.user_id))] = row.value
 
+    def undefined(line: _Line, query: str) -> bool:
+        """Whether trec_eval divides 0 by 0 for the line of the query: a query
+        -J leaves without a document, at a recall level whose share of its
+        relevant documents rounds to none (lround(level * num_rel) <=
+        num_rel_ret, 0: m_iprec_at_recall.c gives those levels the precision
+        of the whole list, m_11pt_avg.c adds it to its sum); trec_eval prints
+        the NaN, and its mean over the queries, NaN too."""
+        return query in emptied and any(level * emptied[query] < 0.5 for level in line.recall_levels)
+
     result = TrecEvalResult(notes=notes)
     ordered = sorted(requested, key=lambda item: MEASURES.index(item.measure))
+    undefined_lines = list(dict.fromkeys(line.name for item in ordered for line in lines[item.measure.name]
+                                         for query in emptied if undefined(line, query)))
+    if undefined_lines:
+        notes.append(f"-J: {_examples(undefined_lines)} divide 0 by 0 in the queries left without a document, as "
+                     "trec_eval does (the precision of an empty list): NaN, in their summary too.")
     if per_query:
         queries = sorted({key[2] for key in by_query})
         for query in queries:
@@ -274,6 +309,8 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
                     continue
                 for line in lines[item.measure.name]:
                     value = by_query[(line.gains, _label(line.metric), query)]
+                    if undefined(line, query):
+                        value = math.nan
                     result.lines.append((line.name, query, _shown(item.measure, value)))
     if summary:
         for item in ordered:
@@ -284,6 +321,8 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
                     result.lines.append((line.name, "all", n_users))
                 else:
                     value = means[(summary_variant(line), _label(line.metric))]
+                    if any(undefined(line, query) for query in emptied):
+                        value = math.nan
                     result.lines.append((line.name, "all", _shown(item.measure, value)))
     return result
 
@@ -296,13 +335,17 @@ def _shown(measure: TrecMeasure, value: float) -> float | int:
 def format_lines(result: TrecEvalResult) -> str:
     """The lines as trec_eval prints them (meas_print_single.c,
     meas_print_final.c): ``%-22s\\t%s\\t%6.4f``, an integer for the counts, the
-    tag for runid."""
+    tag for runid, ``-nan`` for a NaN."""
     text = []
     for name, query, value in result.lines:
         if isinstance(value, str):
             shown = value
         elif isinstance(value, int):
             shown = str(value)
+        elif math.isnan(value):
+            # trec_eval's 0.0 / 0.0 (-J: _Line.recall_levels) is x86-64's NaN, its sign bit set, which %6.4f prints
+            # so; Python's format drops the sign
+            shown = "  -nan"
         else:
             shown = f"{value:6.4f}"
         text.append(f"{name:<22}\t{query}\t{shown}\n")
@@ -460,13 +503,18 @@ def _lines(item: _Requested) -> list[_Line]:
     if measure.parameters == "cutoffs":
         names = [f"{measure.name}_{cutoff}" for cutoff in _cutoffs(measure, text)]
     elif measure.parameters == "levels":
-        names = [f"{measure.name}_{level:3.2f}" for level in _levels(measure, text)]
+        levels = _levels(measure, text)
+        names = [f"{measure.name}_{level:3.2f}" for level in levels]
+        if measure.name == "iprec_at_recall":
+            return [_Line(name, _alias(name), recall_levels=(level,)) for name, level in zip(names, levels)]
     else:
         if measure.parameters == "numbers":
             _numbers(measure, text)
         elif measure.parameters == "pairs":
             _pairs(measure, text)
         names = [measure.name if text is None else f"{measure.name}_{text}"]
+        if measure.name == "11pt_avg":
+            return [_Line(names[0], _alias(names[0]), recall_levels=tuple(_numbers(measure, text)))]
     return [_Line(name, _alias(name)) for name in names]
 
 
@@ -633,23 +681,30 @@ def _judged(qrels: Any, notes: list[str]) -> Any:
     return kept
 
 
-def _judged_only(qrels: Any, run: Any, complete: bool, notes: list[str]) -> tuple[Any, str]:
+def _judged_only(qrels: Any, run: Any, complete: bool, relevance_level: int,
+                 notes: list[str]) -> tuple[Any, str, dict[str, int]]:
     """-J: the qrels and the user set that score each query on its judged
-    documents (judged_only=True drops the others before ranking). trec_eval
-    scores a query of the run whose documents are all unjudged 0 (num_ret 0),
-    where judged_only leaves it without a list: every query of the qrels that
-    the run has (every one with -c) counts, as users='interactions' counts
-    them."""
+    documents (judged_only=True drops the others before ranking), and the
+    queries scored without a document, with their relevant documents at -l
+    (trec_eval's num_rel). trec_eval scores a query of the run whose documents
+    are all unjudged with num_ret 0, where judged_only leaves it without a
+    list: every query of the qrels that the run has (every one with -c)
+    counts, as users='interactions' counts them. With -c, trec_eval 10.0
+    reads a query the run lacks as a run of one unjudged document
+    (trec_eval.c's bogus_ranking), which -J drops too."""
     judged = run.merge(qrels[["user_id", "item_id"]], on=["user_id", "item_id"], how="inner")
     dropped = len(run) - len(judged)
+    emptied = sorted(set(run["user_id"]) & set(qrels["user_id"]) - set(judged["user_id"]))
     if dropped:
-        emptied = sorted(set(run["user_id"]) & set(qrels["user_id"]) - set(judged["user_id"]))
         notes.append(f"-J: {dropped} unjudged document(s) of the run are dropped before ranking"
                      + (f"; {len(emptied)} quer{'y' if len(emptied) == 1 else 'ies'} keep none and score 0 "
                         f"({_examples(emptied)})" if emptied else "") + ".")
     if not complete:
         qrels = qrels[qrels["user_id"].isin(set(run["user_id"]))]
-    return qrels, "interactions"
+    else:
+        emptied += sorted(set(qrels["user_id"]) - set(run["user_id"]))
+    relevant = qrels[qrels["relevance"] >= relevance_level].groupby("user_id").size()
+    return qrels, "interactions", {str(query): int(relevant.get(query, 0)) for query in emptied}
 
 
 def _cut(run: Any, max_docs: int | None, notes: list[str]) -> Any:

@@ -25,6 +25,7 @@ COUNTS = {"num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"}
 GEOMETRIC = {"gm_map", "gm_bpref"}
 CROSS_CHECK = settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 TOLERANCE = 1e-9
+RECALL_LEVELS = [tenths / 10 for tenths in range(11)]  # iprec_at_recall's, 11pt_avg's
 
 
 def _measures(k: int) -> tuple[list[str], set[str]]:
@@ -89,7 +90,7 @@ def _trec_eval_iprec_at_recall(docs: dict[str, float], levels: dict[str, int], r
     current = len(recalls) - 1
     while current >= 0 and cutoffs[current] > num_rel_ret:
         current -= 1
-    int_precis = num_rel_ret / num_ret
+    int_precis = num_rel_ret / num_ret if num_ret else math.nan  # C's 0.0 / 0.0: -J may leave no document
     rel_so_far = num_rel_ret
     i = num_ret
     while i > 0 and rel_so_far > 0:
@@ -119,41 +120,59 @@ def incomplete_cases(draw: st.DrawFn) -> tuple[Case, dict[str, dict[str, int]]]:
     return case, qrels
 
 
-@CROSS_CHECK
-@given(drawn=incomplete_cases(), k=st.integers(4, 40), level=st.sampled_from([1, 2]), complete=st.booleans())
-def test_every_line_matches_trec_eval(drawn: tuple[Case, dict[str, dict[str, int]]], k: int, level: int,
-                                      complete: bool) -> None:
-    case, qrels = drawn
-    run = case.run()
-    assume(case.is_evaluable())
-    # rankwise keeps no query without a judgment (its note says so), and
-    # refuses a run that retrieves no judged document (NoOverlapError)
-    judged = {query: {doc for doc, level_ in docs.items() if level_ >= 0} for query, docs in qrels.items()}
-    assume(all(judged.values()))
-    assume(set(run) & set(qrels))
-    assume({doc for docs in run.values() for doc in docs} & {doc for docs in judged.values() for doc in docs})
-    event(f"lines of relevance -1: {any(level_ < 0 for docs in qrels.values() for level_ in docs.values())}")
+# pytrec_eval computes utility with its default weights only (it misreads utility.a,b,c,d): trec_eval's
+# m_utility.c's sum over its counts stands for it with others
+UTILITY = (2, -1, -0.5)
+UTILITY_LINE = "utility_2,-1,-0.5,0"
+
+
+def _judged_docs_only(run: dict[str, dict[str, float]], qrels: dict[str, dict[str, int]]
+                      ) -> dict[str, dict[str, float]]:
+    """The run as -J leaves it (form_res_rels.c, judged_docs_only_flag): each query's documents judged 0 or more,
+    in their order; those not in the qrels and those judged -1 are dropped (a query may keep none)."""
+    return {query: {doc: score for doc, score in docs.items() if qrels.get(query, {}).get(doc, -1) >= 0}
+            for query, docs in run.items()}
+
+
+def _expected(run: dict[str, dict[str, float]], qrels: dict[str, dict[str, int]], k: int, level: int,
+              judged_only: bool = False) -> tuple[list[str], set[str], dict[str, dict[str, float]]]:
+    """The -m arguments of every measure checked, the names of their lines, and trec_eval 10.0's value of each
+    line of each query of the run that the qrels judge: pytrec_eval's (trec_eval 9.0's C code, -J its
+    judged_docs_only_flag), but for utility with other weights, iprec_at_recall and 11pt_avg (10.0 rounds where 9.0
+    truncated) and rbp_resid (pytrec_eval has none), computed by ports of trec_eval 10.0's m_*.c; under -J those
+    read the run -J leaves, as form_res_rels.c hands it to every measure."""
     arguments, names = _measures(k)
-    # pytrec_eval computes utility with its default weights only (it misreads utility.a,b,c,d): trec_eval's
-    # m_utility.c's sum over its counts stands for it with others
-    utility = (2, -1, -0.5)
-    arguments.append("utility.{},{},{},0".format(*utility))
-    expected = pytrec_eval.RelevanceEvaluator(qrels, names | GEOMETRIC, relevance_level=level).evaluate(run)
-    for measures in expected.values():
-        measures["utility_2,-1,-0.5,0"] = (utility[0] * measures["num_rel_ret"]
-                                           + utility[1] * (measures["num_ret"] - measures["num_rel_ret"])
-                                           + utility[2] * (measures["num_rel"] - measures["num_rel_ret"]))
-    names = names | {"utility_2,-1,-0.5,0"}
-    for query, measures in expected.items():  # trec_eval 10.0's levels, where pytrec_eval runs trec_eval 9.0
-        values = _trec_eval_iprec_at_recall(run[query], qrels[query], level, [tenths / 10 for tenths in range(11)])
-        measures.update({f"iprec_at_recall_{tenths / 10:3.2f}": values[tenths] for tenths in range(11)})
-        measures["11pt_avg"] = sum(values) / 11
-        measures["rbp_resid_p=0.8"] = _trec_eval_rbp_resid(run[query], qrels[query], 0.8)  # pytrec_eval has none
-    names = names | {"rbp_resid_p=0.8"}
-    with tempfile.TemporaryDirectory() as folder:
-        qrels_path, run_path = _files(Path(folder), run, qrels)
-        result = trec_eval(qrels_path, run_path, arguments, per_query=True, complete=complete, relevance_level=level)
-    actual = _by_line(result.lines)
+    arguments.append("utility.{},{},{},0".format(*UTILITY))
+    expected = pytrec_eval.RelevanceEvaluator(qrels, names | GEOMETRIC, relevance_level=level,
+                                              judged_docs_only_flag=judged_only).evaluate(run)
+    read = _judged_docs_only(run, qrels) if judged_only else run
+    for query, measures in expected.items():
+        measures[UTILITY_LINE] = (UTILITY[0] * measures["num_rel_ret"]
+                                  + UTILITY[1] * (measures["num_ret"] - measures["num_rel_ret"])
+                                  + UTILITY[2] * (measures["num_rel"] - measures["num_rel_ret"]))
+        measures.update(_interpolated(read[query], qrels[query], level))
+        measures["rbp_resid_p=0.8"] = _trec_eval_rbp_resid(read[query], qrels[query], 0.8)
+    return arguments, names | {UTILITY_LINE, "rbp_resid_p=0.8"}, expected
+
+
+def _interpolated(docs: dict[str, float], levels: dict[str, int], relevance_level: int) -> dict[str, float]:
+    """The lines of iprec_at_recall and 11pt_avg (their mean) by trec_eval 10.0."""
+    values = _trec_eval_iprec_at_recall(docs, levels, relevance_level, RECALL_LEVELS)
+    return {f"iprec_at_recall_{recall:3.2f}": value for recall, value in zip(RECALL_LEVELS, values)} | {
+        "11pt_avg": sum(values) / len(values)}
+
+
+def _same(actual: float, expected: float) -> bool:
+    """Equal to TOLERANCE, or both NaN (trec_eval prints the NaN of a 0 / 0)."""
+    if math.isnan(expected):
+        return math.isnan(actual)
+    return math.isclose(actual, expected, rel_tol=0, abs_tol=TOLERANCE)
+
+
+def _check_lines(actual: dict[tuple[str, str], object], expected: dict[str, dict[str, float]], names: set[str],
+                 qrels: dict[str, dict[str, int]], level: int, complete: bool, judged_only: bool = False) -> None:
+    """Every line of `rankwise trec_eval -q` against trec_eval's values of each query (_expected): those of each
+    query, the queries -c adds, and the summary (means, the counts' sums, the geometric means)."""
     queries = set(qrels) if complete else set(expected)
     assert {query for _, query in actual} == queries | {"all"}
     for query, measures in expected.items():
@@ -161,16 +180,24 @@ def test_every_line_matches_trec_eval(drawn: tuple[Case, dict[str, dict[str, int
         for name, value in measures.items():
             if name in GEOMETRIC:  # printed in the summary only
                 continue
-            assert math.isclose(actual[(name, query)], value, rel_tol=0, abs_tol=TOLERANCE), (name, query)
+            assert _same(actual[(name, query)], value), (name, query, actual[(name, query)], value)
         # pytrec_eval has no dcg nor ideal_dcg: their quotient is its ndcg
         ideal = actual[("ideal_dcg", query)]
         assert math.isclose(actual[("dcg", query)] / ideal if ideal else 0, measures["ndcg"], rel_tol=0,
-                             abs_tol=TOLERANCE), query
+                            abs_tol=TOLERANCE), query
     unretrieved = {name: 0.0 for name in names}  # -c: the sums over the queries of the qrels without a run
-    for query in queries - set(expected):  # each scores 0, but for its num_rel
+    for query in queries - set(expected):
+        # trec_eval 10.0 scores such a query on a run of one unjudged document (trec_eval.c's bogus_ranking), which
+        # -J drops: each line 0 but num_rel, utility (the relevant documents missed) and the interpolated precisions
+        # of that run (0; under -J, of no document: 0 / 0). Its clean-up then sets num_ret, utility, unj and
+        # rbp_resid to 0, finding them by their names without parameters, and so misses utility_2,-1,-0.5,0 and
+        # rbp_resid_p=0.8: without -J they keep the bogus document's share (utility b more, rbp_resid 1), which
+        # rankwise leaves out, giving the values -J gives
         relevant = sum(1 for level_ in qrels[query].values() if level_ >= level)
-        missed = {"num_rel": relevant, "utility_2,-1,-0.5,0": utility[2] * relevant}  # and the relevant ones missed
-        assert all(actual[(name, query)] == missed.get(name, 0) for name in names)
+        bogus = {query: {"ceci_nest_pas_un_docno": 1.0}}
+        missed = {"num_rel": relevant, UTILITY_LINE: UTILITY[2] * relevant} | _interpolated(
+            (_judged_docs_only(bogus, qrels) if judged_only else bogus)[query], qrels[query], level)
+        assert all(_same(actual[(name, query)], missed.get(name, 0)) for name in names), query
         for name, value in missed.items():
             unretrieved[name] += value
         assert isinstance(actual[("num_rel", query)], int)
@@ -184,11 +211,32 @@ def test_every_line_matches_trec_eval(drawn: tuple[Case, dict[str, dict[str, int
                 total = sum(1 for docs in qrels.values() for level_ in docs.values() if level_ > 0)
             assert actual[(name, "all")] == total, name
         else:
-            assert math.isclose(actual[(name, "all")], total / len(queries), rel_tol=0, abs_tol=TOLERANCE), name
+            assert _same(actual[(name, "all")], total / len(queries)), name
     for name in GEOMETRIC:
         # pytrec_eval's value of a query is log(max(value, 1e-5)); a query without a run adds log(1e-5)
         logs = sum(measures[name] for measures in expected.values()) + (len(queries) - len(expected)) * math.log(1e-5)
         assert math.isclose(actual[(name, "all")], math.exp(logs / len(queries)), rel_tol=0, abs_tol=TOLERANCE), name
+
+
+@CROSS_CHECK
+@given(drawn=incomplete_cases(), k=st.integers(4, 40), level=st.sampled_from([1, 2]), complete=st.booleans())
+def test_every_line_matches_trec_eval(drawn: tuple[Case, dict[str, dict[str, int]]], k: int, level: int,
+                                      complete: bool) -> None:
+    case, qrels = drawn
+    run = case.run()
+    assume(case.is_evaluable())
+    # rankwise keeps no query without a judgment (its note says so), and
+    # refuses a run that retrieves no judged document (NoOverlapError)
+    judged = {query: {doc for doc, level_ in docs.items() if level_ >= 0} for query, docs in qrels.items()}
+    assume(all(judged.values()))
+    assume(set(run) & set(qrels))
+    assume({doc for docs in run.values() for doc in docs} & {doc for docs in judged.values() for doc in docs})
+    arguments, names, expected = _expected(run, qrels, k, level)
+    event(f"lines of relevance -1: {any(level_ < 0 for docs in qrels.values() for level_ in docs.values())}")
+    with tempfile.TemporaryDirectory() as folder:
+        qrels_path, run_path = _files(Path(folder), run, qrels)
+        result = trec_eval(qrels_path, run_path, arguments, per_query=True, complete=complete, relevance_level=level)
+    _check_lines(_by_line(result.lines), expected, names, qrels, level, complete)
 
 
 @CROSS_CHECK

@@ -1,7 +1,7 @@
 """`rankwise trec_eval`: trec_eval's own quicktest (its Makefile), with
 `rankwise trec_eval` in place of `./trec_eval`, every line of the measures
-rankwise computes equal to trec_eval's expected output; its options, measure
-parameters and refusals."""
+rankwise computes equal to trec_eval's expected output, and so under -J; its
+options, measure parameters and refusals."""
 
 from __future__ import annotations
 
@@ -59,9 +59,31 @@ QUICKTEST = {
 }
 
 
+# Not quicktest lines: -J on the same files, trec_eval 10.0's output built from the same commit (README.md).
+MINUS_J = {
+    "all_trec -q -c -J": (["all_trec", "-q", "-c", "-J"], "qrels.test", "results.trunc", "out.test.aqcJ"),
+    "all_trec -q -l2 -J": (["all_trec", "-q", "-l2", "-J", "no rbp"], "qrels.rel_level", "results.test",
+                           "out.test.aqlJ"),
+}
+
+
 @pytest.mark.parametrize("case", QUICKTEST)
 def test_trec_eval_quicktest(case: str) -> None:
-    options, qrels, run, expected_file = QUICKTEST[case]
+    _check_trec_eval_s_output(*QUICKTEST[case])
+
+
+@pytest.mark.parametrize("case", MINUS_J)
+def test_minus_j_prints_trec_eval_s_output(case: str) -> None:
+    """-J drops the unjudged documents (most of results.test's, the -1 lines of qrels.rel_level); with -c, topic 302,
+    which results.trunc lacks, is read by trec_eval as a run of one unjudged document, which -J drops too: its
+    iprec_at_recall_0.00 and 11pt_avg are 0 / 0, printed -nan, and so are their summaries."""
+    options, _, _, expected_file = MINUS_J[case]
+    if "-c" in options:
+        assert "-nan" in (FIXTURES / expected_file).read_text()
+    _check_trec_eval_s_output(*MINUS_J[case])
+
+
+def _check_trec_eval_s_output(options: list[str], qrels: str, run: str, expected_file: str) -> None:
     measures = ALL_TREC if "all_trec" in options else OFFICIAL
     flags = [option for option in options if option.startswith("-")]
     arguments = [*_measures(measures), *flags]
