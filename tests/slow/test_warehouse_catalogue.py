@@ -90,7 +90,7 @@ OPTION_CALLS: dict[str, dict[str, Any]] = {
         dict(gain="binary", ap_denominator="hits", ties="item_asc", arp_popularity="interactions",
              item_distance="cooccurrence", coverage_of="train_item_count", diversity_denominator="list_length",
              gini_items="shown", novelty_unseen="dropped"),
-        dict(gain_items="relevant", ap_denominator="k", ties="shared", novelty_unseen="zero"),
+        dict(gain_items="relevant", ap_denominator="k", ties="shared", novelty_unseen="zero", negative_relevance="pooled"),
         dict(idcg="k_positions", users="relevant", exposure_model="rbp"),
         # the denominators' own lines, wrapped as they wrap alone, and the duplicates kept first
         dict(ap_denominator="min_relevant_k", precision_denominator="list_length", duplicate_recommendations="first"),
