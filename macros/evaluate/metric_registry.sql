@@ -159,7 +159,9 @@
                                'zero_without_list': true, 'nonzero_without_a_hit': true, 'every_user': true,
                                'parameters': {'a': {'kind': 'number', 'default': 1, 'help': "the worth of a relevant item retrieved"},
                                               'b': {'kind': 'number', 'default': -1, 'help': "the worth of an item retrieved that is not relevant"},
-                                              'c': {'kind': 'number', 'default': 0, 'help': "the worth of a relevant item not retrieved"}}},
+                                              'c': {'kind': 'number', 'default': 0, 'help': "the worth of a relevant item not retrieved"},
+                                              'd': {'kind': 'number', 'default': 0, 'help': "the worth of an item neither retrieved nor relevant, of the n_items of the collection"},
+                                              'n_items': {'kind': 'number', 'default': 0, 'help': "the items of the collection, which d reads (trec_eval's -N)"}}},
         'inf_ap':             {'cutoff': 'optional', 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['inf_ap_sum'], 'formula': '_formula_inf_ap',
                                'zero_without_list': true, 'reads_when': [{'when': {'negative_relevance': 'pooled'}, 'reads': ['pooled_before_on_rows']}]},
         'ndcg_rel':           {'cutoff': false, 'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['ndcg_rel_sum', 'gains_retrieved', 'n_gains', 'dcg', 'idcg'],
@@ -409,14 +411,20 @@
                                                   'cast(' ~ columns.n_recommended ~ ' as ' ~ float ~ ') * ' ~ columns.n_relevant) ~ ', 0e0)') }}
 {% endmacro %}
 
-{#- trec_eval's utility: a h + b (n - h) + c (R - h), the worth of the relevant
-    items retrieved, of the others retrieved, and of the relevant items
-    missed (its fourth term, the items neither retrieved nor relevant, needs
-    the collection's size, which rankwise does not take). -#}
+{#- trec_eval's utility: a h + b (n - h) + c (R - h) + d (N - n - R + h), the
+    worth of the relevant items retrieved, of the others retrieved, of the
+    relevant items missed, and of the items neither retrieved nor relevant
+    among the N of the collection (the parameter n_items, trec_eval's -N),
+    written only when d is not 0. -#}
 {% macro _formula_utility(columns, k, spec, parameters) %}
     {%- set hits = columns.hits -%}
+    {%- set neither = '' -%}
+    {%- if parameters.d != 0 -%}
+        {%- set neither = ' + ' ~ rankwise._double_literal(parameters.d) ~ ' * (' ~ rankwise._double_literal(parameters.n_items) ~ ' - '
+                          ~ columns.n_recommended ~ ' - ' ~ columns.n_relevant ~ ' + ' ~ hits ~ ')' -%}
+    {%- endif -%}
     {{ return('(' ~ rankwise._double_literal(parameters.a) ~ ' * ' ~ hits ~ ' + ' ~ rankwise._double_literal(parameters.b) ~ ' * (' ~ columns.n_recommended ~ ' - ' ~ hits
-              ~ ') + ' ~ rankwise._double_literal(parameters.c) ~ ' * (' ~ columns.n_relevant ~ ' - ' ~ hits ~ '))') }}
+              ~ ') + ' ~ rankwise._double_literal(parameters.c) ~ ' * (' ~ columns.n_relevant ~ ' - ' ~ hits ~ ')' ~ neither ~ ')') }}
 {% endmacro %}
 
 {#- infAP (Yilmaz & Aslam 2006, as trec_eval's m_infap.c): its terms' sum

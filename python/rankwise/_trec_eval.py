@@ -168,7 +168,7 @@ class TrecEvalResult:
 
 def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: bool = False,
               complete: bool = False, relevance_level: int = 1, max_docs: int | None = None,
-              judged_only: bool = False, summary: bool = True) -> TrecEvalResult:
+              judged_only: bool = False, summary: bool = True, collection_size: int = 0) -> TrecEvalResult:
     """trec_eval's output for a qrels and a run, every number computed by
     :func:`rankwise.evaluate`.
 
@@ -192,6 +192,9 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
             where trec_eval divides 0 by 0 (iprec_at_recall at the levels its
             relevant documents round to none of, 11pt_avg).
         summary: False for -n: no summary lines.
+        collection_size: -N: the documents of the collection, which utility's
+            fourth weight (of the documents neither retrieved nor relevant)
+            reads.
 
     Raises:
         rankwise.InvalidArgumentError: an unknown measure, a malformed
@@ -204,7 +207,7 @@ def trec_eval(qrels: Any, run: Any, measures: Sequence[str] = (), *, per_query: 
     if max_docs is not None and max_docs < 1:
         raise InvalidArgumentError(f"rankwise trec_eval: -M must be a positive number of documents; got {max_docs}.")
     requested = _requested(measures or ["official"])
-    lines = {item.measure.name: _lines(item) for item in requested}
+    lines = {item.measure.name: _lines(item, collection_size) for item in requested}
     missing = missing_measures(lines)
     if missing:
         raise InvalidArgumentError(_missing_message(missing, requested))
@@ -376,8 +379,8 @@ _HOW = {
     "rbp_resid": "`rbp_resid.p=0.8` sets p (0.9 by default, as trec_eval's)",
     "infAP": "the qrels' lines of relevance -1 are the pool's unjudged documents (`negative_relevance='pooled'`)",
     "set_F": "with its default weight 1 only (`set_F.0.5` is not yet)",
-    "utility": "`utility.a,b,c,0`: the worths of a relevant and a non-relevant document retrieved and of a relevant one "
-               "missed; the fourth (neither retrieved nor relevant) needs the collection's size and must be 0",
+    "utility": "`utility.a,b,c,d`: the worths of a relevant and a non-relevant document retrieved, of a relevant one "
+               "missed, and of one neither retrieved nor relevant among the collection's `-N` documents",
     "11pt_avg": "at trec_eval's eleven levels only (`11pt_avg.0.5` is not yet)",
 }
 
@@ -458,26 +461,22 @@ def _set_f_lines(measure: TrecMeasure, text: str | None) -> list[_Line]:
     return [_Line(printed, _alias(measure.name) if weights[0] == 1.0 else None)]
 
 
-def _utility_lines(measure: TrecMeasure, text: str | None) -> list[_Line]:
+def _utility_lines(measure: TrecMeasure, text: str | None, collection_size: int = 0) -> list[_Line]:
     """utility.a,b,c,d: the worths of the four cells of the contingency table;
-    d, that of the documents neither retrieved nor relevant, needs the
-    collection's size (trec_eval's -N), which rankwise does not take."""
+    d, that of the documents neither retrieved nor relevant, reads the
+    collection's size (trec_eval's -N, 0 when not given, as trec_eval's)."""
     weights = _numbers(measure, text)
     if len(weights) != 4:
         raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: {measure.name} takes four numbers, "
                                    "the worths of a relevant and a non-relevant document retrieved, and of a relevant "
                                    "and a non-relevant document not retrieved.")
-    if weights[3] != 0:
-        raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: the worth of a document neither "
-                                   "retrieved nor relevant needs the collection's size (trec_eval's -N), which rankwise "
-                                   "does not take; give 0.")
     printed = measure.name if text is None else f"{measure.name}_{text}"
-    a, b, c = (repr(int(weight)) if weight == int(weight) else repr(weight) for weight in weights[:3])
-    return [_Line(printed, f"utility(a={a}, b={b}, c={c})")]
+    a, b, c, d = (repr(int(weight)) if weight == int(weight) else repr(weight) for weight in weights)
+    fourth = f", d={d}, n_items={collection_size}" if weights[3] != 0 else ""
+    return [_Line(printed, f"utility(a={a}, b={b}, c={c}{fourth})")]
 
 
 SPECIAL: dict[str, Callable[[TrecMeasure, str | None], list[_Line]]] = {
-    "utility": _utility_lines,
     "runid": lambda measure, text: [_Line("runid", "runid")],
     "num_q": lambda measure, text: [_Line("num_q", "n_users")],
     "rbp": _rbp_lines,
@@ -493,11 +492,13 @@ SPECIAL: dict[str, Callable[[TrecMeasure, str | None], list[_Line]]] = {
 }
 
 
-def _lines(item: _Requested) -> list[_Line]:
+def _lines(item: _Requested, collection_size: int = 0) -> list[_Line]:
     measure, text = item.measure, item.parameters
     if text is not None and measure.parameters == "none":
         raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: {measure.name} takes no "
                                    "parameter.")
+    if measure.name == "utility":
+        return _utility_lines(measure, text, collection_size)
     if measure.name in SPECIAL:
         return SPECIAL[measure.name](measure, text)
     if measure.parameters == "cutoffs":

@@ -698,11 +698,15 @@ def compare_command(details: bool, output_format: str, output: Path | None, fail
 @click.option("-J", "--Judged_docs_only", "judged_only", is_flag=True,
               help="Only judged documents: the unjudged are dropped before ranking (rankwise's judged_only).")
 @click.option("-n", "--nosummary", "no_summary", is_flag=True, help="No summary (all) lines.")
+@click.option("-N", "--Number_docs_in_coll", "collection_size", type=click.IntRange(min=0), default=0,
+              help="The documents of the collection, which utility's fourth weight (a document neither retrieved "
+                   "nor relevant) reads.")
 @click.argument("qrels")
 @click.argument("run")
 @_one_line_errors
 def trec_eval_command(qrels: str, run: str, per_query: bool, measures: tuple[str, ...], complete: bool,
-                      relevance_level: int, max_docs: int | None, judged_only: bool, no_summary: bool) -> None:
+                      relevance_level: int, max_docs: int | None, judged_only: bool, no_summary: bool,
+                      collection_size: int) -> None:
     """trec_eval's command line, every number computed by rankwise: evaluate the TREC run RUN (- reads it from
     stdin) against the TREC qrels QRELS and print trec_eval's lines, measure, query (or all) and value.
 
@@ -720,7 +724,7 @@ def trec_eval_command(qrels: str, run: str, per_query: bool, measures: tuple[str
             run_table = read_run(run)
         result = trec_eval(qrels, run_table, list(measures), per_query=per_query, complete=complete,
                            relevance_level=relevance_level, max_docs=max_docs, judged_only=judged_only,
-                           summary=not no_summary)
+                           summary=not no_summary, collection_size=collection_size)
     for warning in caught:
         click.echo(f"warning: {warning.message}", err=True)
     for note in result.notes:

@@ -144,6 +144,27 @@ def test_a_measure_s_summary_is_its_metric_s_in_the_registry() -> None:
         assert {_summary(line.metric) for line in lines} == {summary}, name
 
 
+def test_utility_s_fourth_weight_reads_the_collection_size() -> None:
+    """utility.a,b,c,d with -N: d times the documents neither retrieved nor relevant among the collection's N
+    (m_utility.c), from the counts trec_eval prints (out.test holds them)."""
+    result = _trec_eval("-q", "-N", "1000", "-m", "utility.2,-1,-0.5,0.01", "-m", "num_ret", "-m", "num_rel", "-m",
+                        "num_rel_ret", str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
+    assert result.exit_code == 0, result.output
+    values = _values(result.stdout)
+    queries = {query for _, query in values} - {"all"}
+    assert len(queries) == 3
+    for query in queries:
+        n, relevant, hits = (values[(name, query)] for name in ("num_ret", "num_rel", "num_rel_ret"))
+        expected = 2 * hits - (n - hits) - 0.5 * (relevant - hits) + 0.01 * (1000 - n - relevant + hits)
+        assert values[("utility_2,-1,-0.5,0.01", query)] == pytest.approx(expected, abs=5e-5), query
+    without = _values(_trec_eval("-q", "-m", "utility.2,-1,-0.5,0.01", str(FIXTURES / "qrels.test"),
+                                 str(FIXTURES / "results.test")).stdout)
+    # without -N the collection holds no document, as trec_eval's default 0
+    for query in queries:
+        assert without[("utility_2,-1,-0.5,0.01", query)] == pytest.approx(
+            values[("utility_2,-1,-0.5,0.01", query)] - 0.01 * 1000, abs=5e-5), query
+
+
 @pytest.mark.parametrize(("arguments", "message"), [
     (["-m", "bogus"], "unknown measure 'bogus'."),
     (["-m", "P_10"], "unknown measure 'P_10'. trec_eval gives parameters after a dot: -m P.10."),
@@ -163,7 +184,6 @@ def test_a_measure_s_summary_is_its_metric_s_in_the_registry() -> None:
     (["-m", "set_F.1,2"], "-m set_F.1,2: set_F takes one weight (trec_eval reads the first only)."),
     (["-m", "rbp_resid.1=2"], "rankwise computes rbp_resid with the parameter p (the persistence) only, not '1'"),
     (["-m", "utility.1,2"], "-m utility.1,2: utility takes four numbers"),
-    (["-m", "utility.1,-1,0,1"], "needs the collection's size (trec_eval's -N), which rankwise does not take; give 0."),
     (["-m", "11pt_avg.0.5"], "rankwise does not compute these trec_eval measures yet: 11pt_avg."),
     (["-m", "map", "-M", "0"], "-M must be a positive number of documents; got 0."),
 ])
