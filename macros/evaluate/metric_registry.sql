@@ -105,7 +105,8 @@
         'recall':             {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits'], 'formula': '_formula_recall', 'zero_without_list': true,
                                'weighted': {'components': ['weighted_hits'], 'formula': '_formula_weighted_recall'}},
         'recall_cap':         {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits'], 'formula': '_formula_recall_cap', 'zero_without_list': true},
-        'f1':                 {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits', 'n_recommended'], 'formula': '_formula_f1', 'zero_without_list': true},
+        'f1':                 {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits', 'n_recommended'], 'formula': '_formula_f1', 'zero_without_list': true,
+                               'parameters': {'recall_weight': {'kind': 'positive', 'default': 1.0, 'help': "the weight of recall against precision, x in (x + 1) P R / (x P + R) (trec_eval's set_F.x; beta squared in van Rijsbergen's F)"}}},
         'hit_rate':           {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['hits'], 'formula': '_formula_hit_rate', 'zero_without_list': true},
         'map':                {'cutoff': true,  'level': 'user', 'better': 'higher', 'range': [0, 1],  'components': ['precision_sum', 'hits'], 'formula': '_formula_map', 'zero_without_list': true,
                                'needs_cutoff': {'when': {'ap_denominator': 'k'}, 'why': "with ap_denominator='k'"}},
@@ -292,8 +293,8 @@
     {{ return(rankwise.recall_at_k(columns.weighted_hits, columns.weighted_relevant)) }}
 {% endmacro %}
 
-{% macro _formula_f1(columns, k, spec) %}
-    {{ return(rankwise.f1_at_k(columns.hits, columns.n_relevant, k, columns.n_recommended, spec.precision_denominator)) }}
+{% macro _formula_f1(columns, k, spec, parameters) %}
+    {{ return(rankwise.f1_at_k(columns.hits, columns.n_relevant, k, columns.n_recommended, spec.precision_denominator, parameters.recall_weight)) }}
 {% endmacro %}
 
 {% macro _formula_hit_rate(columns, k, spec) %}

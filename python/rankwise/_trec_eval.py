@@ -378,7 +378,7 @@ _HOW = {
            "graded gain by the qrels')",
     "rbp_resid": "`rbp_resid.p=0.8` sets p (0.9 by default, as trec_eval's)",
     "infAP": "the qrels' lines of relevance -1 are the pool's unjudged documents (`negative_relevance='pooled'`)",
-    "set_F": "with its default weight 1 only (`set_F.0.5` is not yet)",
+    "set_F": "`set_F.0.5` weighs recall by 0.5 against precision (`f1(recall_weight=0.5)`)",
     "utility": "`utility.a,b,c,d`: the worths of a relevant and a non-relevant document retrieved, of a relevant one "
                "missed, and of one neither retrieved nor relevant among the collection's `-N` documents",
     "11pt_avg": "at trec_eval's eleven levels only (`11pt_avg.0.5` is not yet)",
@@ -457,8 +457,9 @@ def _set_f_lines(measure: TrecMeasure, text: str | None) -> list[_Line]:
         raise InvalidArgumentError(f"rankwise trec_eval: -m {measure.name}.{text}: {measure.name} takes one weight "
                                    "(trec_eval reads the first only).")
     printed = measure.name if text is None else f"{measure.name}_{text}"
-    # rankwise's f1 is set_F's harmonic mean with its default weight, 1
-    return [_Line(printed, _alias(measure.name) if weights[0] == 1.0 else None)]
+    # rankwise's f1 is set_F's harmonic mean, its recall_weight set_F's x
+    metric = _alias(measure.name)
+    return [_Line(printed, metric if weights[0] == 1.0 else f"{metric}(recall_weight={weights[0]!r})")]
 
 
 def _utility_lines(measure: TrecMeasure, text: str | None, collection_size: int = 0) -> list[_Line]:

@@ -144,6 +144,23 @@ def test_a_measure_s_summary_is_its_metric_s_in_the_registry() -> None:
         assert {_summary(line.metric) for line in lines} == {summary}, name
 
 
+def test_set_f_takes_its_weight_of_recall() -> None:
+    """set_F.x: (x + 1) P R / (x P + R) (m_set_F.c), which is (x + 1) h / (n + x R), from the counts trec_eval
+    prints; set_F.1 is set_F."""
+    result = _trec_eval("-q", "-m", "set_F.0.5", "-m", "num_ret", "-m", "num_rel", "-m", "num_rel_ret",
+                        str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
+    assert result.exit_code == 0, result.output
+    values = _values(result.stdout)
+    queries = {query for _, query in values} - {"all"}
+    assert len(queries) == 3
+    for query in queries:
+        n, relevant, hits = (values[(name, query)] for name in ("num_ret", "num_rel", "num_rel_ret"))
+        assert values[("set_F_0.5", query)] == pytest.approx(1.5 * hits / (n + 0.5 * relevant), abs=5e-5), query
+    default = _values(_trec_eval("-m", "set_F", str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test")).stdout)
+    weighted = _values(_trec_eval("-m", "set_F.1", str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test")).stdout)
+    assert weighted == {("set_F_1", "all"): default[("set_F", "all")]}
+
+
 def test_utility_s_fourth_weight_reads_the_collection_size() -> None:
     """utility.a,b,c,d with -N: d times the documents neither retrieved nor relevant among the collection's N
     (m_utility.c), from the counts trec_eval prints (out.test holds them)."""
@@ -180,7 +197,6 @@ def test_utility_s_fourth_weight_reads_the_collection_size() -> None:
     (["-m", "ndcg.1"], "write each parameter as name=number"),
     (["-m", "rbp.q=0.5"], "with the parameter p (the persistence) only, not 'q'"),
     (["-m", "rbp.p=1.5"], "p must be above 0 and below 1"),
-    (["-m", "set_F.0.5"], "rankwise does not compute these trec_eval measures yet: set_F."),
     (["-m", "set_F.1,2"], "-m set_F.1,2: set_F takes one weight (trec_eval reads the first only)."),
     (["-m", "rbp_resid.1=2"], "rankwise computes rbp_resid with the parameter p (the persistence) only, not '1'"),
     (["-m", "utility.1,2"], "-m utility.1,2: utility takes four numbers"),
