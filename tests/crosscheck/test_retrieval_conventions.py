@@ -28,7 +28,7 @@ import rankwise
 from rankwise._trec_eval import trec_eval
 
 from .test_trec_eval_command import (CROSS_CHECK, TOLERANCE, _by_line, _check_lines, _expected, _files,
-                                     _judged_docs_only, incomplete_cases)
+                                     _judged_docs_only, incomplete_cases, judged_case)
 
 SEEDS = range(6)
 
@@ -103,23 +103,6 @@ def test_judged_is_ir_measures_judged(seed: int) -> None:
             assert math.isclose(row.value, sum(values) / len(values), rel_tol=0, abs_tol=1e-9), name
 
 
-def _judged_case(drawn: tuple[Any, dict[str, dict[str, int]]], shares_a_judged_document: bool = True
-                 ) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, int]], dict[str, set[str]]]:
-    """The run, the qrels and each query's judged documents of a drawn case
-    that -J and unj can read: every query of the qrels with a judged document,
-    a query shared with the run, and a judged document (-J reads a run
-    without one: test_minus_j_on_a_run_without_a_judged_document)."""
-    case, qrels = drawn
-    run = case.run()
-    assume(case.is_evaluable())
-    judged = {query: {doc for doc, level_ in docs.items() if level_ >= 0} for query, docs in qrels.items()}
-    assume(all(judged.values()))
-    assume(set(run) & set(qrels))
-    if shares_a_judged_document:
-        assume({doc for docs in run.values() for doc in docs} & {doc for docs in judged.values() for doc in docs})
-    return run, qrels, judged
-
-
 # trec_eval -J: every line of `rankwise trec_eval -J` against trec_eval's (pytrec_eval with
 # judged_docs_only_flag, and the ports of trec_eval 10.0 of test_trec_eval_command.py reading the run -J leaves),
 # every measure test_every_line_matches_trec_eval checks, on its random TREC files (judgments of -1, unjudged
@@ -129,7 +112,7 @@ def _judged_case(drawn: tuple[Any, dict[str, dict[str, int]]], shares_a_judged_d
 @given(drawn=incomplete_cases(), k=st.integers(4, 40), level=st.sampled_from([1, 2]), complete=st.booleans())
 def test_judged_only_is_trec_eval_s_minus_j(drawn: tuple[Any, dict[str, dict[str, int]]], k: int, level: int,
                                              complete: bool) -> None:
-    run, qrels, _ = _judged_case(drawn, shares_a_judged_document=False)
+    run, qrels, _ = judged_case(drawn, shares_a_judged_document=False)
     arguments, names, expected = _expected(run, qrels, k, level, judged_only=True)
     kept = _judged_docs_only(run, qrels)
     event(f"lines of relevance -1: {any(level_ < 0 for docs in qrels.values() for level_ in docs.values())}")
@@ -318,7 +301,7 @@ def _trec_eval_unj(run: dict[str, dict[str, float]], qrels: dict[str, dict[str, 
        complete=st.booleans())
 def test_unjudged_is_trec_eval_s_unj(drawn: tuple[Any, dict[str, dict[str, int]]], cutoffs: list[int],
                                       complete: bool) -> None:
-    run, qrels, judged = _judged_case(drawn)
+    run, qrels, judged = judged_case(drawn)
     cutoffs = sorted(cutoffs)
     expected = _trec_eval_unj(run, qrels, cutoffs)
     with tempfile.TemporaryDirectory() as folder:

@@ -218,19 +218,30 @@ def _check_lines(actual: dict[tuple[str, str], object], expected: dict[str, dict
         assert math.isclose(actual[(name, "all")], math.exp(logs / len(queries)), rel_tol=0, abs_tol=TOLERANCE), name
 
 
+def judged_case(drawn: tuple[Case, dict[str, dict[str, int]]], shares_a_judged_document: bool = True
+                ) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, int]], dict[str, set[str]]]:
+    """The run, the qrels and each query's judged documents of a drawn case
+    that rankwise scores: every query of the qrels with a judged document
+    (rankwise keeps no query without one, and its note says so), a query
+    shared with the run, and a judged document retrieved (else rankwise
+    refuses the run, NoOverlapError; -J reads a run without one:
+    test_minus_j_on_a_run_without_a_judged_document)."""
+    case, qrels = drawn
+    run = case.run()
+    assume(case.is_evaluable())
+    judged = {query: {doc for doc, level_ in docs.items() if level_ >= 0} for query, docs in qrels.items()}
+    assume(all(judged.values()))
+    assume(set(run) & set(qrels))
+    if shares_a_judged_document:
+        assume({doc for docs in run.values() for doc in docs} & {doc for docs in judged.values() for doc in docs})
+    return run, qrels, judged
+
+
 @CROSS_CHECK
 @given(drawn=incomplete_cases(), k=st.integers(4, 40), level=st.sampled_from([1, 2]), complete=st.booleans())
 def test_every_line_matches_trec_eval(drawn: tuple[Case, dict[str, dict[str, int]]], k: int, level: int,
                                       complete: bool) -> None:
-    case, qrels = drawn
-    run = case.run()
-    assume(case.is_evaluable())
-    # rankwise keeps no query without a judgment (its note says so), and
-    # refuses a run that retrieves no judged document (NoOverlapError)
-    judged = {query: {doc for doc, level_ in docs.items() if level_ >= 0} for query, docs in qrels.items()}
-    assume(all(judged.values()))
-    assume(set(run) & set(qrels))
-    assume({doc for docs in run.values() for doc in docs} & {doc for docs in judged.values() for doc in docs})
+    run, qrels, _ = judged_case(drawn)
     arguments, names, expected = _expected(run, qrels, k, level)
     event(f"lines of relevance -1: {any(level_ < 0 for docs in qrels.values() for level_ in docs.values())}")
     with tempfile.TemporaryDirectory() as folder:
@@ -296,12 +307,7 @@ def test_pooled_negative_relevance_is_trec_eval_s_pool(drawn: tuple[Case, dict[s
                                                        level: int) -> None:
     """rankwise.evaluate's negative_relevance='pooled': inf_ap equals trec_eval's infAP on qrels whose -1 lines
     are the pool's unjudged documents (pytrec_eval), and every other metric is that of the qrels without them."""
-    case, qrels = drawn
-    run = case.run()
-    assume(case.is_evaluable())
-    judged = {query: {doc: level_ for doc, level_ in docs.items() if level_ >= 0} for query, docs in qrels.items()}
-    assume(all(judged.values()) and set(run) & set(qrels))
-    assume({doc for docs in run.values() for doc in docs} & {doc for docs in judged.values() for doc in docs})
+    run, qrels, _ = judged_case(drawn)
     event(f"lines of relevance -1: {any(level_ < 0 for docs in qrels.values() for level_ in docs.values())}")
     expected = pytrec_eval.RelevanceEvaluator(qrels, {"infAP"}, relevance_level=level).evaluate(run)
     table = pd.DataFrame([(query, doc, score) for query, docs in run.items() for doc, score in docs.items()],

@@ -144,17 +144,27 @@ def test_a_measure_s_summary_is_its_metric_s_in_the_registry() -> None:
         assert {_summary(line.metric) for line in lines} == {summary}, name
 
 
+def _with_counts(*arguments: str) -> dict[tuple[str, str], float]:
+    """The lines of each query of trec_eval's test files for `arguments`, with the counts."""
+    result = _trec_eval("-q", *arguments, "-m", "num_ret", "-m", "num_rel", "-m", "num_rel_ret",
+                        str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
+    assert result.exit_code == 0, result.output
+    return _values(result.stdout)
+
+
+def _counts(values: dict[tuple[str, str], float]) -> dict[str, tuple[float, float, float]]:
+    """Each query's num_ret, num_rel and num_rel_ret (trec_eval's out.test holds them)."""
+    counts = {query: tuple(values[(name, query)] for name in ("num_ret", "num_rel", "num_rel_ret"))
+              for _, query in values if query != "all"}
+    assert len(counts) == 3
+    return counts
+
+
 def test_set_f_takes_its_weight_of_recall() -> None:
     """set_F.x: (x + 1) P R / (x P + R) (m_set_F.c), which is (x + 1) h / (n + x R), from the counts trec_eval
     prints; set_F.1 is set_F."""
-    result = _trec_eval("-q", "-m", "set_F.0.5", "-m", "num_ret", "-m", "num_rel", "-m", "num_rel_ret",
-                        str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
-    assert result.exit_code == 0, result.output
-    values = _values(result.stdout)
-    queries = {query for _, query in values} - {"all"}
-    assert len(queries) == 3
-    for query in queries:
-        n, relevant, hits = (values[(name, query)] for name in ("num_ret", "num_rel", "num_rel_ret"))
+    values = _with_counts("-m", "set_F.0.5")
+    for query, (n, relevant, hits) in _counts(values).items():
         assert values[("set_F_0.5", query)] == pytest.approx(1.5 * hits / (n + 0.5 * relevant), abs=5e-5), query
     default = _values(_trec_eval("-m", "set_F", str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test")).stdout)
     weighted = _values(_trec_eval("-m", "set_F.1", str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test")).stdout)
@@ -164,14 +174,9 @@ def test_set_f_takes_its_weight_of_recall() -> None:
 def test_utility_s_fourth_weight_reads_the_collection_size() -> None:
     """utility.a,b,c,d with -N: d times the documents neither retrieved nor relevant among the collection's N
     (m_utility.c), from the counts trec_eval prints (out.test holds them)."""
-    result = _trec_eval("-q", "-N", "1000", "-m", "utility.2,-1,-0.5,0.01", "-m", "num_ret", "-m", "num_rel", "-m",
-                        "num_rel_ret", str(FIXTURES / "qrels.test"), str(FIXTURES / "results.test"))
-    assert result.exit_code == 0, result.output
-    values = _values(result.stdout)
-    queries = {query for _, query in values} - {"all"}
-    assert len(queries) == 3
-    for query in queries:
-        n, relevant, hits = (values[(name, query)] for name in ("num_ret", "num_rel", "num_rel_ret"))
+    values = _with_counts("-N", "1000", "-m", "utility.2,-1,-0.5,0.01")
+    queries = _counts(values)
+    for query, (n, relevant, hits) in queries.items():
         expected = 2 * hits - (n - hits) - 0.5 * (relevant - hits) + 0.01 * (1000 - n - relevant + hits)
         assert values[("utility_2,-1,-0.5,0.01", query)] == pytest.approx(expected, abs=5e-5), query
     without = _values(_trec_eval("-q", "-m", "utility.2,-1,-0.5,0.01", str(FIXTURES / "qrels.test"),
