@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import rankwise
 from rankwise._trec_eval import trec_eval
+from tests.reference.trec_eval_reference import iprec_at_recall, rbp_resid
 
 from .strategies import Case, cases
 
@@ -59,52 +60,6 @@ def _files(folder: Path, run: dict[str, dict[str, float]], qrels: dict[str, dict
 
 def _by_line(lines: list[tuple[str, str, object]]) -> dict[tuple[str, str], object]:
     return {(name, query): value for name, query, value in lines}
-
-
-def _trec_eval_rbp_resid(docs: dict[str, float], levels: dict[str, int], p: float) -> float:
-    """m_rbp_resid.c, line for line: p^n + (1 - p) times the sum of p^(i-1) over the ranks i of the documents
-    without a judgment (-1, or not in the qrels), when there is one; else 0."""
-    ranked = sorted(docs, key=lambda doc: (docs[doc], doc), reverse=True)
-    unjudged, total, weight = 0, 0.0, 1.0
-    for doc in ranked:
-        if levels.get(doc, -1) < 0:
-            unjudged += 1
-            total += weight
-        weight *= p
-    return weight + (1 - p) * total if unjudged else 0.0
-
-
-def _trec_eval_iprec_at_recall(docs: dict[str, float], levels: dict[str, int], relevance_level: int,
-                                recalls: list[float]) -> list[float]:
-    """m_iprec_at_recall.c of trec_eval 10.0, line for line (its 11pt_avg is their mean): pytrec_eval runs trec_eval
-    9.0, which read the relevant documents a recall level needs as (long) (recall R + 0.9) where 10.0 rounds
-    recall R (lround), so that the two differ at recall 0.8 of R = 3."""
-    ranked = sorted(docs, key=lambda doc: (docs[doc], doc), reverse=True)
-    relevant = [levels.get(doc, -1) >= relevance_level for doc in ranked]
-    num_rel = sum(1 for level in levels.values() if level >= relevance_level)
-    num_ret, num_rel_ret = len(ranked), sum(relevant)
-    # lround: to the nearest, half away from zero
-    cutoffs = [math.floor(recall * num_rel) + (1 if recall * num_rel - math.floor(recall * num_rel) >= 0.5 else 0)
-               for recall in recalls]
-    values = [0.0] * len(recalls)
-    current = len(recalls) - 1
-    while current >= 0 and cutoffs[current] > num_rel_ret:
-        current -= 1
-    int_precis = num_rel_ret / num_ret if num_ret else math.nan  # C's 0.0 / 0.0: -J may leave no document
-    rel_so_far = num_rel_ret
-    i = num_ret
-    while i > 0 and rel_so_far > 0:
-        int_precis = max(int_precis, rel_so_far / i)
-        if relevant[i - 1]:
-            while current >= 0 and rel_so_far == cutoffs[current]:
-                values[current] = int_precis
-                current -= 1
-            rel_so_far -= 1
-        i -= 1
-    while current >= 0:
-        values[current] = int_precis
-        current -= 1
-    return values
 
 
 @st.composite
@@ -151,13 +106,13 @@ def _expected(run: dict[str, dict[str, float]], qrels: dict[str, dict[str, int]]
                                   + UTILITY[1] * (measures["num_ret"] - measures["num_rel_ret"])
                                   + UTILITY[2] * (measures["num_rel"] - measures["num_rel_ret"]))
         measures.update(_interpolated(read[query], qrels[query], level))
-        measures["rbp_resid_p=0.8"] = _trec_eval_rbp_resid(read[query], qrels[query], 0.8)
+        measures["rbp_resid_p=0.8"] = rbp_resid(read[query], qrels[query], 0.8)
     return arguments, names | {UTILITY_LINE, "rbp_resid_p=0.8"}, expected
 
 
 def _interpolated(docs: dict[str, float], levels: dict[str, int], relevance_level: int) -> dict[str, float]:
     """The lines of iprec_at_recall and 11pt_avg (their mean) by trec_eval 10.0."""
-    values = _trec_eval_iprec_at_recall(docs, levels, relevance_level, RECALL_LEVELS)
+    values = iprec_at_recall(docs, levels, relevance_level, RECALL_LEVELS)
     return {f"iprec_at_recall_{recall:3.2f}": value for recall, value in zip(RECALL_LEVELS, values)} | {
         "11pt_avg": sum(values) / len(values)}
 

@@ -1,6 +1,8 @@
 """Writes the random input seeds (random_inputs.py), then computes
 integration_tests/seeds/expected__cases.csv with the oracle, for every case of
-var('rankwise_test_cases') in integration_tests/dbt_project.yml.
+var('rankwise_test_cases') in integration_tests/dbt_project.yml, but with
+trec_eval itself (trec_eval_reference.py) for the cases under convention
+'trec_eval'.
 
     python tests/reference/make_expected.py
 """
@@ -17,7 +19,7 @@ import yaml
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.reference import oracle, random_inputs  # noqa: E402
+from tests.reference import oracle, random_inputs, trec_eval_reference  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PROJECT = REPO_ROOT / "integration_tests"
@@ -66,6 +68,11 @@ def expected_rows() -> list[list[str]]:
     """Every row the model actual__cases must produce, with its expected value."""
     rows = []
     for case in cases():
+        if case["options"].get("convention") == "trec_eval":
+            means, per_user = trec_eval_reference.evaluate(case, _read(case["recommendations"]),
+                                                           _read(case["interactions"]))
+            rows += _rows(case, means, per_user)
+            continue
         names = {field for field in oracle.Options.__dataclass_fields__}
         options = oracle.Options(**{key: value for key, value in case["options"].items() if key in names})
         lists, truths = _inputs(case)
@@ -79,11 +86,18 @@ def expected_rows() -> list[list[str]]:
                 per_user += partition_users
         else:
             means, per_user = oracle.evaluate(lists, truths.get(None, {}), case["metrics"], case["k"], options)
-        for group, metric, k, value, n_users in means:
-            rows.append([case["name"], group, "", metric, "" if k is None else str(k), repr(value), str(n_users)])
-        for group, user, metric, k, value in per_user:
-            rows.append([case["name"], group, user, metric, "" if k is None else str(k), repr(value), ""])
+        rows += _rows(case, means, per_user)
     return sorted(rows)
+
+
+def _rows(case: dict, means: list[tuple], per_user: list[tuple]) -> list[list[str]]:
+    """The rows of expected__cases.csv of a case's means and per-user values."""
+    rows = []
+    for group, metric, k, value, n_users in means:
+        rows.append([case["name"], group, "", metric, "" if k is None else str(k), repr(value), str(n_users)])
+    for group, user, metric, k, value in per_user:
+        rows.append([case["name"], group, user, metric, "" if k is None else str(k), repr(value), ""])
+    return rows
 
 
 def render() -> str:

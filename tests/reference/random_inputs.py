@@ -6,6 +6,14 @@ interactions, users whose interactions are all below the threshold, graded and
 fractional relevance, and an item popularity skewed enough for entropy to
 differ between models.
 
+Their relevance has fractional grades, which trec_eval's qrels cannot hold: the
+seeds `input__trec__*` are a smaller run and qrels of whole grades (0 to 3),
+drawn the same way, for the cases whose expected values trec_eval computes
+(trec_eval_reference.py): tied scores, retrieved documents never judged,
+judgments of retrieved and unretrieved documents, a query judged non-relevant
+only, a query judged but retrieved by neither model and one retrieved but
+never judged.
+
 `make_expected.py` writes them (and then the expected values) with
 `write_seeds()`.
 """
@@ -22,6 +30,14 @@ MODELS = ("model_a", "model_b")
 N_USERS = 30
 ITEMS = [f"i{number:02d}" for number in range(1, 19)]
 RELEVANCE_LEVELS = (0.0, 0.5, 1.0, 1.0, 2.0, 2.0, 3.0)
+TREC_SEED = 20260150
+TREC_RECOMMENDATIONS = "input__trec__recommendations"
+TREC_INTERACTIONS = "input__trec__interactions"
+TREC_QUERIES = [f"q{number:02d}" for number in range(1, 13)]
+# unpadded: 'd10' sorts before 'd9', so that trec_eval's tie-break (docno
+# descending) is by text, not by number
+TREC_DOCS = [f"d{number}" for number in range(1, 31)]
+TREC_LEVELS = (0, 0, 1, 1, 2, 3)
 
 
 def _rows() -> tuple[list[list[str]], list[list[str]]]:
@@ -61,12 +77,46 @@ def _rows() -> tuple[list[list[str]], list[list[str]]]:
     return recommendations, interactions
 
 
+def _trec_rows() -> tuple[list[list[str]], list[list[str]]]:
+    """A run of two models (example_id) over twelve queries and their qrels:
+    the last query is judged but retrieved by neither model, the one before it
+    retrieved but never judged, the one before that judged non-relevant only."""
+    rng = random.Random(TREC_SEED)
+    judged_only, run_only, nonrelevant_only = TREC_QUERIES[-1], TREC_QUERIES[-2], TREC_QUERIES[-3]
+    recommendations = []
+    retrieved: dict[str, set[str]] = {query: set() for query in TREC_QUERIES}
+    for model in MODELS:
+        for query in TREC_QUERIES:
+            if query == judged_only or rng.random() < 0.15:  # no list from this model
+                continue
+            for doc in rng.sample(TREC_DOCS, rng.randint(1, 14)):
+                retrieved[query].add(doc)
+                # quarters: ties are common
+                recommendations.append([model, query, doc, repr(rng.randint(0, 8) / 4)])
+    interactions = []
+    for query in TREC_QUERIES:
+        if query == run_only:
+            continue
+        pool = sorted(retrieved[query])
+        # a share of the retrieved documents judged (the others unjudged), and
+        # some documents neither model retrieved
+        judged = {doc for doc in pool if rng.random() < 0.6}
+        judged |= set(rng.sample([doc for doc in TREC_DOCS if doc not in retrieved[query]], rng.randint(1, 4)))
+        for doc in sorted(judged):
+            level = 0 if query == nonrelevant_only else rng.choice(TREC_LEVELS)
+            interactions.append([query, doc, str(level)])
+    return recommendations, interactions
+
+
 def render_seeds() -> dict[str, str]:
     """Seed name -> CSV text."""
     recommendations, interactions = _rows()
+    trec_recommendations, trec_interactions = _trec_rows()
     tables = {
         RECOMMENDATIONS: (["example_id", "user_id", "item_id", "rank", "score"], recommendations),
         INTERACTIONS: (["user_id", "item_id", "relevance"], interactions),
+        TREC_RECOMMENDATIONS: (["example_id", "user_id", "item_id", "score"], trec_recommendations),
+        TREC_INTERACTIONS: (["user_id", "item_id", "relevance"], trec_interactions),
     }
     rendered = {}
     for name, (header, rows) in tables.items():
