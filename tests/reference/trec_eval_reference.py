@@ -97,11 +97,12 @@ class Query:
 
 def _utility(query: Query, k: int | None, parameters: dict[str, float]) -> float:
     """m_utility.c's sum on trec_eval's counts: pytrec_eval reads utility's
-    weights wrongly (it computes the default ones only), the fourth weight d
-    is 0 (it needs the collection's size)."""
+    weights wrongly (it computes the default ones only); the fourth weight d
+    reads the collection's size (trec_eval's -N, n_items)."""
     measures = query.measures
+    neither = parameters["n_items"] - measures["num_ret"] - measures["num_rel"] + measures["num_rel_ret"]
     return (parameters["a"] * measures["num_rel_ret"] + parameters["b"] * (measures["num_ret"] - measures["num_rel_ret"])
-            + parameters["c"] * (measures["num_rel"] - measures["num_rel_ret"]))
+            + parameters["c"] * (measures["num_rel"] - measures["num_rel_ret"]) + parameters["d"] * neither)
 
 
 def _rprec_mult(query: Query, k: int | None, parameters: dict[str, float]) -> float:
@@ -148,15 +149,17 @@ MEASURES: dict[str, Measure] = {
     "relative_precision": Measure(lambda query, k, parameters: query.measures[
         "set_relative_P" if k is None else f"relative_P_{k}"], "own"),
     "set_map": Measure(_whole_list("set_map"), "none"),
-    "utility": Measure(_utility, "none", parameters=(("a", 1.0), ("b", -1.0), ("c", 0.0))),
+    "utility": Measure(_utility, "none", parameters=(("a", 1.0), ("b", -1.0), ("c", 0.0), ("d", 0.0), ("n_items", 0.0))),
     "bin_g": Measure(_whole_list("binG"), "none"),
     "ndcg_rel": Measure(_whole_list("ndcg_rel"), "none"),
+    "g": Measure(_whole_list("G"), "none"),
+    "rndcg": Measure(_whole_list("Rndcg"), "none"),
     "rbp_residual": Measure(lambda query, k, parameters: rbp_resid(query.docs, query.levels, parameters["p"]), "none",
                             parameters=(("p", 0.8),)),
 }
 # The measures every query is evaluated on, and those with cutoffs
 PYTREC_EVAL_MEASURES = {"num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "map", "bpref", "infAP",
-                        "Rprec_mult", "set_relative_P", "set_map", "binG", "ndcg_rel", "utility"}
+                        "Rprec_mult", "set_relative_P", "set_map", "binG", "ndcg_rel", "utility", "G", "Rndcg"}
 PYTREC_EVAL_CUTOFF_MEASURES = ("map_cut", "relative_P")
 
 
