@@ -22,6 +22,8 @@ reports.
     --diversity U P         scale check: intra-list diversity at U users, the peers at U and P users
     --call-cost FILE        the fixed price of a call: warm calls at each --users (default 1000 10000
                             100000) against pytrec_eval and ranx, import and a cold command
+    --spark-call-cost FILE  the price of a call on Spark: the first call in a fresh local session and
+                            the calls after it, at each --users (default 2000), --repeat processes
 """
 
 from __future__ import annotations
@@ -31,8 +33,9 @@ import json
 import os
 from pathlib import Path
 
-from benchmarks import call_cost, diagnostics, harness, report
+from benchmarks import call_cost, diagnostics, harness, report, spark_call_cost
 from benchmarks.call_cost import CALL_COST_SIZES
+from benchmarks.spark_call_cost import SPARK_CALL_COST_SIZES
 from benchmarks.generate import DATA_ROOT, DENSITIES, SIZES
 from benchmarks.tools import (COMPLETION_TOOLS, ENGINE_WORKERS, K_SWEEP_METRICS, K_SWEEP_USERS, MEMORY_ENVIRONMENT, PEER_PACKAGES,
                               PEER_PYTHONS, PUSHDOWN_OPTIMIZER, WORKERS)
@@ -68,6 +71,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="write to FILE the median warm time of evaluate (checked and validate=False), of compare "
                              "of two models, and of pytrec_eval and ranx, at each --users (default 1000 10000 100000) "
                              "and one --hit-density; then import rankwise and a cold command, in fresh processes")
+    parser.add_argument("--spark-call-cost", type=Path, metavar="FILE",
+                        help="write to FILE the time of rankwise.evaluate's first call in a fresh local Spark "
+                             "session and of the calls after it (two models, graded, with the checks), at each "
+                             "--users (default 2000) and one --hit-density, the median of --repeat processes")
     parser.add_argument("--k-sweep", type=int, nargs="?", const=1000, metavar="K_MAX",
                         help=f"scale check: {', '.join(K_SWEEP_METRICS)} at every k from 1 to K_MAX (default 1000) "
                              f"on {K_SWEEP_USERS} users")
@@ -116,18 +123,19 @@ def main() -> None:
             parser.error(f"--peer-python takes TOOL=PYTHON with TOOL one of {', '.join(PEER_PACKAGES)}; got {entry!r}")
         PEER_PYTHONS[tool] = python
     if arguments.users is None:
-        arguments.users = [] if arguments.completion else CALL_COST_SIZES if arguments.call_cost else SIZES
+        arguments.users = ([] if arguments.completion else CALL_COST_SIZES if arguments.call_cost
+                           else SPARK_CALL_COST_SIZES if arguments.spark_call_cost else SIZES)
     if arguments.completion and not (arguments.memory_limit and arguments.temp_directory):
         parser.error("--completion needs --memory-limit and --temp-directory: the point is completing within them")
-    diagnosing = bool(arguments.profile or arguments.pushdown or arguments.call_cost)
+    diagnosing = bool(arguments.profile or arguments.pushdown or arguments.call_cost or arguments.spark_call_cost)
     scale_checking = bool(arguments.k_sweep or arguments.many_groups or arguments.compare or arguments.diversity)
     if diagnosing and scale_checking:
         parser.error("--profile and --pushdown run apart from the scale checks (--k-sweep, --many-groups, --compare, "
                      "--diversity)")
     if (arguments.profile or arguments.pushdown) and (len(arguments.users) != 1 or len(arguments.hit_density) != 1):
         parser.error("--profile and --pushdown read one dataset: give one --users and one --hit-density")
-    if arguments.call_cost and len(arguments.hit_density) != 1:
-        parser.error("--call-cost reads one density at each size: give one --hit-density")
+    if (arguments.call_cost or arguments.spark_call_cost) and len(arguments.hit_density) != 1:
+        parser.error("--call-cost and --spark-call-cost read one density at each size: give one --hit-density")
     for name, value in zip(MEMORY_ENVIRONMENT, (arguments.memory_limit, arguments.temp_directory)):
         if value:
             os.environ[name] = value
@@ -137,6 +145,9 @@ def main() -> None:
     if arguments.call_cost:
         call_cost.call_cost(arguments.data_root, arguments.users, arguments.hit_density[0], arguments.call_cost,
                             arguments.repeat_calls)
+    if arguments.spark_call_cost:
+        spark_call_cost.spark_call_cost(arguments.data_root, arguments.users, arguments.hit_density[0],
+                                        arguments.spark_call_cost, arguments.repeat)
     if arguments.pushdown:
         diagnostics.pushdown(arguments.data_root, arguments.users[0], arguments.hit_density[0], arguments.pushdown)
     if scale_checking:
