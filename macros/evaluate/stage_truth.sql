@@ -156,46 +156,42 @@ rw_relevance_scale as (
 {% macro _stage_ideal_prefixes(spec) %}
     {%- set user = rankwise._partition_columns(spec) ~ 'rw_user' -%}
     {%- set gain = rankwise.relevance_gain('rw_relevance', spec.gain, spec.min_gain_relevance) -%}
+    {%- set running = 'partition by ' ~ user ~ ' order by rw_position asc rows between unbounded preceding and current row' -%}
+    {%- set costs = 'ideal_costs_on_rows' in spec.demands -%}
     {%- set level_weights = 'level_weights_on_rows' in spec.demands -%}
 rw_ideal_prefixes as (
     select
         {{ user }},
         rw_position,
-        {%- if level_weights %}
-        rw_ideal_prefix,
-        {%- if 'ideal_costs_on_rows' in spec.demands %}
-        rw_ideal_excess,
+        rw_ideal_prefix
+        {%- if costs %},
+        rw_ideal_excess
         {%- endif %}
+        {%- if level_weights %},
         sum(case when rw_ends_level = 1 then 1e0 / rw_ideal_prefix else 0e0 end) over (
             partition by {{ user }} order by rw_position desc rows between unbounded preceding and current row
         ) as rw_level_end_weight
+        {%- endif %}
     from (
         select
             {{ user }},
             rw_position,
+            sum({{ rankwise.dcg_term('rw_position', 'rw_relevance', spec.gain, spec.min_gain_relevance) }}) over ({{ running }}) as rw_ideal_prefix
+            {%- if costs %},
+            sum(case when {{ gain }} > 1 then {{ gain }} - 1 else 0e0 end) over ({{ running }}) as rw_ideal_excess
+            {%- endif %}
+            {%- if level_weights %},
             {#- the last position of its gain #}
-            case when rw_position = max(rw_position) over (partition by {{ user }}, {{ gain }}) then 1 else 0 end as rw_ends_level,
-        {%- endif %}
-        sum(
-            {{ rankwise.dcg_term('rw_position', 'rw_relevance', spec.gain, spec.min_gain_relevance) }}
-        ) over (
-            partition by {{ user }} order by rw_position asc rows between unbounded preceding and current row
-        ) as rw_ideal_prefix
-        {%- if 'ideal_costs_on_rows' in spec.demands %},
-        sum(case when {{ gain }} > 1 then {{ gain }} - 1 else 0e0 end) over (
-            partition by {{ user }} order by rw_position asc rows between unbounded preceding and current row
-        ) as rw_ideal_excess
-        {%- endif %}
-    from (
-        select
-            {{ user }},
-            rw_relevance,
-            row_number() over (partition by {{ user }} order by rw_relevance desc nulls last) as rw_position
-        from rw_interactions
-        where {{ gain }} > 0
-    ) as rw_ideal_positions
-    {%- if level_weights %}
-    ) as rw_ideal_levels
-    {%- endif %}
+            case when rw_position = max(rw_position) over (partition by {{ user }}, {{ gain }}) then 1 else 0 end as rw_ends_level
+            {%- endif %}
+        from (
+            select
+                {{ user }},
+                rw_relevance,
+                row_number() over (partition by {{ user }} order by rw_relevance desc nulls last) as rw_position
+            from rw_interactions
+            where {{ gain }} > 0
+        ) as rw_ideal_positions
+    ) as rw_ideal_running
 )
 {%- endmacro %}
