@@ -162,6 +162,17 @@ def test_integration_project_builds_and_passes(minor: str, core: str, duckdb: st
 
 # A user's project, as README.md's dbt section has one written: its model is
 # README's, word for word, over seeds of the columns README's Inputs table names.
+RECOMMENDATIONS = """\
+model,user_id,item_id,rank
+popularity,u1,i1,1
+popularity,u1,i2,2
+popularity,u2,i1,1
+popularity,u2,i3,2
+personalized,u1,i4,1
+personalized,u1,i2,2
+personalized,u2,i3,1
+personalized,u2,i5,2
+"""
 USER_PROJECT = {
     "dbt_project.yml": """\
 name: my_project
@@ -178,17 +189,7 @@ my_project:
       path: "{{ env_var('RANKWISE_DUCKDB_PATH') }}"
       threads: 1
 """,
-    "seeds/recommendations.csv": """\
-model,user_id,item_id,rank
-popularity,u1,i1,1
-popularity,u1,i2,2
-popularity,u2,i1,1
-popularity,u2,i3,2
-personalized,u1,i4,1
-personalized,u1,i2,2
-personalized,u2,i3,1
-personalized,u2,i5,2
-""",
+    "seeds/recommendations.csv": RECOMMENDATIONS,
     "seeds/interactions.csv": """\
 user_id,item_id,relevance
 u1,i2,1
@@ -196,18 +197,8 @@ u1,i4,2
 u2,i3,1
 """,
     # the same lists, personalized's i4 for u1 listed twice
-    "seeds/recommendations_with_a_duplicated_row.csv": """\
-model,user_id,item_id,rank
-popularity,u1,i1,1
-popularity,u1,i2,2
-popularity,u2,i1,1
-popularity,u2,i3,2
-personalized,u1,i4,1
-personalized,u1,i4,1
-personalized,u1,i2,2
-personalized,u2,i3,1
-personalized,u2,i5,2
-""",
+    "seeds/recommendations_with_a_duplicated_row.csv": RECOMMENDATIONS.replace("personalized,u1,i4,1\n",
+                                                                               "personalized,u1,i4,1\n" * 2),
     "models/metrics_over_a_duplicated_row.sql": """\
 {{ rankwise.evaluate(
     ref('recommendations_with_a_duplicated_row'),
