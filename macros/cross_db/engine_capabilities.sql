@@ -57,6 +57,24 @@
     {{- return(true) -}}
 {% endmacro %}
 
+{#- Whether IDCG is best summed in the aggregate that counts each user's truth,
+    over the truth numbered by relevance (the ranked_truth strategy of IDCG),
+    rather than in a pass of its own: on PostgreSQL, whose default work_mem
+    (4MB) sends every sort and hash of the truth to disk, one grouping of the
+    truth instead of two (docs/benchmarks.md, PostgreSQL). Redshift dispatches
+    here after its own. -#}
+{% macro _engine_groups_ranked_truth() %}
+    {{- return(adapter.dispatch('_engine_groups_ranked_truth', 'rankwise')()) -}}
+{% endmacro %}
+
+{% macro default___engine_groups_ranked_truth() %}
+    {{- return(false) -}}
+{% endmacro %}
+
+{% macro postgres___engine_groups_ranked_truth() %}
+    {{- return(true) -}}
+{% endmacro %}
+
 {#- Lambdas over arrays and the aggregate into them (collect_list, filter,
     transform, aggregate, array_contains, array_position, element_at,
     sort_array, array_distinct, array_min, named_struct): the user_arrays

@@ -61,7 +61,8 @@ rw_pooled_before as (
 
 {#- rw_user_truth_counts: per user of the truth (per partition), R, the number of
     relevant items, and the number of its interactions (IDCG's equal_gains
-    strategy reads it; the user_arrays strategy's entries), BIGINTs that meet the cutoffs (ClickHouse counts in
+    strategy reads it; the user_arrays strategy's entries; under ranked_truth,
+    IDCG itself), BIGINTs that meet the cutoffs (ClickHouse counts in
     UInt64: see rw_list_rows). -#}
 {% macro _stage_user_truth_counts(spec) %}
 rw_user_truth_counts as (
@@ -96,7 +97,14 @@ rw_user_truth_counts as (
         {{ aggregate }}
         {%- endfor %}
         {%- endif %}
+        {%- if spec.strategies.ideal == 'ranked_truth' %}
+        {%- for column in rankwise._idcg_columns__ranked_truth(spec) %},
+        {{ column }}
+        {%- endfor %}
+    from {{ rankwise._ranked_interactions(spec) }}
+        {%- else %}
     from rw_interactions
+        {%- endif %}
     group by {{ rankwise._partition_columns(spec) }}rw_user
 )
 {%- endmacro %}

@@ -28,6 +28,11 @@
             truth.rw_weighted_relevant as rw_weighted_relevant,
             {%- endif %}
             truth.rw_n_truth_items as rw_n_truth_items,
+            {%- if spec.strategies.ideal == 'ranked_truth' %}
+            {%- for column in rankwise._idcg_column_names__ranked_truth(spec) %}
+            truth.{{ column }} as {{ column }},
+            {%- endfor %}
+            {%- endif %}
             cutoff.rw_limit as rw_limit,
             cutoff.rw_k as rw_k
         from rw_user_truth_counts as truth

@@ -55,6 +55,7 @@
             'k_slots': "idcg='k_positions': every one of the k slots holds a relevant item of gain 1",
             'equal_gains': "no relevance column: IDCG@k depends only on min(n, k), computed once per number of slots",
             'user_arrays': "off each user's interactions on its user row, in the one pass",
+            'ranked_truth': "in the aggregate that counts each user's truth, over the truth numbered by relevance: the engine groups by sorting under little memory",
             'top_k_gains': "each user's top relevances from one aggregate (the engine has list aggregates)",
             'ideal_ranks': "a window numbering each user's interactions by relevance, on every engine",
         },
@@ -99,8 +100,10 @@
     relevance 1: sums over positions shared by every user), 'user_arrays'
     (the means in one pass, with relevances: off each user's truth entries,
     which its row holds), 'top_k_gains' (each user's top relevances from one
-    aggregate, on an engine with arrays) or 'ideal_ranks' (a window numbering
-    each user's truth by relevance); none without IDCG. -#}
+    aggregate, on an engine with arrays), 'ranked_truth' (in the aggregate
+    that counts each user's truth, every cutoff finite, on an engine that
+    groups by sorting) or 'ideal_ranks' (a window numbering each user's truth
+    by relevance); none without IDCG. -#}
 {% macro _ideal_strategy(spec, truth_components, one_pass=false) %}
     {%- if 'idcg' not in truth_components -%}
         {{ return(none) }}
@@ -115,6 +118,10 @@
         {{ return('user_arrays') }}
     {%- elif rankwise._engine_has_top_k_lists() -%}
         {{ return('top_k_gains') }}
+    {%- elif rankwise._engine_groups_ranked_truth() and spec.cutoffs | length > 0 and none not in spec.cutoffs
+          and spec.cutoffs | length <= 32 -%}
+        {#- a column of rw_user_truth_counts per cutoff: past a few dozen, a row per (user, cutoff) is the smaller -#}
+        {{ return('ranked_truth') }}
     {%- endif -%}
     {{ return('ideal_ranks') }}
 {% endmacro %}

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 import rankwise
@@ -33,5 +35,69 @@ def test_the_postgres_sql_gives_the_hand_worked_numbers(tmp_path: Path) -> None:
             cursor.execute("insert into analytics.truth values ('u', 'b', 2.0), ('v', 'c', 1.0)")
             cursor.execute(rankwise.sql("analytics.recs", "analytics.truth", dialect="postgres", **ARGUMENTS))
             _assert_hand_worked(cursor.fetchall())
+        finally:
+            connection.close()
+
+
+RANKED_TRUTH_METRICS = ["precision", "recall", "map", "dcg", "idcg", "ndcg"]
+
+
+def _graded(seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Graded truths of 1 to 30 items (longer and shorter than the cutoffs),
+    with grades 0 to 3 and a half, lists of 0 to 25 items, users without a
+    list and lists without truth, two folds of their own users."""
+    rng = np.random.default_rng(seed)
+    recommendations, interactions = [], []
+    for fold in ("f1", "f2"):
+        for user in range(40):
+            truth = rng.choice(60, size=rng.integers(1, 31), replace=False)
+            if user % 7 != 3:
+                interactions.extend((fold, f"{fold}u{user}", int(item), float(rng.choice([0, 0.5, 1, 2, 3])))
+                                    for item in truth)
+            if user % 11 != 5:
+                items = rng.choice(60, size=rng.integers(0, 26), replace=False)
+                recommendations.extend((fold, f"{fold}u{user}", int(item), rank) for rank, item in enumerate(items, 1))
+    return (pd.DataFrame(recommendations, columns=["fold", "user_id", "item_id", "rank"]),
+            pd.DataFrame(interactions, columns=["fold", "user_id", "item_id", "relevance"]))
+
+
+@pytest.mark.needs_engines("postgres")
+def test_idcg_summed_with_the_truth_counts_gives_duckdbs_numbers(tmp_path: Path) -> None:
+    """On PostgreSQL, graded IDCG is summed in the aggregate that counts each
+    user's truth (the ranked_truth strategy); DuckDB takes each user's top
+    relevances from a list aggregate (top_k_gains). Means and per-user values
+    agree under every option that changes IDCG or its users."""
+    import psycopg2
+
+    recommendations, interactions = _graded(0)
+    with postgres_engine(tmp_path) as environment:
+        connection = psycopg2.connect(host=environment["RANKWISE_POSTGRES_HOST"],
+                                      user=environment["RANKWISE_POSTGRES_USER"],
+                                      dbname=environment["RANKWISE_POSTGRES_DATABASE"])
+        try:
+            cursor = connection.cursor()
+            cursor.execute("create table recs (fold text, user_id text, item_id bigint, rank bigint)")
+            cursor.executemany("insert into recs values (%s, %s, %s, %s)", recommendations.itertuples(index=False))
+            cursor.execute("create table truth (fold text, user_id text, item_id bigint, relevance double precision)")
+            cursor.executemany("insert into truth values (%s, %s, %s, %s)", interactions.itertuples(index=False))
+            for options in [{}, {"gain": "exponential"}, {"users": "both"}, {"relevance_threshold": 2},
+                            {"convention": "ranx"}, {"per_user": True}, {"per_user": True, "users": "both"},
+                            {"group_by": "fold"}]:
+                arguments = dict(k=[1, 3, 10, 25], relevance_col="relevance", confidence=None, **options)
+                if "group_by" not in options:
+                    arguments["partition_by"] = "fold"
+                sql = rankwise.sql("recs", "truth", RANKED_TRUTH_METRICS, dialect="postgres", **arguments)
+                assert "rw_idcg_at_25" in sql and "rw_ideal_lists" not in sql
+                cursor.execute(sql)
+                names = [column.name for column in cursor.description]
+                on_postgres = pd.DataFrame(cursor.fetchall(), columns=names)
+                on_duckdb = rankwise.evaluate(recommendations, interactions, RANKED_TRUTH_METRICS, **arguments)
+                keys = ["fold", "metric", "k"] + (["user_id"] if options.get("per_user") else [])
+                on_postgres = on_postgres.sort_values(keys).reset_index(drop=True)
+                on_duckdb = on_duckdb.sort_values(keys).reset_index(drop=True)
+                assert len(on_postgres) == len(on_duckdb) > 0, options
+                assert on_postgres["value"].astype(float).to_numpy() == pytest.approx(
+                    on_duckdb["value"].to_numpy(), abs=1e-9), options
+                assert (on_duckdb.loc[on_duckdb["metric"] == "idcg", "value"] > 0).any()
         finally:
             connection.close()
