@@ -188,8 +188,10 @@ def _explanation(plan: Plan, dialect: str, validate: bool) -> str:
     lines.append(f"  groups of the output: {group}; lists: {lists}")
     lines += ["", "Checks before the metrics", *(f"  {check}" for check in _checks(plan, validate, dialect))]
     descriptions = _registry("strategy_descriptions")
+    # The IDCG strategy is set only when IDCG is computed, and under some of
+    # its values (user_arrays, ranked_truth) another stage does the work.
     chosen = [(name, value) for name, value in plan.strategies.items()
-              if value is not None and any(stage.get("strategy") == name for stage in plan.stages)]
+              if value is not None and (name == "ideal" or any(stage.get("strategy") == name for stage in plan.stages))]
     if chosen:
         lines += ["", "Strategies (macros/planner/strategies.sql)"]
         lines += [f"  {_STRATEGY_NAMES.get(name, name)}: {value}, {descriptions[name][value]}" for name, value in chosen]

@@ -33,6 +33,16 @@ def test_explain_lists_the_stages_in_order_and_the_strategy_of_the_engine(dialec
     assert "ndcg@10: every user of the interactions; a user without a list scores 0" in text
 
 
+@pytest.mark.parametrize("dialect, ideal", [("duckdb", "top_k_gains"), ("postgres", "ranked_truth"), ("spark", "user_arrays"),
+                                            ("clickhouse", "ideal_ranks")])
+def test_explain_names_the_idcg_strategy_also_where_another_stage_computes_it(dialect: str, ideal: str) -> None:
+    """Under ranked_truth and user_arrays no stage of its own computes IDCG, and
+    the plan says how it is computed all the same; without IDCG it says none."""
+    text = rankwise.explain(["ndcg@10", "map@10"], dialect=dialect, relevance_col="grade")
+    assert re.findall(r"^  IDCG: ([a-z_]+),", text, re.MULTILINE) == [ideal]
+    assert "IDCG:" not in rankwise.explain(["precision@10"], dialect=dialect, relevance_col="grade")
+
+
 @pytest.mark.parametrize("dialect, fused", [("duckdb", False), ("spark", True), ("clickhouse", True)])
 def test_explain_says_where_the_checks_run_as_the_engine_runs_them(dialect: str, fused: bool, monkeypatch) -> None:
     """Inside the metric query on the engines that fuse them, as queries of their
