@@ -480,20 +480,18 @@ def computed_when_checked(engine: Engine, inputs: dict[str, ResolvedInput], plan
 
 
 def is_empty(engine: Engine, computed: Any) -> bool:
-    return not engine.rows_over(computed, lambda relation, _: f"select 1 from {relation} limit 1")
+    return not engine.read(computed, [])
 
 
 def shows_a_hit(engine: Engine, means: Any, plan: Plan) -> bool:
     """Whether a mean proves that some list holds a relevant item of its user,
     so that the tables share a user and an item: a mean above 0 of a metric the
     plan names (macro _metrics_shown_by_a_hit). `means` is the engine's computed
-    result."""
-    if not plan.metrics_shown_by_a_hit:
-        return False
-    def query(relation: str, macros: MacroRenderer) -> str:
-        names = ", ".join(macros.call("_python_literal", name) for name in plan.metrics_shown_by_a_hit)
-        return f"select 1 from {relation} where value > 0 and metric in ({names}) limit 1"
-    return len(engine.rows_over(means, query)) > 0
+    result, whose values are read as they are returned (a null mean, NaN in a
+    DataFrame, is not above 0: without a hit shown, the overlap check decides)."""
+    names = set(plan.metrics_shown_by_a_hit)
+    return bool(names) and any(metric in names and value is not None and value > 0
+                               for metric, value in engine.read(means, ["metric", "value"]))
 
 
 def warn_of_coverage(engine: Engine, means: Any, plan: Plan) -> None:

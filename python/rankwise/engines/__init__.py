@@ -192,6 +192,16 @@ class Engine(abc.ABC):
         name the result is read under in the SQL and the macros to render it
         with, those of the engine that reads the computed result."""
 
+    def read(self, result: Any, columns: Sequence[str]) -> list[tuple[Any, ...]]:
+        """The values of `columns` of a computed result, one tuple per row (an
+        empty tuple per row for no column): what the wrapper reads of the means
+        itself. Here a query over the result; an engine that holds the result's
+        rows in this process reads them there."""
+        def query(relation: str, macros: MacroRenderer) -> str:
+            return f"select {', '.join(macros.call('quote_identifier', column) for column in columns) or '1'} from {relation}"
+        rows = self.rows_over(result, query)
+        return [tuple(row) for row in rows] if columns else [() for _ in rows]
+
     @abc.abstractmethod
     def returned(self, result: Any, output: str) -> Any:
         """The result in the form asked (one of :attr:`outputs`)."""

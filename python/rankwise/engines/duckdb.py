@@ -15,7 +15,7 @@ import importlib.util
 import os
 import threading
 import uuid
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -275,19 +275,33 @@ class DuckDBEngine(Engine):
         return computed
 
     def _stored(self, executed: duckdb.DuckDBPyConnection) -> _Computed:
-        """An executed query's few rows as a DataFrame, registered on the
-        connection under a name of their own, to be read again by SQL."""
-        rows = executed.df()
-        name = f"rw_result_{uuid.uuid4().hex}"
-        self.connection.register(name, rows)
-        self._stored_names.append(name)
-        return _Computed(name, rows)
+        """An executed query's few rows as a DataFrame, under a name of their
+        own by which SQL reads them again (registered when first read so)."""
+        return _Computed(f"rw_result_{uuid.uuid4().hex}", executed.df())
+
+    def _registered(self, result: _Computed) -> str:
+        """The name a computed result is read under by SQL, registered on the
+        connection the first time: a result only read in Python (the means
+        without a warning query, a comparison) is never registered."""
+        if result.name not in self._stored_names:
+            self.connection.register(result.name, result.rows)
+            self._stored_names.append(result.name)
+        return result.name
 
     def rows_over(self, result: duckdb.DuckDBPyRelation | _Computed,
                   query: Callable[[str, MacroRenderer], str]) -> list[tuple[Any, ...]]:
         if isinstance(result, _Computed):
-            return self.connection.execute(query(result.name, self.macros)).fetchall()
+            return self.connection.execute(query(self._registered(result), self.macros)).fetchall()
         return result.query("rw_result", query("rw_result", self.macros)).fetchall()
+
+    def read(self, result: duckdb.DuckDBPyRelation | _Computed, columns: Sequence[str]) -> list[tuple[Any, ...]]:
+        if not isinstance(result, _Computed):
+            return super().read(result, columns)
+        # The DataFrame the means are returned as: its values, without a query.
+        rows = result.rows
+        if not columns:
+            return [()] * len(rows)
+        return list(zip(*(rows[column].tolist() for column in columns)))
 
     def returned(self, result: duckdb.DuckDBPyRelation | _Query | _Computed, output: str) -> Any:
         if isinstance(result, _Query):
@@ -297,7 +311,7 @@ class DuckDBEngine(Engine):
                 self.connection.sql(result.sql), output)
         if isinstance(result, _Computed):
             return result.rows if output == "pandas" else converted(
-                self.connection.sql(f"select * from {result.name}"), output)
+                self.connection.sql(f"select * from {self._registered(result)}"), output)
         if output != "relation":
             return converted(result, output)
         if not self.registered or any(result is computed for computed in self._computed):
@@ -316,8 +330,8 @@ class _Query:
 
 @dataclasses.dataclass(frozen=True)
 class _Computed:
-    """A result computed once (the means, a comparison) as a DataFrame,
-    registered under `name` for the queries over it."""
+    """A result computed once (the means, a comparison) as a DataFrame, read
+    under `name` by the queries over it."""
 
     name: str
     rows: Any

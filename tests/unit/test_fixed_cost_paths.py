@@ -1,0 +1,98 @@
+"""The answers evaluate and compare read without a query of their own (issue
+#49, the fixed price of a call): whether the means show a hit, read off the
+DataFrame they are returned as; a result registered on the connection only
+when SQL reads it. Each still gives the error or the warning of the query it
+replaces."""
+
+from __future__ import annotations
+
+import warnings
+
+import duckdb
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+import rankwise
+from rankwise.errors import EmptyInputError, NoOverlapError
+
+RECOMMENDATIONS = pd.DataFrame({"user_id": ["u1", "u1", "u2", "u2"], "item_id": ["a", "b", "a", "c"],
+                                "rank": [1, 2, 1, 2]})
+INTERACTIONS = pd.DataFrame({"user_id": ["u1", "u2", "u3"], "item_id": ["a", "c", "d"]})
+
+
+def _warnings_of(*args, **kwargs) -> list[str]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rankwise.evaluate(*args, **kwargs)
+    return [str(warning.message) for warning in caught if issubclass(warning.category, rankwise.RankwiseWarning)]
+
+
+def _as(kind: str, frame: pd.DataFrame, con: duckdb.DuckDBPyConnection, name: str):
+    """The frame as an input of `kind`: one whose length is its rows, or one
+    that DuckDB must be asked about."""
+    if kind == "pandas":
+        return frame
+    if kind == "arrow":
+        return pa.Table.from_pandas(frame, preserve_index=False)
+    if kind == "polars":
+        polars = pytest.importorskip("polars")
+        return polars.from_pandas(frame)
+    con.register(f"{name}_frame", frame)
+    con.execute(f"create table {name} as select * from {name}_frame")
+    if kind == "relation":
+        return con.sql(f"select * from {name}")
+    return name
+
+
+@pytest.mark.parametrize("output", ["pandas", "arrow", "polars", "relation"])
+def test_no_shared_item_is_refused_after_means_that_show_no_hit(output) -> None:
+    if output == "polars":
+        pytest.importorskip("polars")
+    interactions = INTERACTIONS.assign(item_id=["x", "y", "z"])
+    with pytest.raises(NoOverlapError, match="no item id of the recommendations"):
+        rankwise.evaluate(RECOMMENDATIONS, interactions, ["ndcg@2", "precision@2"], output=output)
+
+
+def test_shared_ids_without_a_hit_give_means_of_zero() -> None:
+    # u1 and item a in both tables, but a is u2's truth and in u1's list
+    interactions = pd.DataFrame({"user_id": ["u1", "u2"], "item_id": ["c", "b"]})
+    result = rankwise.evaluate(RECOMMENDATIONS, interactions, ["ndcg@2", "precision@2"])
+    assert list(result["value"]) == [0.0, 0.0]
+
+
+def test_a_null_mean_shows_no_hit() -> None:
+    """A mean read as NaN off the DataFrame is not above 0: the overlap check
+    decides, as the query it replaces decided on a null."""
+    from rankwise import _checks
+
+    class Plan:
+        metrics_shown_by_a_hit = ["ndcg"]
+
+    class Engine:
+        def read(self, result, columns):
+            return list(zip(*(result[column].tolist() for column in columns)))
+
+    means = pd.DataFrame({"metric": ["ndcg", "precision"], "value": [float("nan"), 0.5]})
+    assert not _checks.shows_a_hit(Engine(), means, Plan())
+    assert _checks.shows_a_hit(Engine(), means.assign(value=[0.25, 0.0]), Plan())
+    assert not _checks.shows_a_hit(Engine(), means.assign(value=[0.0, 0.5]), Plan())
+
+
+def test_the_coverage_warning_without_groups_is_still_given() -> None:
+    found = _warnings_of(RECOMMENDATIONS.head(2), INTERACTIONS, ["ndcg@2"])
+    assert found == ["rankwise: the evaluation has lists for 1 of the 3 users with ground truth; the others score 0 "
+                     "in its means."]
+    assert _warnings_of(RECOMMENDATIONS, INTERACTIONS.head(2), ["ndcg@2"]) == []
+
+
+@pytest.mark.parametrize("output", ["pandas", "arrow", "polars"])
+def test_nothing_is_left_on_a_callers_connection(output) -> None:
+    if output == "polars":
+        pytest.importorskip("polars")
+    con = duckdb.connect()
+    before = con.execute("select count(*) from duckdb_views() where not internal").fetchall()
+    _warnings_of(RECOMMENDATIONS.head(2), INTERACTIONS, ["ndcg@2"], con=con, output=output)
+    rankwise.compare(RECOMMENDATIONS.assign(model=["a", "a", "b", "b"]), INTERACTIONS, ["ndcg@2"], con=con,
+                     output=output)
+    assert con.execute("select count(*) from duckdb_views() where not internal").fetchall() == before
