@@ -1,8 +1,9 @@
 """The answers evaluate and compare read without a query of their own (issue
-#49, the fixed price of a call): whether the means show a hit, read off the
-DataFrame they are returned as; a result registered on the connection only
+#49, the fixed price of a call): whether an input is empty, told by a
+DataFrame's or an Arrow table's length; whether the means show a hit, read off
+the DataFrame they are returned as; a result registered on the connection only
 when SQL reads it. Each still gives the error or the warning of the query it
-replaces."""
+replaces, on every path: told without a query and asked with one."""
 
 from __future__ import annotations
 
@@ -43,6 +44,19 @@ def _as(kind: str, frame: pd.DataFrame, con: duckdb.DuckDBPyConnection, name: st
     if kind == "relation":
         return con.sql(f"select * from {name}")
     return name
+
+
+@pytest.mark.parametrize("kind", ["pandas", "arrow", "polars", "relation", "table"])
+@pytest.mark.parametrize("empty", ["recommendations", "interactions"])
+def test_an_empty_input_is_named_whether_its_rows_are_known_or_asked(kind, empty) -> None:
+    con = duckdb.connect()
+    frames = {"recommendations": RECOMMENDATIONS.assign(model=["a", "a", "b", "b"]), "interactions": INTERACTIONS}
+    frames[empty] = frames[empty].head(0)
+    inputs = {role: _as(kind, frame, con, role) for role, frame in frames.items()}
+    with pytest.raises(EmptyInputError, match=f"the {empty} .* is empty"):
+        rankwise.evaluate(inputs["recommendations"], inputs["interactions"], ["ndcg@2"], con=con)
+    with pytest.raises(EmptyInputError, match=f"the {empty} .* is empty"):
+        rankwise.compare(inputs["recommendations"], inputs["interactions"], ["ndcg@2"], con=con)
 
 
 @pytest.mark.parametrize("output", ["pandas", "arrow", "polars", "relation"])

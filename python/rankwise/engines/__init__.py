@@ -92,6 +92,9 @@ class ResolvedInput:
     sql: str
     label: str
     registered: bool = False
+    n_rows: int | None = None
+    """The number of rows, when known without a query (a DataFrame or an
+    Arrow table given); None otherwise."""
 
 
 def unreadable(resolved: ResolvedInput, error: Exception) -> InputError:
@@ -169,11 +172,14 @@ class Engine(abc.ABC):
         """Runs a query whose result is small (a check's) and fetches its rows."""
 
     def empty_inputs(self, inputs: Sequence[ResolvedInput]) -> list[ResolvedInput]:
-        """The inputs that have no row, asked of all in one query."""
+        """The inputs that have no row: those whose rows are known (n_rows)
+        without a query, the others asked of all in one query."""
+        asked = [(index, resolved) for index, resolved in enumerate(inputs) if resolved.n_rows is None]
         query = "\nunion all\n".join(
             f"select {index} as rw_input from (select 1 as rw_row from {resolved.sql} limit 1) as rw_input_{index}"
-            for index, resolved in enumerate(inputs))
-        present = {index for index, in self.rows(query)}
+            for index, resolved in asked)
+        present = {index for index, in self.rows(query)} if asked else set()
+        present |= {index for index, resolved in enumerate(inputs) if resolved.n_rows}
         return [resolved for index, resolved in enumerate(inputs) if index not in present]
 
     @abc.abstractmethod

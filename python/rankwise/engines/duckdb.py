@@ -133,7 +133,20 @@ def _resolve(con: duckdb.DuckDBPyConnection, role: str, value: Any, registered: 
             hint = " Pass a pandas or polars DataFrame, a pyarrow Table, a DuckDB relation, a table name or a Parquet/CSV path."
         raise InputError(f"rankwise: cannot read the {role} ({kind}).{hint}", table=role) from error
     registered.append(name)
-    return ResolvedInput(quote_table_name(name), f"{role} ({type(value).__name__})", registered=True)
+    return ResolvedInput(quote_table_name(name), f"{role} ({type(value).__name__})", registered=True,
+                         n_rows=_known_length(value))
+
+
+# The objects whose len() is their number of rows, as DuckDB reads them: an
+# empty one is told without a query.
+_LENGTH_IS_ROWS = frozenset({("pandas", "DataFrame"), ("polars", "DataFrame"), ("pyarrow", "Table")})
+
+
+def _known_length(value: Any) -> int | None:
+    kind = type(value)
+    if (kind.__module__.split(".")[0], kind.__name__) in _LENGTH_IS_ROWS:
+        return len(value)
+    return None
 
 
 def apply_settings(connection: duckdb.DuckDBPyConnection, caller: str, **settings: Any) -> None:
