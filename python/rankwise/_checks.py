@@ -490,14 +490,39 @@ def shows_a_hit(engine: Engine, means: Any, plan: Plan) -> bool:
     result, whose values are read as they are returned (a null mean, NaN in a
     DataFrame, is not above 0: without a hit shown, the overlap check decides)."""
     names = set(plan.metrics_shown_by_a_hit)
-    return bool(names) and any(metric in names and value is not None and value > 0
+    return bool(names) and any(metric in names and not _null(value) and value > 0
                                for metric, value in engine.read(means, ["metric", "value"]))
+
+
+def _null(value: Any) -> bool:
+    """A value read off a result that SQL would read as null: None, NaN, or
+    pandas' NA (whose comparisons are NA)."""
+    if value is None:
+        return True
+    try:
+        return bool(value != value)
+    except TypeError:
+        return True
+
+
+def may_warn_of_coverage(rows: list[tuple[Any, Any]]) -> bool:
+    """Whether the macro coverage_warnings can find a warning in means whose
+    (n_users, n_users_without_list) are `rows`: only where a user lacks a list
+    or means are over different numbers of users. The rows its query reads
+    (n_users_without_list not null) are read here; a null n_users leaves the
+    question to the query."""
+    read = [(n_users, without_list) for n_users, without_list in rows if not _null(without_list)]
+    return any(_null(n_users) or without_list != 0 for n_users, without_list in read) or len({n for n, _ in read}) > 1
 
 
 def warn_of_coverage(engine: Engine, means: Any, plan: Plan) -> None:
     """A RankwiseWarning for each warning the macro coverage_warnings finds in
     the means: groups scored on different users, groups with lists for few of
-    the users with ground truth."""
+    the users with ground truth. Its query runs only when the means' counts
+    leave it something to find."""
+    if not may_warn_of_coverage(engine.read(means, ["n_users", "n_users_without_list"])):
+        return
+
     def query(relation: str, macros: MacroRenderer) -> str:
         return macros.call("_python_check_query", "coverage_warnings", {
             "evaluation": relation, "group_by": plan.group_by, "partition_by": plan.partition_by,

@@ -110,3 +110,68 @@ def test_nothing_is_left_on_a_callers_connection(output) -> None:
     rankwise.compare(RECOMMENDATIONS.assign(model=["a", "a", "b", "b"]), INTERACTIONS, ["ndcg@2"], con=con,
                      output=output)
     assert con.execute("select count(*) from duckdb_views() where not internal").fetchall() == before
+
+
+def _coverage_warnings(means: pd.DataFrame, group_by: list[str], partition_by: list[str], users) -> list[tuple]:
+    from rankwise._render import renderer
+
+    con = duckdb.connect()
+    con.register("rw_means_given", means)
+    query = renderer("duckdb").call("_python_check_query", "coverage_warnings", {
+        "evaluation": "rw_means_given", "group_by": group_by, "partition_by": partition_by, "users": users})
+    return con.execute(query).fetchall()
+
+
+def _random_means(generator, group_by: list[str], partition_by: list[str]) -> pd.DataFrame:
+    """Means as evaluate returns them, of a few metrics per group and partition;
+    often every count alike and no user without a list, the case the query is
+    skipped in."""
+    same_users, every_list = generator.random() < 0.6, generator.random() < 0.6
+    n_users = int(generator.integers(0, 6))
+    rows = []
+    for partition in range(int(generator.integers(1, 3)) if partition_by else 1):
+        for group in range(int(generator.integers(1, 4)) if group_by else 1):
+            for metric in ("ndcg", "precision", "entropy"):
+                group_level = metric == "entropy"
+                rows.append({
+                    **({"fold": partition} if partition_by else {}), **({"model": f"m{group}"} if group_by else {}),
+                    "metric": metric, "k": 10,
+                    "n_users": None if group_level and generator.random() < 0.5 else
+                    (n_users if same_users else int(generator.integers(0, 6))),
+                    "n_users_without_list": None if group_level else (0 if every_list else int(generator.integers(0, 4))),
+                })
+    return pd.DataFrame(rows).astype({"n_users": "Int64", "n_users_without_list": "Int64"})
+
+
+def test_the_coverage_query_is_skipped_only_where_it_finds_nothing() -> None:
+    """may_warn_of_coverage against the macro coverage_warnings: wherever the
+    macro finds a warning, the wrapper runs its query."""
+    import numpy as np
+
+    from rankwise._checks import may_warn_of_coverage
+
+    generator = np.random.default_rng(49)
+    skipped = 0
+    for _ in range(200):
+        group_by = ["model"] if generator.random() < 0.6 else []
+        partition_by = ["fold"] if generator.random() < 0.4 else []
+        users = [generator.choice(["both", "interactions", "relevant"]).item(),
+                 {"default": "interactions", "precision": "both"}][int(generator.random() < 0.2)]
+        means = _random_means(generator, group_by, partition_by)
+        read = list(zip(means["n_users"].astype(object).where(means["n_users"].notna(), None),
+                        means["n_users_without_list"].astype("float64").tolist()))
+        if not may_warn_of_coverage(read):
+            skipped += 1
+            assert _coverage_warnings(means, group_by, partition_by, users) == [], means
+    assert skipped > 30
+
+
+def test_counts_read_as_pandas_nulls_leave_the_question_to_the_query() -> None:
+    from rankwise._checks import may_warn_of_coverage
+
+    assert not may_warn_of_coverage([(3, 0), (3, 0.0), (pd.NA, pd.NA), (None, float("nan")), (7, None)])
+    assert may_warn_of_coverage([(3, 0), (pd.NA, 0)])
+    assert may_warn_of_coverage([(3, 0), (float("nan"), 0)])
+    assert may_warn_of_coverage([(3, 0), (4, 0)])
+    assert may_warn_of_coverage([(3, 1)])
+

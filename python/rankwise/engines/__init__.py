@@ -213,6 +213,16 @@ class Engine(abc.ABC):
         """The result in the form asked (one of :attr:`outputs`)."""
 
 
+def frame_values(frame: Any, columns: Sequence[str]) -> list[tuple[Any, ...]]:
+    """The values of `columns` of a pandas DataFrame or an Arrow table, one
+    tuple per row (Engine.read of a result held in this process)."""
+    if not columns:
+        return [()] * len(frame)
+    if hasattr(frame, "column_names"):  # Arrow
+        return list(zip(*(frame.column(column).to_pylist() for column in columns)))
+    return list(zip(*(frame[column].tolist() for column in columns)))
+
+
 def _is_of(value: Any, package: str, *names: str) -> bool:
     """Whether `value` is an object of one of the class names of a package,
     without importing it."""

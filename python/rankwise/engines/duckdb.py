@@ -23,7 +23,7 @@ import duckdb
 
 from .._render import MacroRenderer, renderer
 from ..errors import InputError, InvalidArgumentError
-from . import ColumnType, Engine, ResolvedInput, TextKeys, quote_table_name, unreadable
+from . import ColumnType, Engine, ResolvedInput, TextKeys, frame_values, quote_table_name, unreadable
 
 __all__ = ["OUTPUTS", "DuckDBEngine", "Output", "ResolvedInput", "apply_settings", "column_type", "quote_table_name"]
 
@@ -311,10 +311,7 @@ class DuckDBEngine(Engine):
         if not isinstance(result, _Computed):
             return super().read(result, columns)
         # The DataFrame the means are returned as: its values, without a query.
-        rows = result.rows
-        if not columns:
-            return [()] * len(rows)
-        return list(zip(*(rows[column].tolist() for column in columns)))
+        return frame_values(result.rows, columns)
 
     def returned(self, result: duckdb.DuckDBPyRelation | _Query | _Computed, output: str) -> Any:
         if isinstance(result, _Query):
