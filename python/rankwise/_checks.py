@@ -483,15 +483,16 @@ def is_empty(engine: Engine, computed: Any) -> bool:
     return not engine.read(computed, [])
 
 
-def shows_a_hit(engine: Engine, means: Any, plan: Plan) -> bool:
+def shows_a_hit(engine: Engine, means: Any, plan: Plan, values: Sequence[str] = ("value",)) -> bool:
     """Whether a mean proves that some list holds a relevant item of its user,
     so that the tables share a user and an item: a mean above 0 of a metric the
     plan names (macro _metrics_shown_by_a_hit). `means` is the engine's computed
-    result, whose values are read as they are returned (a null mean, NaN in a
+    result (evaluate's means, or a comparison: its columns `values` hold the
+    means), whose values are read as they are returned (a null mean, NaN in a
     DataFrame, is not above 0: without a hit shown, the overlap check decides)."""
     names = set(plan.metrics_shown_by_a_hit)
-    return bool(names) and any(metric in names and not _null(value) and value > 0
-                               for metric, value in engine.read(means, ["metric", "value"]))
+    return bool(names) and any(row[0] in names and any(not _null(value) and value > 0 for value in row[1:])
+                               for row in engine.read(means, ["metric", *values]))
 
 
 def _null(value: Any) -> bool:

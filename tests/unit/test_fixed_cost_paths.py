@@ -175,3 +175,35 @@ def test_counts_read_as_pandas_nulls_leave_the_question_to_the_query() -> None:
     assert may_warn_of_coverage([(3, 0), (4, 0)])
     assert may_warn_of_coverage([(3, 1)])
 
+
+MODELS = pd.DataFrame({"model": ["a", "a", "a", "b", "b", "b"], "user_id": ["u1", "u1", "u2", "u1", "u1", "u2"],
+                       "item_id": ["x", "w", "y", "y", "w", "x"], "rank": [1, 2, 1, 1, 2, 1]})
+
+
+@pytest.mark.parametrize(("interactions", "message"), [
+    (pd.DataFrame({"user_id": ["v1", "v2"], "item_id": ["x", "y"]}), "no user id of the recommendations"),
+    (pd.DataFrame({"user_id": ["u1", "u2"], "item_id": ["p", "q"]}), "no item id of the recommendations"),
+])
+def test_compare_refuses_tables_that_share_no_id_before_any_warning(interactions, message) -> None:
+    """The overlap check of compare, after a comparison that shows no hit:
+    the error still comes before the warning of the rows judged_only drops."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(NoOverlapError, match=message):
+            rankwise.compare(MODELS, interactions, ["ndcg@1", "precision@1"], judged_only=True)
+        with pytest.raises(NoOverlapError, match=message):
+            rankwise.compare(MODELS[MODELS.model == "a"], interactions, ["ndcg@1"])
+    assert [str(warning.message) for warning in caught if issubclass(warning.category, rankwise.RankwiseWarning)] == []
+
+
+def test_compare_of_tables_that_share_ids_without_a_hit_compares() -> None:
+    # u1 and w in both tables, w below the cutoff of both models
+    interactions = pd.DataFrame({"user_id": ["u1"], "item_id": ["w"]})
+    rows = rankwise.compare(MODELS, interactions, ["ndcg@1"])
+    assert list(rows["mean"]) == [0.0] and list(rows["baseline_mean"]) == [0.0]
+
+
+def test_compare_counts_a_hit_of_either_model() -> None:
+    interactions = pd.DataFrame({"user_id": ["u1"], "item_id": ["y"]})
+    rows = rankwise.compare(MODELS, interactions, ["ndcg@1"])
+    assert sorted([*rows["mean"], *rows["baseline_mean"]]) == [0.0, 1.0]
