@@ -93,11 +93,15 @@ def test_a_null_mean_shows_no_hit() -> None:
     assert not _checks.shows_a_hit(Engine(), means.assign(value=[0.0, 0.5]), Plan())
 
 
-def test_the_coverage_warning_without_groups_is_still_given() -> None:
-    found = _warnings_of(RECOMMENDATIONS.head(2), INTERACTIONS, ["ndcg@2"])
+@pytest.mark.parametrize("output", ["pandas", "arrow", "relation"])
+def test_the_coverage_warning_without_groups_is_still_given(output) -> None:
+    """Read off the DataFrame of the means, or off the Arrow table a relation
+    returned on `con` (as the command line asks for) was computed into."""
+    con = duckdb.connect() if output == "relation" else None
+    found = _warnings_of(RECOMMENDATIONS.head(2), INTERACTIONS, ["ndcg@2"], output=output, con=con)
     assert found == ["rankwise: the evaluation has lists for 1 of the 3 users with ground truth; the others score 0 "
                      "in its means."]
-    assert _warnings_of(RECOMMENDATIONS, INTERACTIONS.head(2), ["ndcg@2"]) == []
+    assert _warnings_of(RECOMMENDATIONS, INTERACTIONS.head(2), ["ndcg@2"], output=output, con=con) == []
 
 
 @pytest.mark.parametrize("output", ["pandas", "arrow", "polars"])

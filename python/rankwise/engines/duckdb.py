@@ -212,7 +212,7 @@ class DuckDBEngine(Engine):
         # run by `execute`, without the relation layer, which binds every
         # query and every query over a result once more before running it.
         self.lazy = output == "relation"
-        self._computed: list[duckdb.DuckDBPyRelation] = []
+        self._computed: list[tuple[duckdb.DuckDBPyRelation, Any]] = []
         self._stored_names: list[str] = []
         self._column_types: dict[str, dict[str, ColumnType]] = {}
 
@@ -283,8 +283,10 @@ class DuckDBEngine(Engine):
     def computed(self, result: duckdb.DuckDBPyRelation | _Query) -> duckdb.DuckDBPyRelation | _Computed:
         if isinstance(result, _Query):
             return self._stored(self.connection.execute(result.sql))
-        computed = detached(self.connection, result)
-        self._computed.append(computed)
+        rows = detached_rows(result)
+        computed = _over(self.connection, rows)
+        # the rows behind the relation, read in Python (read) without a query
+        self._computed.append((computed, rows))
         return computed
 
     def _stored(self, executed: duckdb.DuckDBPyConnection) -> _Computed:
@@ -308,10 +310,14 @@ class DuckDBEngine(Engine):
         return result.query("rw_result", query("rw_result", self.macros)).fetchall()
 
     def read(self, result: duckdb.DuckDBPyRelation | _Computed, columns: Sequence[str]) -> list[tuple[Any, ...]]:
-        if not isinstance(result, _Computed):
-            return super().read(result, columns)
-        # The DataFrame the means are returned as: its values, without a query.
-        return frame_values(result.rows, columns)
+        # The DataFrame the means are returned as, or the Arrow table a lazy
+        # result was computed into: its values, without a query.
+        if isinstance(result, _Computed):
+            return frame_values(result.rows, columns)
+        for computed, rows in self._computed:
+            if result is computed:
+                return frame_values(rows, columns)
+        return super().read(result, columns)
 
     def returned(self, result: duckdb.DuckDBPyRelation | _Query | _Computed, output: str) -> Any:
         if isinstance(result, _Query):
@@ -324,7 +330,7 @@ class DuckDBEngine(Engine):
                 self.connection.sql(f"select * from {self._registered(result)}"), output)
         if output != "relation":
             return converted(result, output)
-        if not self.registered or any(result is computed for computed in self._computed):
+        if not self.registered or any(result is computed for computed, _ in self._computed):
             return result
         # Registered inputs are dropped on leaving the block of opened(): compute
         # the result now and hand it back as a relation over the computed data.
@@ -363,11 +369,21 @@ def _process_database() -> duckdb.DuckDBPyConnection:
 def detached(connection: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
     """The relation's rows computed now, as a relation over the computed data:
     it outlives the inputs registered for the query."""
+    return _over(connection, detached_rows(relation))
+
+
+def _over(connection: duckdb.DuckDBPyConnection, rows: Any) -> duckdb.DuckDBPyRelation:
+    return connection.from_arrow(rows) if hasattr(rows, "column_names") else connection.from_df(rows)
+
+
+def detached_rows(relation: duckdb.DuckDBPyRelation) -> Any:
+    """The relation's rows computed now: an Arrow table, or without pyarrow a
+    pandas DataFrame."""
     try:
         import pyarrow  # noqa: F401
     except ImportError:
-        return connection.from_df(relation.df())
-    return connection.from_arrow(relation.to_arrow_table())
+        return relation.df()
+    return relation.to_arrow_table()
 
 
 def converted(relation: duckdb.DuckDBPyRelation, output: Output) -> Any:
