@@ -211,3 +211,15 @@ def test_compare_counts_a_hit_of_either_model() -> None:
     interactions = pd.DataFrame({"user_id": ["u1"], "item_id": ["y"]})
     rows = rankwise.compare(MODELS, interactions, ["ndcg@1"])
     assert sorted([*rows["mean"], *rows["baseline_mean"]]) == [0.0, 1.0]
+
+
+def test_the_command_line_imports_no_other_commands_modules() -> None:
+    """A cold `rankwise evaluate` pays for the modules of evaluate, not for
+    the report's, compare's or explain's."""
+    import subprocess
+    import sys
+
+    code = ("import sys, rankwise.cli; print(sorted(name for name in ('rankwise._report', 'rankwise._compare', "
+            "'rankwise._explain', 'rankwise._gates') if name in sys.modules))")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert found.stdout.strip() == "[]"
