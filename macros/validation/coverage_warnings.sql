@@ -9,7 +9,11 @@
       with ground truth (of its partition); they score 0, or under users='both'
       its means leave them out.
     `users` is the evaluation's resolved `users` option: a set name, or a mapping
-    of metric names to sets with a 'default'. -#}
+    of metric names to sets with a 'default'.
+    Every warning here needs a user without a list or means over different
+    numbers of users: the Python wrapper reads the means' counts and runs this
+    query only when one of the two holds (rankwise._checks.may_warn_of_coverage;
+    tests/unit/test_fixed_cost_paths.py holds the two together). -#}
 {% macro coverage_warnings(evaluation, group_by=none, partition_by=none, users='interactions') %}
     {%- if group_by is none %}{% set group_by = [] %}{% elif group_by is string %}{% set group_by = [group_by] %}{% endif -%}
     {%- if partition_by is none %}{% set partition_by = [] %}{% elif partition_by is string %}{% set partition_by = [partition_by] %}{% endif -%}

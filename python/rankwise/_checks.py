@@ -480,26 +480,50 @@ def computed_when_checked(engine: Engine, inputs: dict[str, ResolvedInput], plan
 
 
 def is_empty(engine: Engine, computed: Any) -> bool:
-    return not engine.rows_over(computed, lambda relation, _: f"select 1 from {relation} limit 1")
+    return not engine.read(computed, [])
 
 
-def shows_a_hit(engine: Engine, means: Any, plan: Plan) -> bool:
+def shows_a_hit(engine: Engine, means: Any, plan: Plan, values: Sequence[str] = ("value",)) -> bool:
     """Whether a mean proves that some list holds a relevant item of its user,
     so that the tables share a user and an item: a mean above 0 of a metric the
     plan names (macro _metrics_shown_by_a_hit). `means` is the engine's computed
-    result."""
-    if not plan.metrics_shown_by_a_hit:
-        return False
-    def query(relation: str, macros: MacroRenderer) -> str:
-        names = ", ".join(macros.call("_python_literal", name) for name in plan.metrics_shown_by_a_hit)
-        return f"select 1 from {relation} where value > 0 and metric in ({names}) limit 1"
-    return len(engine.rows_over(means, query)) > 0
+    result (evaluate's means, or a comparison: its columns `values` hold the
+    means), whose values are read as they are returned (a null mean, NaN in a
+    DataFrame, is not above 0: without a hit shown, the overlap check decides)."""
+    names = set(plan.metrics_shown_by_a_hit)
+    return bool(names) and any(row[0] in names and any(not _null(value) and value > 0 for value in row[1:])
+                               for row in engine.read(means, ["metric", *values]))
+
+
+def _null(value: Any) -> bool:
+    """A value read off a result that SQL would read as null: None, NaN, or
+    pandas' NA (whose comparisons are NA)."""
+    if value is None:
+        return True
+    try:
+        return bool(value != value)
+    except TypeError:
+        return True
+
+
+def may_warn_of_coverage(rows: list[tuple[Any, Any]]) -> bool:
+    """Whether the macro coverage_warnings can find a warning in means whose
+    (n_users, n_users_without_list) are `rows`: only where a user lacks a list
+    or means are over different numbers of users. The rows its query reads
+    (n_users_without_list not null) are read here; a null n_users leaves the
+    question to the query."""
+    read = [(n_users, without_list) for n_users, without_list in rows if not _null(without_list)]
+    return any(_null(n_users) or without_list != 0 for n_users, without_list in read) or len({n for n, _ in read}) > 1
 
 
 def warn_of_coverage(engine: Engine, means: Any, plan: Plan) -> None:
     """A RankwiseWarning for each warning the macro coverage_warnings finds in
     the means: groups scored on different users, groups with lists for few of
-    the users with ground truth."""
+    the users with ground truth. Its query runs only when the means' counts
+    leave it something to find."""
+    if not may_warn_of_coverage(engine.read(means, ["n_users", "n_users_without_list"])):
+        return
+
     def query(relation: str, macros: MacroRenderer) -> str:
         return macros.call("_python_check_query", "coverage_warnings", {
             "evaluation": relation, "group_by": plan.group_by, "partition_by": plan.partition_by,

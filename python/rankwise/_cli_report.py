@@ -9,7 +9,6 @@ from typing import Any
 
 import click
 
-from . import _report
 from ._progress import stages
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
@@ -50,6 +49,9 @@ def report_command(common_options: Decorator, one_line_errors: Decorator,
         if margin is not None and baseline is None:
             raise click.UsageError("--margin is how much worse than the baseline still counts as no worse: give "
                                    "--baseline too.")
+        # Imported here: the other commands need neither the report nor what it imports.
+        from . import _report
+
         try:
             _report.require_plotly()
         except ImportError as error:

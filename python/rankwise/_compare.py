@@ -161,12 +161,20 @@ def compare(
         _checks.require_column(running, inputs["recommendations"], "model column", arguments["model_col"])
         _checks.refuse_a_missing_model(running, inputs["recommendations"], arguments["model_col"], arguments["baseline"],
                                        "compare", "baseline")
+        # As in evaluate, a mean above 0 proves that the tables share ids, so
+        # the overlap check runs after the comparison, and only when no mean
+        # shows a hit; before it when the catalog or train checks follow it,
+        # whose errors it comes first among.
+        overlap_first = bool(optional)
         if validate:
-            _checks.refuse_bad_input(running, inputs, plan)
+            _checks.refuse_bad_input(running, inputs, plan, overlap=overlap_first)
             _checks.refuse_bad_optional_inputs(running, inputs, plan, list(optional))
         relations = {role: inputs[role].sql if role in inputs else None
                      for role in ("recommendations", "interactions", "items", "train")}
         computed = running.computed(running.run(render(plan, relations)))
+        if validate and not overlap_first and not _checks.shows_a_hit(running, computed, plan,
+                                                                      values=("mean", "baseline_mean")):
+            _checks.refuse_without_overlap(running, inputs, plan)
         _checks.warn_of_dropped_rows(running, inputs, plan)
         if _checks.is_empty(running, computed):
             _refuse_an_empty_comparison(running, inputs["recommendations"].sql, arguments,

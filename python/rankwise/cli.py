@@ -21,10 +21,9 @@ import duckdb
 from .metadata import version
 from ._aliases import canonical_metric
 from ._api import DIALECT_ADAPTERS, check, evaluate, exposure_by_item_group, sql
-from ._compare import comparison_table, compare
-from ._explain import explain
-from ._gates import failing_comparisons, failing_metrics
 from ._cli_report import report_command
+# compare, explain and the gates are imported by the commands that use them:
+# a command pays for no other's modules.
 from .engines.duckdb import apply_settings
 from ._options import DEFAULTS, DOCS, choices, option_types
 from ._progress import stages
@@ -402,6 +401,8 @@ def evaluate_command(output: Path | None, output_format: str | None, fail_under:
         stage("writing")
         _emit(relation, output, output_format)
         if fail_under or fail_over:
+            from ._gates import failing_metrics
+
             failed = failing_metrics(relation.df(), at_least=dict(fail_under), at_most=dict(fail_over), on=gate_on)
             _report_failed_gates((failed, "metric rows outside their bounds"))
 
@@ -612,6 +613,8 @@ def explain_command(recommendations: str, interactions: str, dialect: str, compa
     for role in ("items", "train"):
         arguments[role] = arguments.get(role)
     click.echo(f"recommendations: {recommendations}; interactions: {interactions}")
+    from ._explain import explain
+
     click.echo(explain(dialect=dialect, compare=compare_models, validate=validate, **arguments), nl=False)
 
 
@@ -663,6 +666,9 @@ def compare_command(details: bool, output_format: str, output: Path | None, fail
     arguments["tests"] = list(options["tests"]) or ["t"]
     if fail_if_worse and options["margin"] is None:
         raise click.UsageError("--fail-if-worse tests non-inferiority at a margin: give --margin, such as 0.01.")
+    from ._compare import compare, comparison_table
+    from ._gates import failing_comparisons
+
     with duckdb.connect() as con, stages() as stage:
         stage("checking the inputs and comparing the models")
         compare(con=con, output="relation", **arguments).create("rankwise_comparison")

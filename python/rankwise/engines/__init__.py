@@ -92,6 +92,9 @@ class ResolvedInput:
     sql: str
     label: str
     registered: bool = False
+    n_rows: int | None = None
+    """The number of rows, when known without a query (a DataFrame or an
+    Arrow table given); None otherwise."""
 
 
 def unreadable(resolved: ResolvedInput, error: Exception) -> InputError:
@@ -169,11 +172,14 @@ class Engine(abc.ABC):
         """Runs a query whose result is small (a check's) and fetches its rows."""
 
     def empty_inputs(self, inputs: Sequence[ResolvedInput]) -> list[ResolvedInput]:
-        """The inputs that have no row, asked of all in one query."""
+        """The inputs that have no row: those whose rows are known (n_rows)
+        without a query, the others asked of all in one query."""
+        asked = [(index, resolved) for index, resolved in enumerate(inputs) if resolved.n_rows is None]
         query = "\nunion all\n".join(
             f"select {index} as rw_input from (select 1 as rw_row from {resolved.sql} limit 1) as rw_input_{index}"
-            for index, resolved in enumerate(inputs))
-        present = {index for index, in self.rows(query)}
+            for index, resolved in asked)
+        present = {index for index, in self.rows(query)} if asked else set()
+        present |= {index for index, resolved in enumerate(inputs) if resolved.n_rows}
         return [resolved for index, resolved in enumerate(inputs) if index not in present]
 
     @abc.abstractmethod
@@ -192,9 +198,29 @@ class Engine(abc.ABC):
         name the result is read under in the SQL and the macros to render it
         with, those of the engine that reads the computed result."""
 
+    def read(self, result: Any, columns: Sequence[str]) -> list[tuple[Any, ...]]:
+        """The values of `columns` of a computed result, one tuple per row (an
+        empty tuple per row for no column): what the wrapper reads of the means
+        itself. Here a query over the result; an engine that holds the result's
+        rows in this process reads them there."""
+        def query(relation: str, macros: MacroRenderer) -> str:
+            return f"select {', '.join(macros.call('quote_identifier', column) for column in columns) or '1'} from {relation}"
+        rows = self.rows_over(result, query)
+        return [tuple(row) for row in rows] if columns else [() for _ in rows]
+
     @abc.abstractmethod
     def returned(self, result: Any, output: str) -> Any:
         """The result in the form asked (one of :attr:`outputs`)."""
+
+
+def frame_values(frame: Any, columns: Sequence[str]) -> list[tuple[Any, ...]]:
+    """The values of `columns` of a pandas DataFrame or an Arrow table, one
+    tuple per row (Engine.read of a result held in this process)."""
+    if not columns:
+        return [()] * len(frame)
+    if hasattr(frame, "column_names"):  # Arrow
+        return list(zip(*(frame.column(column).to_pylist() for column in columns)))
+    return list(zip(*(frame[column].tolist() for column in columns)))
 
 
 def _is_of(value: Any, package: str, *names: str) -> bool:

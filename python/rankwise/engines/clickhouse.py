@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .._render import MacroRenderer
 from ..errors import InputError
-from . import ColumnType, Engine, ResolvedInput, TextKeys, refuse_duckdb_settings, session_table, unreadable
+from . import ColumnType, Engine, ResolvedInput, TextKeys, frame_values, refuse_duckdb_settings, session_table, unreadable
 
 __all__ = ["OUTPUTS", "QUERY_SETTINGS", "ClickHouseEngine", "column_type"]
 
@@ -127,6 +127,10 @@ class ClickHouseEngine(Engine):
         # in the frames of the caller of the query: this one.
         rankwise_computed_result = result  # noqa: F841
         return self.rows(query("Python(rankwise_computed_result)", self.macros))
+
+    def read(self, result: Any, columns: Sequence[str]) -> list[tuple[Any, ...]]:
+        # computed: fetched into this process, as a DataFrame or an Arrow table
+        return frame_values(result, columns)
 
     def returned(self, result: Any, output: str) -> Any:
         fetched = self._fetched(result, output) if isinstance(result, str) else result

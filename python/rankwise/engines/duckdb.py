@@ -15,7 +15,7 @@ import importlib.util
 import os
 import threading
 import uuid
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -23,7 +23,7 @@ import duckdb
 
 from .._render import MacroRenderer, renderer
 from ..errors import InputError, InvalidArgumentError
-from . import ColumnType, Engine, ResolvedInput, TextKeys, quote_table_name, unreadable
+from . import ColumnType, Engine, ResolvedInput, TextKeys, frame_values, quote_table_name, unreadable
 
 __all__ = ["OUTPUTS", "DuckDBEngine", "Output", "ResolvedInput", "apply_settings", "column_type", "quote_table_name"]
 
@@ -133,7 +133,20 @@ def _resolve(con: duckdb.DuckDBPyConnection, role: str, value: Any, registered: 
             hint = " Pass a pandas or polars DataFrame, a pyarrow Table, a DuckDB relation, a table name or a Parquet/CSV path."
         raise InputError(f"rankwise: cannot read the {role} ({kind}).{hint}", table=role) from error
     registered.append(name)
-    return ResolvedInput(quote_table_name(name), f"{role} ({type(value).__name__})", registered=True)
+    return ResolvedInput(quote_table_name(name), f"{role} ({type(value).__name__})", registered=True,
+                         n_rows=_known_length(value))
+
+
+# The objects whose len() is their number of rows, as DuckDB reads them: an
+# empty one is told without a query.
+_LENGTH_IS_ROWS = frozenset({("pandas", "DataFrame"), ("polars", "DataFrame"), ("pyarrow", "Table")})
+
+
+def _known_length(value: Any) -> int | None:
+    kind = type(value)
+    if (kind.__module__.split(".")[0], kind.__name__) in _LENGTH_IS_ROWS:
+        return len(value)
+    return None
 
 
 def apply_settings(connection: duckdb.DuckDBPyConnection, caller: str, **settings: Any) -> None:
@@ -199,7 +212,7 @@ class DuckDBEngine(Engine):
         # run by `execute`, without the relation layer, which binds every
         # query and every query over a result once more before running it.
         self.lazy = output == "relation"
-        self._computed: list[duckdb.DuckDBPyRelation] = []
+        self._computed: list[tuple[duckdb.DuckDBPyRelation, Any]] = []
         self._stored_names: list[str] = []
         self._column_types: dict[str, dict[str, ColumnType]] = {}
 
@@ -270,24 +283,41 @@ class DuckDBEngine(Engine):
     def computed(self, result: duckdb.DuckDBPyRelation | _Query) -> duckdb.DuckDBPyRelation | _Computed:
         if isinstance(result, _Query):
             return self._stored(self.connection.execute(result.sql))
-        computed = detached(self.connection, result)
-        self._computed.append(computed)
+        rows = detached_rows(result)
+        computed = _over(self.connection, rows)
+        # the rows behind the relation, read in Python (read) without a query
+        self._computed.append((computed, rows))
         return computed
 
     def _stored(self, executed: duckdb.DuckDBPyConnection) -> _Computed:
-        """An executed query's few rows as a DataFrame, registered on the
-        connection under a name of their own, to be read again by SQL."""
-        rows = executed.df()
-        name = f"rw_result_{uuid.uuid4().hex}"
-        self.connection.register(name, rows)
-        self._stored_names.append(name)
-        return _Computed(name, rows)
+        """An executed query's few rows as a DataFrame, under a name of their
+        own by which SQL reads them again (registered when first read so)."""
+        return _Computed(f"rw_result_{uuid.uuid4().hex}", executed.df())
+
+    def _registered(self, result: _Computed) -> str:
+        """The name a computed result is read under by SQL, registered on the
+        connection the first time: a result only read in Python (the means
+        without a warning query, a comparison) is never registered."""
+        if result.name not in self._stored_names:
+            self.connection.register(result.name, result.rows)
+            self._stored_names.append(result.name)
+        return result.name
 
     def rows_over(self, result: duckdb.DuckDBPyRelation | _Computed,
                   query: Callable[[str, MacroRenderer], str]) -> list[tuple[Any, ...]]:
         if isinstance(result, _Computed):
-            return self.connection.execute(query(result.name, self.macros)).fetchall()
+            return self.connection.execute(query(self._registered(result), self.macros)).fetchall()
         return result.query("rw_result", query("rw_result", self.macros)).fetchall()
+
+    def read(self, result: duckdb.DuckDBPyRelation | _Computed, columns: Sequence[str]) -> list[tuple[Any, ...]]:
+        # The DataFrame the means are returned as, or the Arrow table a lazy
+        # result was computed into: its values, without a query.
+        if isinstance(result, _Computed):
+            return frame_values(result.rows, columns)
+        for computed, rows in self._computed:
+            if result is computed:
+                return frame_values(rows, columns)
+        return super().read(result, columns)
 
     def returned(self, result: duckdb.DuckDBPyRelation | _Query | _Computed, output: str) -> Any:
         if isinstance(result, _Query):
@@ -297,10 +327,10 @@ class DuckDBEngine(Engine):
                 self.connection.sql(result.sql), output)
         if isinstance(result, _Computed):
             return result.rows if output == "pandas" else converted(
-                self.connection.sql(f"select * from {result.name}"), output)
+                self.connection.sql(f"select * from {self._registered(result)}"), output)
         if output != "relation":
             return converted(result, output)
-        if not self.registered or any(result is computed for computed in self._computed):
+        if not self.registered or any(result is computed for computed, _ in self._computed):
             return result
         # Registered inputs are dropped on leaving the block of opened(): compute
         # the result now and hand it back as a relation over the computed data.
@@ -316,8 +346,8 @@ class _Query:
 
 @dataclasses.dataclass(frozen=True)
 class _Computed:
-    """A result computed once (the means, a comparison) as a DataFrame,
-    registered under `name` for the queries over it."""
+    """A result computed once (the means, a comparison) as a DataFrame, read
+    under `name` by the queries over it."""
 
     name: str
     rows: Any
@@ -339,11 +369,21 @@ def _process_database() -> duckdb.DuckDBPyConnection:
 def detached(connection: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
     """The relation's rows computed now, as a relation over the computed data:
     it outlives the inputs registered for the query."""
+    return _over(connection, detached_rows(relation))
+
+
+def _over(connection: duckdb.DuckDBPyConnection, rows: Any) -> duckdb.DuckDBPyRelation:
+    return connection.from_arrow(rows) if hasattr(rows, "column_names") else connection.from_df(rows)
+
+
+def detached_rows(relation: duckdb.DuckDBPyRelation) -> Any:
+    """The relation's rows computed now: an Arrow table, or without pyarrow a
+    pandas DataFrame."""
     try:
         import pyarrow  # noqa: F401
     except ImportError:
-        return connection.from_df(relation.df())
-    return connection.from_arrow(relation.to_arrow_table())
+        return relation.df()
+    return relation.to_arrow_table()
 
 
 def converted(relation: duckdb.DuckDBPyRelation, output: Output) -> Any:

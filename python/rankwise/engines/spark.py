@@ -20,7 +20,7 @@ import contextlib
 import functools
 import re
 import uuid
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -235,6 +235,10 @@ class SparkEngine(Engine):
         with duckdb.connect() as connection:
             connection.register("rw_result", result.arrow)
             return connection.sql(query("rw_result", renderer("duckdb"))).fetchall()
+
+    def read(self, result: _Collected, columns: Sequence[str]) -> list[tuple[Any, ...]]:
+        # collected: the rows are on the driver
+        return [tuple(row[column] for column in columns) for row in result.rows]
 
     def returned(self, result: Any, output: str) -> Any:
         if isinstance(result, _Collected):
