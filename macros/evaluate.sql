@@ -55,17 +55,20 @@
 {%- else -%}
     {%- set queries = [] -%}
     {%- for part in ([spec] if spec.requested | length > 0 else []) + spec.parts -%}
-        {%- do queries.append('select * from (\n' ~ rankwise._evaluation_query(recommendations, interactions, part) ~ '\n) as rw_part_' ~ loop.index) -%}
+        {%- do queries.append('select * from (\n' ~ rankwise._evaluation_query(recommendations, interactions, part, outermost=false) ~ '\n) as rw_part_'
+                              ~ loop.index) -%}
     {%- endfor -%}
-    {%- set query = 'select * from (\n' ~ queries | join('\n\nunion all\n\n') ~ '\n) as rw_parts\n' ~ rankwise._output_order(spec) -%}
+    {%- set query = 'select' ~ rankwise._sorted_result_hint(spec) ~ ' * from (\n' ~ queries | join('\n\nunion all\n\n') ~ '\n) as rw_parts\n'
+                    ~ rankwise._output_order(spec) -%}
 {%- endif -%}
 {{ rankwise._wrapped_lines(query) }}
 {%- endmacro %}
 
 {#- The plan's stages, each a CTE, then its outputs; with the input guard
     (planned unless the one pass counts the problems itself), no row unless the
-    inputs pass. -#}
-{% macro _evaluation_query(recommendations, interactions, spec) -%}
+    inputs pass. The `outermost` query, the one sorted, has the hint of a
+    sorted result. -#}
+{% macro _evaluation_query(recommendations, interactions, spec, outermost=true) -%}
 {%- do spec.update({'relations': {'recommendations': recommendations, 'interactions': interactions,
                                   'items': spec.items_relation, 'train': spec.train_relation}}) -%}
 {%- set outputs = rankwise._written_outputs(spec) -%}
@@ -76,7 +79,7 @@ with
 {# one relation to order, whose columns the ORDER BY's expressions read:
     ClickHouse orders only the last SELECT of a UNION, and PostgreSQL's ORDER BY
     reads an output column's name only bare, never in an expression -#}
-select * from (
+select{{ rankwise._sorted_result_hint(spec) if outermost }} * from (
 {{ outputs | join('\n\nunion all\n\n') }}
 ) as rw_result
 {%- if rankwise._planned(spec, 'input_guard') %}

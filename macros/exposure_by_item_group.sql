@@ -38,7 +38,7 @@ with
 
 {{ rankwise._written_stages(spec) | join(',\n\n') }}
 
-select * from (
+select{{ rankwise._one_partition_hint() }} * from (
 {{ rankwise._written_outputs(spec) | join('\n\nunion all\n\n') }}
 ) as rw_result
 order by {{ (keys + ['k asc nulls last', 'item_group asc nulls last']) | join(', ') }}

@@ -35,7 +35,7 @@
     {%- for column in spec.shared_groups %}{% do order.append(column ~ ' asc nulls last') %}{% endfor -%}
     {%- do order.extend([rankwise._metric_order(spec, 'metric_label'), 'k asc nulls last',
                          rankwise._in_byte_order('model') ~ ' asc', rankwise._in_byte_order('baseline') ~ ' asc']) -%}
-select * from (
+select{{ rankwise._one_partition_hint() }} * from (
 select
     {{ rankwise._selected_columns(spec.shared_groups, 'ranked') }}ranked.metric as metric,
     ranked.k as k,
