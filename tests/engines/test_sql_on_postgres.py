@@ -4,7 +4,10 @@ hand."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -16,27 +19,34 @@ from tests.unit.test_sql import ARGUMENTS, _assert_hand_worked
 from .engines import postgres_engine
 
 
-@pytest.mark.needs_engines("postgres")
-def test_the_postgres_sql_gives_the_hand_worked_numbers(tmp_path: Path) -> None:
-    """The postgres dialect's query on a PostgreSQL server (the one the dbt build
-    on PostgreSQL starts)."""
+@contextlib.contextmanager
+def _cursor(scratch: Path) -> Iterator[Any]:
+    """A cursor of a PostgreSQL server (the one the dbt build on PostgreSQL
+    starts), closed with its connection on leaving."""
     import psycopg2
 
-    with postgres_engine(tmp_path) as environment:
+    with postgres_engine(scratch) as environment:
         connection = psycopg2.connect(host=environment["RANKWISE_POSTGRES_HOST"],
                                       user=environment["RANKWISE_POSTGRES_USER"],
                                       dbname=environment["RANKWISE_POSTGRES_DATABASE"])
         try:
-            cursor = connection.cursor()
-            cursor.execute("create schema analytics")
-            cursor.execute("create table analytics.recs (model text, user_id text, item_id text, score double precision)")
-            cursor.execute("insert into analytics.recs values ('m', 'u', 'a', 0.9), ('m', 'u', 'b', 0.5)")
-            cursor.execute("create table analytics.truth (user_id text, item_id text, relevance double precision)")
-            cursor.execute("insert into analytics.truth values ('u', 'b', 2.0), ('v', 'c', 1.0)")
-            cursor.execute(rankwise.sql("analytics.recs", "analytics.truth", dialect="postgres", **ARGUMENTS))
-            _assert_hand_worked(cursor.fetchall())
+            yield connection.cursor()
         finally:
             connection.close()
+
+
+@pytest.mark.needs_engines("postgres")
+def test_the_postgres_sql_gives_the_hand_worked_numbers(tmp_path: Path) -> None:
+    """The postgres dialect's query on a PostgreSQL server (the one the dbt build
+    on PostgreSQL starts)."""
+    with _cursor(tmp_path) as cursor:
+        cursor.execute("create schema analytics")
+        cursor.execute("create table analytics.recs (model text, user_id text, item_id text, score double precision)")
+        cursor.execute("insert into analytics.recs values ('m', 'u', 'a', 0.9), ('m', 'u', 'b', 0.5)")
+        cursor.execute("create table analytics.truth (user_id text, item_id text, relevance double precision)")
+        cursor.execute("insert into analytics.truth values ('u', 'b', 2.0), ('v', 'c', 1.0)")
+        cursor.execute(rankwise.sql("analytics.recs", "analytics.truth", dialect="postgres", **ARGUMENTS))
+        _assert_hand_worked(cursor.fetchall())
 
 
 RANKED_TRUTH_METRICS = ["precision", "recall", "map", "dcg", "idcg", "ndcg"]
@@ -67,37 +77,28 @@ def test_idcg_summed_with_the_truth_counts_gives_duckdbs_numbers(tmp_path: Path)
     user's truth (the ranked_truth strategy); DuckDB takes each user's top
     relevances from a list aggregate (top_k_gains). Means and per-user values
     agree under every option that changes IDCG or its users."""
-    import psycopg2
-
     recommendations, interactions = _graded(0)
-    with postgres_engine(tmp_path) as environment:
-        connection = psycopg2.connect(host=environment["RANKWISE_POSTGRES_HOST"],
-                                      user=environment["RANKWISE_POSTGRES_USER"],
-                                      dbname=environment["RANKWISE_POSTGRES_DATABASE"])
-        try:
-            cursor = connection.cursor()
-            cursor.execute("create table recs (fold text, user_id text, item_id bigint, rank bigint)")
-            cursor.executemany("insert into recs values (%s, %s, %s, %s)", recommendations.itertuples(index=False))
-            cursor.execute("create table truth (fold text, user_id text, item_id bigint, relevance double precision)")
-            cursor.executemany("insert into truth values (%s, %s, %s, %s)", interactions.itertuples(index=False))
-            for options in [{}, {"gain": "exponential"}, {"users": "both"}, {"relevance_threshold": 2},
-                            {"convention": "ranx"}, {"per_user": True}, {"per_user": True, "users": "both"},
-                            {"group_by": "fold"}]:
-                arguments = dict(k=[1, 3, 10, 25], relevance_col="relevance", confidence=None, **options)
-                if "group_by" not in options:
-                    arguments["partition_by"] = "fold"
-                sql = rankwise.sql("recs", "truth", RANKED_TRUTH_METRICS, dialect="postgres", **arguments)
-                assert "rw_idcg_at_25" in sql and "rw_ideal_lists" not in sql
-                cursor.execute(sql)
-                names = [column.name for column in cursor.description]
-                on_postgres = pd.DataFrame(cursor.fetchall(), columns=names)
-                on_duckdb = rankwise.evaluate(recommendations, interactions, RANKED_TRUTH_METRICS, **arguments)
-                keys = ["fold", "metric", "k"] + (["user_id"] if options.get("per_user") else [])
-                on_postgres = on_postgres.sort_values(keys).reset_index(drop=True)
-                on_duckdb = on_duckdb.sort_values(keys).reset_index(drop=True)
-                assert len(on_postgres) == len(on_duckdb) > 0, options
-                assert on_postgres["value"].astype(float).to_numpy() == pytest.approx(
-                    on_duckdb["value"].to_numpy(), abs=1e-9), options
-                assert (on_duckdb.loc[on_duckdb["metric"] == "idcg", "value"] > 0).any()
-        finally:
-            connection.close()
+    with _cursor(tmp_path) as cursor:
+        cursor.execute("create table recs (fold text, user_id text, item_id bigint, rank bigint)")
+        cursor.executemany("insert into recs values (%s, %s, %s, %s)", recommendations.itertuples(index=False))
+        cursor.execute("create table truth (fold text, user_id text, item_id bigint, relevance double precision)")
+        cursor.executemany("insert into truth values (%s, %s, %s, %s)", interactions.itertuples(index=False))
+        for options in [{}, {"gain": "exponential"}, {"users": "both"}, {"relevance_threshold": 2},
+                        {"convention": "ranx"}, {"per_user": True}, {"per_user": True, "users": "both"},
+                        {"group_by": "fold"}]:
+            arguments = dict(k=[1, 3, 10, 25], relevance_col="relevance", confidence=None, **options)
+            if "group_by" not in options:
+                arguments["partition_by"] = "fold"
+            sql = rankwise.sql("recs", "truth", RANKED_TRUTH_METRICS, dialect="postgres", **arguments)
+            assert "rw_idcg_at_25" in sql and "rw_ideal_lists" not in sql
+            cursor.execute(sql)
+            names = [column.name for column in cursor.description]
+            on_postgres = pd.DataFrame(cursor.fetchall(), columns=names)
+            on_duckdb = rankwise.evaluate(recommendations, interactions, RANKED_TRUTH_METRICS, **arguments)
+            keys = ["fold", "metric", "k"] + (["user_id"] if options.get("per_user") else [])
+            on_postgres = on_postgres.sort_values(keys).reset_index(drop=True)
+            on_duckdb = on_duckdb.sort_values(keys).reset_index(drop=True)
+            assert len(on_postgres) == len(on_duckdb) > 0, options
+            assert on_postgres["value"].astype(float).to_numpy() == pytest.approx(
+                on_duckdb["value"].to_numpy(), abs=1e-9), options
+            assert (on_duckdb.loc[on_duckdb["metric"] == "idcg", "value"] > 0).any()
