@@ -1,19 +1,21 @@
 """The PostgreSQL tools: the SQL rankwise renders for PostgreSQL (what dbt-postgres
 runs for the package's models), against the least work any correct method does
-there, the PostgreSQL floor query (issue #35).
+there, the PostgreSQL floor query (issues #35 and #49).
 
 The server is PostgreSQL from PyPI (pgserver), as the integration tests start it,
 with its data folder beside the datasets (`pgdata` under the data root); each
 dataset is loaded once (COPY, then ANALYZE), outside the timing. Each tool runs
-its query once to warm the server's cache, then times a second run. The session
-sets `work_mem` (SESSION), as anyone running analytics on PostgreSQL does; the
-rest is the server's defaults. The CPU seconds are those of the server's
-processes (the backend and its parallel workers); the peak memory that of the
-backend.
+its query once to warm the server's cache, then times a second run. The tools
+without a suffix set `work_mem` for the session (`SESSION`), as anyone running
+analytics on PostgreSQL does; those named "server defaults" set nothing, which is
+what a dbt-postgres user on an untuned server gets (work_mem 4MB). The CPU
+seconds are those of the server's processes (the backend and its parallel
+workers); the peak memory that of the backend.
 
 The metrics, the cutoff and the check of the values are the Spark tools'
 (benchmarks/spark.py): the four metrics MLlib computes, every interaction
-relevant."""
+relevant; the tools named "graded" read the interactions' relevance (1..3) as
+rankwise's `relevance_col`, against the graded floor query."""
 
 from __future__ import annotations
 
@@ -22,53 +24,66 @@ import time
 from pathlib import Path
 
 from benchmarks.peak_memory import peak_kib
-from benchmarks.spark import FLOOR_QUERY, K, METRICS
+from benchmarks.spark import FLOOR_QUERY, GRADED, GRADED_FLOOR_QUERY, GRADED_OPTIONS, K, METRICS, RELEVANCE
 
 SESSION = {"work_mem": "256MB"}
 FLOOR = "PostgreSQL floor query"
 TOOL = "rankwise on PostgreSQL"
+DEFAULTS = ", server defaults"
+# Each query on either input (every interaction relevant, or graded) under either
+# setting (SESSION, or the server's defaults): the suffix of a tool's name.
+VARIANTS = [graded + defaults for graded in ("", GRADED) for defaults in ("", DEFAULTS)]
 
 
-def _rankwise_query(recommendations: str, interactions: str) -> str:
+def _floor_query(recommendations: str, interactions: str, graded: bool) -> str:
+    return (GRADED_FLOOR_QUERY if graded else FLOOR_QUERY).format(recommendations=recommendations,
+                                                                  interactions=interactions)
+
+
+def _rankwise_query(recommendations: str, interactions: str, graded: bool) -> str:
     import rankwise
 
-    return rankwise.sql(recommendations, interactions, METRICS, k=K, confidence=None, dialect="postgres")
+    return rankwise.sql(recommendations, interactions, METRICS, k=K, confidence=None, dialect="postgres",
+                        **(GRADED_OPTIONS if graded else {}))
 
 
-WORKERS = {
-    FLOOR: lambda recommendations, interactions: FLOOR_QUERY.format(recommendations=recommendations,
-                                                                    interactions=interactions),
-    TOOL: _rankwise_query,
-}
+WORKERS = {**{FLOOR + variant: _floor_query for variant in VARIANTS},
+           **{TOOL + variant: _rankwise_query for variant in VARIANTS}}
 # The rankwise options each tool's numbers are checked against (on DuckDB).
-OPTIONS = {TOOL: {}}
+OPTIONS = {TOOL + variant: GRADED_OPTIONS if GRADED in variant else {} for variant in VARIANTS}
+# The floor query each tool's time is against: the one on the same input and settings.
+FLOORS = {name + variant: FLOOR + variant for name in (FLOOR, TOOL) for variant in VARIANTS}
 
 
-def _loaded(cursor, folder: Path) -> tuple[str, str]:
-    """The dataset's two tables, loaded (and analysed) on first use."""
+def _loaded(cursor, folder: Path, graded: bool) -> tuple[str, str]:
+    """The dataset's recommendations and interactions, each table loaded (and
+    analysed) on first use. The graded interactions are a table of their own, so
+    that the binary tools read the two columns they read before #49."""
     import duckdb
 
     name = "".join(character if character.isalnum() else "_" for character in folder.name)
-    tables = (f"recommendations_{name}", f"interactions_{name}")
-    cursor.execute("select to_regclass(%s)", (tables[1],))
-    if cursor.fetchone()[0] is None:
-        for table, file, columns in [(tables[0], "recommendations", "user_id, item_id, rank"),
-                                     (tables[1], "interactions", "user_id, item_id")]:
-            parquet = folder / f"{file}.parquet"
-            csv = folder.parent / f"{table}.csv"
-            relation = duckdb.sql(f"select {columns} from read_parquet('{parquet}')")
-            types = {"BIGINT": "bigint", "INTEGER": "integer"}
-            cursor.execute(f"create table {table} ("
-                           + ", ".join(f"{column} {types[str(kind)]}" for column, kind in zip(relation.columns, relation.types))
-                           + ")")
-            relation.write_csv(str(csv), header=False)
-            try:
-                with csv.open() as rows:
-                    cursor.copy_expert(f"copy {table} from stdin with (format csv)", rows)
-            finally:
-                csv.unlink()
-            cursor.execute(f"analyze {table}")
-    return tables
+    tables = [(f"recommendations_{name}", "recommendations", "user_id, item_id, rank"),
+              (f"graded_interactions_{name}", "interactions", f"user_id, item_id, {RELEVANCE}::integer as {RELEVANCE}")
+              if graded else (f"interactions_{name}", "interactions", "user_id, item_id")]
+    for table, file, columns in tables:
+        cursor.execute("select to_regclass(%s)", (table,))
+        if cursor.fetchone()[0] is not None:
+            continue
+        parquet = folder / f"{file}.parquet"
+        csv = folder.parent / f"{table}.csv"
+        relation = duckdb.sql(f"select {columns} from read_parquet('{parquet}')")
+        types = {"BIGINT": "bigint", "INTEGER": "integer"}
+        cursor.execute(f"create table {table} ("
+                       + ", ".join(f"{column} {types[str(kind)]}" for column, kind in zip(relation.columns, relation.types))
+                       + ")")
+        relation.write_csv(str(csv), header=False)
+        try:
+            with csv.open() as rows:
+                cursor.copy_expert(f"copy {table} from stdin with (format csv)", rows)
+        finally:
+            csv.unlink()
+        cursor.execute(f"analyze {table}")
+    return tables[0][0], tables[1][0]
 
 
 def _server_cpu_seconds(postmaster: int) -> float:
@@ -102,8 +117,9 @@ def measure(tool: str, folder: Path) -> dict:
         connection = psycopg2.connect(server.get_uri())
         connection.autocommit = True
         cursor = connection.cursor()
-        query = WORKERS[tool](*_loaded(cursor, folder))
-        for name, value in SESSION.items():
+        graded = GRADED in tool
+        query = WORKERS[tool](*_loaded(cursor, folder, graded), graded)
+        for name, value in ({} if DEFAULTS in tool else SESSION).items():
             cursor.execute(f"set {name} = '{value}'")
         cursor.execute("select pg_backend_pid()")
         backend = cursor.fetchone()[0]
@@ -120,5 +136,5 @@ def measure(tool: str, folder: Path) -> dict:
     finally:
         server.cleanup()
     values = ({f"{row['metric']}@{row['k']}": row["value"] for row in (dict(zip(names, row)) for row in rows)}
-              if tool == TOOL else {})
+              if tool in OPTIONS else {})
     return {"seconds": seconds, "cpu_seconds": cpu_seconds, "peak_mib": peak_mib, "values": values}

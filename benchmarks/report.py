@@ -78,7 +78,7 @@ def _versions() -> list[str]:
 
 def benchmark_report(arguments: argparse.Namespace, run: BenchmarkRun) -> list[str]:
     floors = {(r.users, r.density, r.tool): r.seconds for r in run.results
-              if r.tool in ("floor query", *(module.FLOOR for module in ENGINE_TOOLS))}
+              if r.tool in ("floor query", *(floor for module in ENGINE_TOOLS for floor in module.FLOORS.values()))}
     lines = [
         "# Benchmarks",
         "",
@@ -90,14 +90,17 @@ def benchmark_report(arguments: argparse.Namespace, run: BenchmarkRun) -> list[s
         "`rankwise` is `rankwise.evaluate` with its defaults, which check the input first (nulls, duplicate "
         "items and ranks in a list, duplicate interactions...); `validate=False` skips those checks."
         + (f" The Spark tools (benchmarks/spark.py) compute {', '.join(spark.METRICS)} at k = {spark.K}, every "
-           "interaction relevant, in a local session; their times leave out the session's start (a second "
-           "computation in the same session), their x floor is against the Spark floor query, and their CPU "
-           "and memory include Spark's JVM." if set(arguments.tools) & set(spark.WORKERS) else "")
+           "interaction relevant (those named graded: the interactions' relevance), in a local session; their times "
+           "leave out the session's start (a second computation in the same session), their x floor is against "
+           "the Spark floor query on the same input, and their CPU and memory include Spark's JVM."
+           if set(arguments.tools) & set(spark.WORKERS) else "")
         + (f" The PostgreSQL tools (benchmarks/postgres.py) compute {', '.join(spark.METRICS)} at k = {spark.K}, "
-           "every interaction relevant, on a pgserver PostgreSQL, with the SQL rankwise renders for it (what "
-           "dbt-postgres runs); their times are a second run of the query, their "
-           "x floor against the PostgreSQL floor query, their CPU the server's and their memory the backend's."
-           if set(arguments.tools) & set(postgres.WORKERS) else ""),
+           "every interaction relevant (those named graded: the interactions' relevance), on a pgserver "
+           "PostgreSQL, with the SQL rankwise renders for it (what dbt-postgres runs), the session's "
+           + ", ".join(f"{name} {value}" for name, value in postgres.SESSION.items())
+           + " (those named server defaults: nothing set); their times are a second run of the query, their "
+           "x floor against the PostgreSQL floor query on the same input and settings, their CPU the server's "
+           "and their memory the backend's." if set(arguments.tools) & set(postgres.WORKERS) else ""),
         "",
         machine() + " " + load(run.load_before),
         "",
@@ -112,7 +115,7 @@ def benchmark_report(arguments: argparse.Namespace, run: BenchmarkRun) -> list[s
     lines += ["", "## Times", "", "| users | hit density | tool | seconds | x floor | CPU seconds | peak MiB |",
               "|---:|---:|---|---:|---:|---:|---:|"]
     for r in run.results:
-        floor = floors.get((r.users, r.density, engine_of(r.tool).FLOOR if engine_of(r.tool) else "floor query"))
+        floor = floors.get((r.users, r.density, engine_of(r.tool).FLOORS[r.tool] if engine_of(r.tool) else "floor query"))
         ratio = f"{r.seconds / floor:.2f}" if floor else ""
         lines.append(f"| {r.users:,} | {r.density:g} | {r.tool} | {r.seconds:.2f} | {ratio} | {r.cpu_seconds:.2f} | "
                      f"{r.peak_mib:,.0f} |")

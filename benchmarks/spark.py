@@ -10,7 +10,9 @@ second computation from the same files. The CPU seconds and the peak memory
 are those of the Python process and of Spark's JVM together.
 
 The four metrics at one cutoff are those MLlib computes; each interaction is
-relevant (no relevance column, as MLlib's label sets have none)."""
+relevant (no relevance column, as MLlib's label sets have none). The tools named
+"graded" read the interactions' relevance (1..3) as rankwise's `relevance_col`
+(issue #49), against the graded floor query; MLlib has no graded counterpart."""
 
 from __future__ import annotations
 
@@ -33,6 +35,10 @@ MLLIB_METRICS = {"precision": "precisionAtK", "recall": "recallAtK", "map": "mea
 # the rankwise option its numbers are checked against.
 MLLIB_OPTIONS = {"ap_denominator": "min_relevant_k"}
 FLOOR = "Spark floor query"
+TOOL = "rankwise on Spark"
+# The suffix of the tools that read the interactions' relevance.
+GRADED = ", graded"
+RELEVANCE = "relevance"
 # sum(hits): with count(*) alone, the join's side that finds the hits would be unread.
 FLOOR_QUERY = f"""select count(*), sum(hits) from (
     select r.user_id, count(i.item_id) as hits
@@ -41,10 +47,23 @@ FLOOR_QUERY = f"""select count(*), sum(hits) from (
     where r.rank <= {K}
     group by r.user_id
 )"""
+# The binary floor's join and aggregate, the relevance read as well: the join keeps
+# the relevant interactions (relevance >= 1, rankwise's default threshold, as the
+# DuckDB floor query) and the aggregate sums their gains, what every graded metric
+# sums. The ideal ordering of each user's truth (IDCG) is left out, as the binary
+# floor leaves out the count of each user's truth: the floor is a bound below any
+# correct method, not a method.
+GRADED_FLOOR_QUERY = f"""select count(*), sum(hits), sum(gains) from (
+    select r.user_id, count(i.item_id) as hits, sum(i.{RELEVANCE}) as gains
+    from {{recommendations}} as r
+    left join {{interactions}} as i on i.user_id = r.user_id and i.item_id = r.item_id and i.{RELEVANCE} >= 1
+    where r.rank <= {K}
+    group by r.user_id
+)"""
 
 
-def _floor(spark, recommendations, interactions) -> dict:
-    spark.sql(FLOOR_QUERY, recommendations=recommendations, interactions=interactions).collect()
+def _floor(spark, recommendations, interactions, query: str = FLOOR_QUERY) -> dict:
+    spark.sql(query, recommendations=recommendations, interactions=interactions).collect()
     return {}
 
 
@@ -67,22 +86,29 @@ def _mllib(spark, recommendations, interactions) -> dict:
         data.unpersist()
 
 
-def _rankwise(spark, recommendations, interactions, validate: bool = True) -> dict:
+def _rankwise(spark, recommendations, interactions, validate: bool = True, **options) -> dict:
     import rankwise
 
-    means = rankwise.evaluate(recommendations, interactions, METRICS, k=K, confidence=None, validate=validate)
+    means = rankwise.evaluate(recommendations, interactions, METRICS, k=K, confidence=None, validate=validate,
+                              **options)
     return {f"{row['metric']}@{row['k']}": row["value"] for row in means.collect()}
 
 
+GRADED_OPTIONS = {"relevance_col": RELEVANCE}
 WORKERS = {
     FLOOR: _floor,
     "Spark MLlib RankingEvaluator": _mllib,
-    "rankwise on Spark": _rankwise,
-    "rankwise on Spark, validate=False": lambda *inputs: _rankwise(*inputs, validate=False),
+    TOOL: _rankwise,
+    f"{TOOL}, validate=False": lambda *inputs: _rankwise(*inputs, validate=False),
+    FLOOR + GRADED: lambda *inputs: _floor(*inputs, query=GRADED_FLOOR_QUERY),
+    TOOL + GRADED: lambda *inputs: _rankwise(*inputs, **GRADED_OPTIONS),
+    f"{TOOL}{GRADED}, validate=False": lambda *inputs: _rankwise(*inputs, validate=False, **GRADED_OPTIONS),
 }
 # The rankwise options each tool's numbers are checked against (on DuckDB).
-OPTIONS = {"Spark MLlib RankingEvaluator": MLLIB_OPTIONS, "rankwise on Spark": {},
-           "rankwise on Spark, validate=False": {}}
+OPTIONS = {"Spark MLlib RankingEvaluator": MLLIB_OPTIONS, TOOL: {}, f"{TOOL}, validate=False": {},
+           TOOL + GRADED: GRADED_OPTIONS, f"{TOOL}{GRADED}, validate=False": GRADED_OPTIONS}
+# The floor query each tool's time is against: the one on the same input.
+FLOORS = {tool: FLOOR + GRADED if GRADED in tool else FLOOR for tool in WORKERS}
 
 
 def reference_values(folder: Path, options: dict) -> dict:
@@ -90,9 +116,10 @@ def reference_values(folder: Path, options: dict) -> dict:
     import duckdb
     import rankwise
 
-    # the interactions without their relevance column, as the Spark tools read them
+    # the interactions as the tools read them: their relevance column only when graded
     con = duckdb.connect()
-    interactions = con.sql(f"select user_id, item_id from read_parquet('{folder / 'interactions.parquet'}')")
+    columns = "user_id, item_id" + (f", {options['relevance_col']}" if "relevance_col" in options else "")
+    interactions = con.sql(f"select {columns} from read_parquet('{folder / 'interactions.parquet'}')")
     table = rankwise.evaluate(str(folder / "recommendations.parquet"), interactions, METRICS, k=K, confidence=None,
                               validate=False, con=con, **options)
     return {f"{row.metric}@{row.k}": row.value for row in table.itertuples()}
@@ -110,19 +137,27 @@ def measure(tool: str, folder: Path) -> dict:
     spark.sparkContext.setLogLevel("ERROR")
     jvm = spark.sparkContext._gateway.proc.pid  # the JVM, a child process that outlives the timing
 
-    def inputs() -> tuple:
-        return (spark, spark.read.parquet(str(folder / "recommendations.parquet")),
-                spark.read.parquet(str(folder / "interactions.parquet")).select("user_id", "item_id"))
-
     try:
-        WORKERS[tool](*inputs())
+        WORKERS[tool](*read_inputs(spark, folder, GRADED in tool))
         started, cpu_started = time.perf_counter(), _cpu_seconds(jvm)
-        values = WORKERS[tool](*inputs())
+        values = WORKERS[tool](*read_inputs(spark, folder, GRADED in tool))
         seconds, cpu_seconds = time.perf_counter() - started, _cpu_seconds(jvm) - cpu_started
         peak_mib = (peak_kib() + peak_kib(jvm)) / 1024
     finally:
         spark.stop()
     return {"seconds": seconds, "cpu_seconds": cpu_seconds, "peak_mib": peak_mib, "values": values}
+
+
+def read_inputs(spark, folder: Path, graded: bool) -> tuple:
+    """The session and the two DataFrames a tool reads: the interactions without
+    their relevance, or with it as an integer when `graded` (the Parquet column is
+    DuckDB's UBIGINT, which Spark reads as a decimal(20, 0))."""
+    from pyspark.sql import functions
+
+    interactions = spark.read.parquet(str(folder / "interactions.parquet"))
+    relevance = [functions.col(RELEVANCE).cast("int").alias(RELEVANCE)] if graded else []
+    return (spark, spark.read.parquet(str(folder / "recommendations.parquet")),
+            interactions.select("user_id", "item_id", *relevance))
 
 
 def _cpu_seconds(jvm: int) -> float:

@@ -174,6 +174,8 @@ UNCHECKED = "rankwise, validate=False"
 CHECKED = "rankwise"
 SPARK_UNCHECKED, SPARK_CHECKED = "rankwise on Spark, validate=False", "rankwise on Spark"
 MLLIB = "Spark MLlib RankingEvaluator"
+POSTGRES_DEFAULTS = postgres.TOOL + postgres.DEFAULTS
+POSTGRES_GRADED_DEFAULTS = postgres.TOOL + postgres.GRADED + postgres.DEFAULTS
 # In the report's order, the variant without the input checks first.
 TARGETS: list[Target] = [
     WithinFloor(UNCHECKED, ratio=2),
@@ -195,8 +197,14 @@ TARGETS: list[Target] = [
     WithinFloor(SPARK_CHECKED, ratio=3, floor=spark.FLOOR),
     FasterThan(SPARK_UNCHECKED, peer=MLLIB, ratio=1),
     FasterThan(SPARK_CHECKED, peer=MLLIB, ratio=1),
+    # issue #49, the same session
+    WithinFloor(spark.TOOL + spark.GRADED, ratio=1.5, floor=spark.FLOORS[spark.TOOL + spark.GRADED]),
+    FasterThan(SPARK_CHECKED, peer=MLLIB, ratio=1.2),
     # issue #35, on a pgserver PostgreSQL
     WithinFloor(postgres.TOOL, ratio=3, floor=postgres.FLOOR),
+    # issue #49, at the server's defaults
+    WithinFloor(POSTGRES_GRADED_DEFAULTS, ratio=3, floor=postgres.FLOORS[POSTGRES_GRADED_DEFAULTS]),
+    WithinFloor(POSTGRES_DEFAULTS, ratio=2, floor=postgres.FLOORS[POSTGRES_DEFAULTS]),
     Completes(CHECKED),
     Completes(UNCHECKED),
 ]

@@ -23,7 +23,7 @@ from benchmarks.generate import (DIVERSITY_DIMENSIONS, beyond_inputs, diversity_
 from benchmarks import postgres, spark
 
 # The tools that run in an engine of their own, a module each (WORKERS, OPTIONS,
-# FLOOR, measure): their times are against that engine's floor query.
+# FLOORS, measure): each tool's time is against its floor query on that engine (FLOORS).
 ENGINE_TOOLS = (spark, postgres)
 ENGINE_WORKERS = [tool for module in ENGINE_TOOLS for tool in module.WORKERS]
 

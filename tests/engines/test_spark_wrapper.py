@@ -461,17 +461,16 @@ def test_the_coverage_warnings_are_the_ones_duckdb_gives(spark) -> None:
 
 def test_the_benchmark_spark_tools_agree_with_rankwise_on_duckdb(spark, tmp_path: Path) -> None:
     """benchmarks/spark.py's tools on the benchmark's generated data, in this
-    session: Spark MLlib's RankingEvaluator and rankwise on Spark give the means
-    rankwise gives on DuckDB (MLlib under the option its average precision
-    takes), so the benchmark compares tools that compute the same numbers."""
+    session: Spark MLlib's RankingEvaluator and rankwise on Spark, binary and
+    graded, give the means rankwise gives on DuckDB (MLlib under the option its
+    average precision takes), so the benchmark compares tools that compute the
+    same numbers."""
     from benchmarks import spark as spark_tools
     from benchmarks.generate import generate
 
     folder, _ = generate(tmp_path, 500, 0.3)
-    recommendations = spark.read.parquet(str(folder / "recommendations.parquet"))
-    interactions = spark.read.parquet(str(folder / "interactions.parquet")).select("user_id", "item_id")
     for tool, options in spark_tools.OPTIONS.items():
-        values = spark_tools.WORKERS[tool](spark, recommendations, interactions)
+        values = spark_tools.WORKERS[tool](*spark_tools.read_inputs(spark, folder, spark_tools.GRADED in tool))
         expected = spark_tools.reference_values(folder, options)
         assert values.keys() == expected.keys() == {f"{metric}@10" for metric in spark_tools.METRICS}
         for key, value in values.items():

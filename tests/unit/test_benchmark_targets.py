@@ -21,6 +21,12 @@ MEASURED = [
     ("rankwise on Spark, validate=False", 7.6, 11.0, 3500),
     ("rankwise on Spark", 12.4, 17.0, 3600),
     ("Spark MLlib RankingEvaluator", 8.0, 12.0, 4000),
+    ("Spark floor query, graded", 5.0, 7.0, 3000),
+    ("rankwise on Spark, graded", 7.0, 10.0, 3600),
+    ("PostgreSQL floor query, server defaults", 2.0, 3.0, 500),
+    ("rankwise on PostgreSQL, server defaults", 4.2, 5.0, 600),
+    ("PostgreSQL floor query, graded, server defaults", 2.5, 4.0, 500),
+    ("rankwise on PostgreSQL, graded, server defaults", 7.0, 8.0, 700),
 ]
 SMALLER = [("rankwise, validate=False", 0.2, 0.3, 200), ("rankwise", 0.25, 0.4, 250)]
 
@@ -56,6 +62,14 @@ def test_every_target_judged_in_the_report_order() -> None:
         ("`rankwise on Spark, validate=False` at least 1x faster than Spark MLlib RankingEvaluator, 100,000 users",
          "1.1x", True),
         ("`rankwise on Spark` at least 1x faster than Spark MLlib RankingEvaluator, 100,000 users", "0.6x", False),
+        # graded against the graded floor, and each PostgreSQL tool against the floor at its own settings
+        ("`rankwise on Spark, graded` within 1.5x the Spark floor query, graded, 100,000 users", "1.40x (CPU 1.43x)",
+         True),
+        ("`rankwise on Spark` at least 1.2x faster than Spark MLlib RankingEvaluator, 100,000 users", "0.6x", False),
+        ("`rankwise on PostgreSQL, graded, server defaults` within 3x the PostgreSQL floor query, graded, server "
+         "defaults, 100,000 users", "2.80x (CPU 2.00x)", True),
+        ("`rankwise on PostgreSQL, server defaults` within 2x the PostgreSQL floor query, server defaults, "
+         "100,000 users", "2.10x (CPU 1.67x)", False),
         ("`rankwise` completes at 1,000,000 users with memory_limit 12GB, temp_directory /tmp/spill",
          "40.0 s, peak 5,000 MiB", True),
         ("`rankwise, validate=False` completes at 1,000,000 users with memory_limit 12GB, temp_directory /tmp/spill",
