@@ -105,14 +105,14 @@ left join rw_group_intervals as intervals
 {%- endif %}
 {%- endmacro %}
 
-{#- ORDER BY of the output: groups, user, metrics in the order asked, k (the whole
-    list last), each direction and null order spelled out. -#}
 {#- The hint of the outermost SELECT of the result (_one_partition_hint): its
     means are few rows, per-user output is many. -#}
 {% macro _sorted_result_hint(spec) %}
     {{- return('' if spec.per_user else rankwise._one_partition_hint()) -}}
 {% endmacro %}
 
+{#- ORDER BY of the output: groups, user, metrics in the order asked, k (the whole
+    list last), each direction and null order spelled out. -#}
 {% macro _output_order(spec) %}
     {%- set keys = [] -%}
     {%- for column in spec.groups + ([spec.user] if spec.per_user else []) -%}

@@ -11,11 +11,18 @@
     every cutoff is finite and they are few (a column each). -#}
 
 {#- The interactions with rw_ideal_rank, each row's position in its user's
-    ideal list, for rw_user_truth_counts to read. -#}
+    ideal list, for rw_user_truth_counts to read under the name it reads
+    rw_interactions by. -#}
 {% macro _ranked_interactions(spec) %}
-    {%- set user = rankwise._partition_columns(spec) ~ 'rw_user' -%}
-    {{ return('(\n        select\n            rw_interactions.*,\n            row_number() over (partition by ' ~ user
-              ~ ' order by rw_relevance desc nulls last) as rw_ideal_rank\n        from rw_interactions\n    ) as rw_interactions') }}
+    {%- set ranked -%}
+(
+        select
+            rw_interactions.*,
+            row_number() over (partition by {{ rankwise._partition_columns(spec) }}rw_user order by rw_relevance desc nulls last) as rw_ideal_rank
+        from rw_interactions
+    ) as rw_interactions
+    {%- endset -%}
+    {{ return(ranked) }}
 {% endmacro %}
 
 {#- rw_user_truth_counts' IDCG columns: per cutoff, the DCG terms of the
