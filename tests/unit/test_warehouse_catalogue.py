@@ -82,6 +82,11 @@ def construct(node: exp.Expression, sql: str, dialect: str) -> tuple[str, str] |
         return None
     if isinstance(node, exp.If) and isinstance(node.parent, exp.Case):
         return None  # a WHEN branch
+    if isinstance(node, exp.Hint):
+        return None  # counted at each hint it holds
+    if isinstance(node.parent, exp.Hint):
+        # a hint (/*+ COALESCE(1) */) by its name, which the references list apart from the function of that name
+        return ("clause", (node.name if isinstance(node, exp.Anonymous) else node.sql_name()).lower() + " hint")
     if isinstance(node, exp.Table):
         # a table by name, or a table function (counted at the function)
         return None if isinstance(node.this, (exp.Identifier, exp.Func)) else ("node", "Table of " + type(node.this).__name__)
@@ -248,6 +253,15 @@ def test_the_walk_names_the_constructs_it_meets() -> None:
     expected |= {("function", name) for name in ("row_number", "coalesce", "sum", "count", "cast")}
     expected |= {("operator", name) for name in ("%", "=", "is", "not", ">")} | {("type", "bigint")}
     assert expected <= set(found), sorted(expected - set(found))
+
+
+def test_the_walk_names_a_hint_apart_from_the_function_of_its_name() -> None:
+    """Databricks documents the COALESCE hint on its page of hints; the
+    function coalesce() says nothing of it, and the hint is no function."""
+    found = construct_names("select /*+ COALESCE(1) */ * from t order by a", "databricks")
+    assert ("clause", "coalesce hint") in found and ("function", "coalesce") not in found
+    assert not outside_catalogue("select /*+ COALESCE(1) */ * from t order by a", "databricks")
+    assert ("clause", "repartition hint") in outside_catalogue("select /*+ REPARTITION(4) */ * from t", "databricks")
 
 
 def test_the_walk_reads_cast_types_as_written() -> None:
