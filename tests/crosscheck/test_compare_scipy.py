@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.stats
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.multitest import multipletests
 
@@ -72,7 +72,9 @@ def _expected(recommendations: pd.DataFrame, interactions: pd.DataFrame, baselin
                    "mean": both[model].mean(), "baseline_mean": both[base].mean(), "diff": difference.mean(),
                    "wins": int((difference > 0).sum()), "losses": int((difference < 0).sum()),
                    "ties": int((difference == 0).sum())}
-            sd = difference.std(ddof=1) if n >= 2 else math.nan
+            # differences all equal have no spread, though their floating mean may
+            # miss them by an ulp and leave pandas a standard deviation of 1e-17
+            sd = (0.0 if difference.min() == difference.max() else difference.std(ddof=1)) if n >= 2 else math.nan
             if n >= 2 and sd > 0:
                 test = scipy.stats.ttest_1samp(difference, 0.0)
                 low, high = scipy.stats.t.interval(confidence, n - 1, loc=difference.mean(), scale=sd / math.sqrt(n))
@@ -170,6 +172,8 @@ def _list_inputs(n_users: int, seed: int) -> dict:
     return {"items": items, "train": pd.DataFrame(train, columns=["user_id", "item_id"]), "item_group_col": "genre"}
 
 
+# arp@2 of m0 and m2 differs by the same amount for every user they share
+@example(n_models=4, n_users=5, seed=914, coverage=0.8, with_baseline=False, correction="holm")
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n_models=st.integers(2, 4), n_users=st.integers(5, 60), seed=st.integers(0, 2**32 - 1),
        coverage=st.sampled_from([0.5, 0.8, 1.0]), with_baseline=st.booleans(), correction=st.sampled_from(["holm", "bh"]))
