@@ -116,29 +116,46 @@ rw_list_means as (
 
 {#- What the item-value metrics asked read of each recommended item: every
     planned stage whose registry entry has `item_columns` ({'when': a read,
-    'alias', 'on': 'item', 'user_item', 'partition' or 'all', 'columns': the
-    macro naming its columns, columns(alias, spec)}) and whose `when` one of
-    those metrics reads, as the joins to rw_recommendations (`recommendation`)
-    and the columns each adds for the formulas. -#}
+    'alias', 'on': 'item', 'user_item', 'user' (the list's row, matched on
+    every group column), 'partition' or 'all', 'columns': the macro naming its
+    columns, columns(alias, spec), and optionally 'covers': a macro that says
+    whether the stage answers the read for every item-value metric asked,
+    covers(spec)}) and whose `when` one of those metrics reads, as the joins to
+    rw_recommendations (`recommendation`) and the columns each adds for the
+    formulas. Where a stage with `covers` answers a read, the other stages
+    offering that read are not joined for it. -#}
 {% macro _item_column_joins(spec) %}
     {%- set reads = [] -%}
     {%- for entry in spec.item_value_metrics %}{% do reads.extend(entry.reads) %}{% endfor -%}
+    {%- set offering = [] -%}
+    {%- set covered = [] -%}
+    {%- for name in spec.stages -%}
+        {%- set item_columns = spec.stage_plan[name].get('item_columns') -%}
+        {%- if item_columns is not none and item_columns.when in reads -%}
+            {%- do offering.append(name) -%}
+            {%- if item_columns.covers is defined and rankwise[item_columns.covers](spec) %}{% do covered.append(item_columns.when) %}{% endif -%}
+        {%- endif -%}
+    {%- endfor -%}
     {%- set columns = {} -%}
     {%- set joins = [] -%}
-    {%- for name in spec.stages -%}
+    {%- for name in offering -%}
         {%- set stage = spec.stage_plan[name] -%}
-        {%- set item_columns = stage.get('item_columns') -%}
-        {%- if item_columns is not none and item_columns.when in reads -%}
+        {%- set item_columns = stage.item_columns -%}
+        {%- set covers = item_columns.covers is defined and rankwise[item_columns.covers](spec) -%}
+        {%- if covers or item_columns.when not in covered -%}
             {%- set alias, on = item_columns.alias, item_columns.on -%}
             {%- do columns.update(rankwise[item_columns.columns](alias, spec)) -%}
-            {%- set partitions = rankwise._partitions_match(alias, 'recommendation', spec) -%}
             {%- if on == 'all' -%}
                 {%- do joins.append('cross join ' ~ stage.cte ~ ' as ' ~ alias) -%}
+            {%- elif on == 'user' -%}
+                {%- do joins.append('left join ' ~ stage.cte ~ ' as ' ~ alias ~ '\n            on ' ~ alias ~ '.rw_user = recommendation.rw_user'
+                                    ~ rankwise._groups_match(alias, 'recommendation', spec.groups)) -%}
             {%- else -%}
                 {%- set keys = {'item': alias ~ '.rw_item = recommendation.rw_item',
                                 'user_item': alias ~ '.rw_user = recommendation.rw_user and ' ~ alias ~ '.rw_item = recommendation.rw_item',
                                 'partition': '1 = 1'}[on] -%}
-                {%- do joins.append('left join ' ~ stage.cte ~ ' as ' ~ alias ~ '\n            on ' ~ keys ~ partitions) -%}
+                {%- do joins.append('left join ' ~ stage.cte ~ ' as ' ~ alias ~ '\n            on ' ~ keys
+                                    ~ rankwise._partitions_match(alias, 'recommendation', spec)) -%}
             {%- endif -%}
         {%- endif -%}
     {%- endfor -%}
@@ -165,4 +182,30 @@ rw_list_means as (
 {% macro _shown_relevance_columns(alias, spec) %}
     {%- set relevant = alias ~ '.rw_item is not null' if spec.relevance is none else rankwise._is_relevant(alias ~ '.rw_relevance', spec) -%}
     {{ return({'relevant': 'case when ' ~ relevant ~ ' then 1 else 0 end'}) }}
+{% endmacro %}
+
+{#- Whether a shown item is relevant, read off its list's relevant ranks
+    (rw_list_bits, rank_bits.sql): the bit of its rank. Reading the list's one
+    row replaces a second join of every recommended row to the interactions by
+    (user, item), which the judged components' join has already made. -#}
+{% macro _shown_relevance_bit_columns(alias, spec) %}
+    {%- set relevant = '(' ~ alias ~ '.rw_relevant_ranks & ' ~ rankwise._rank_bit('recommendation.rw_rank') ~ ') <> 0' -%}
+    {{ return({'relevant': 'case when ' ~ relevant ~ ' then 1 else 0 end'}) }}
+{% endmacro %}
+
+{#- Whether rw_list_bits holds every shown item's relevance that an item-value
+    metric asked reads: each such metric's cutoff is within the ranks the bits
+    hold (the largest cutoff of the per-user metrics), and the bits' relevance
+    is the shown items' (_shown_relevance_columns: without a relevance column
+    every interaction is relevant, which the bits say when the threshold
+    admits relevance 1). -#}
+{% macro _list_bits_hold_shown_relevance(spec) %}
+    {%- set held = spec.cutoffs | reject('none') | list -%}
+    {%- if held | length == 0 or (spec.relevance is none and spec.relevance_threshold > 1) -%}
+        {{ return(false) }}
+    {%- endif -%}
+    {%- for entry in spec.item_value_metrics if 'shown_relevance' in entry.reads and (entry.k is none or entry.k > held | max) -%}
+        {{ return(false) }}
+    {%- endfor -%}
+    {{ return(true) }}
 {% endmacro %}

@@ -27,9 +27,11 @@
       item_columns  what it adds to each recommended item for the item-value
                   metrics (rw_list_values: _item_column_joins): {'when': the
                   read of a metric that plans the join, 'alias', 'on': 'item',
-                  'user_item', 'partition' or 'all', 'columns': the macro
-                  naming the columns, columns(alias, spec)}; list_values reads
-                  it without naming it
+                  'user_item', 'user', 'partition' or 'all', 'columns': the
+                  macro naming the columns, columns(alias, spec), and 'covers'
+                  where a stage planned for other metrics can answer the read
+                  in place of the stage the read plans}; list_values reads it
+                  without naming it
       before      the stages that read it without naming it (a stage with
                   item_columns is read by list_values): planned after it
       output      a SELECT of the result, not a CTE
@@ -64,7 +66,10 @@
                               'providers': {'running_hits': {'cte': 'rw_judged', 'writes': '_stage_judged_rows', 'reads': ['recommendations', 'interactions'],
                                                              'after': ['relevance_scale', 'truth_counts', 'ideal_prefixes', 'pooled_before']}}},
         'list_bits':         {'row': 'list with a judged item: its judged and relevant ranks as bits, DCG per cutoff', 'strategy': 'judged',
-                              'providers': {'rank_bits': {'cte': 'rw_list_bits', 'writes': '_stage_list_bits', 'reads': ['recommendations', 'interactions']}}},
+                              'providers': {'rank_bits': {'cte': 'rw_list_bits', 'writes': '_stage_list_bits', 'reads': ['recommendations', 'interactions'],
+                                                          'item_columns': {'when': 'shown_relevance', 'alias': 'shown', 'on': 'user',
+                                                                           'columns': '_shown_relevance_bit_columns',
+                                                                           'covers': '_list_bits_hold_shown_relevance'}}}},
         'judged_lists':      {'row': '(list, cutoff) with a judged item within it: the judged components', 'cte': 'rw_judged_lists',
                               'strategy': 'judged',
                               'providers': {'running_hits': {'writes': '_stage_judged_lists__running_hits', 'reads': ['judged_rows', 'cutoffs']},
@@ -191,8 +196,8 @@
                               'provides': {'reference_lists': []}},
         'list_values':       {'row': "list: each list-level metric's value at its cutoff", 'cte': 'rw_list_values', 'writes': '_stage_list_values',
                               'reads': ['recommendations'],
-                              'after': ['train_items', 'train_totals', 'catalog', 'interactions', 'reference_overlap', 'train_profiles', 'calibration',
-                                        'list_diversity'],
+                              'after': ['train_items', 'train_totals', 'catalog', 'interactions', 'list_bits', 'reference_overlap', 'train_profiles',
+                                        'calibration', 'list_diversity'],
                               'provides': {'own_item_count': []}},
         'list_means':        {'row': "group: each list-level metric's mean over its lists", 'cte': 'rw_list_means', 'writes': '_stage_list_means',
                               'reads': ['list_values']},

@@ -118,6 +118,27 @@ def test_serendipity_and_intra_list_diversity_match_their_definitions(case: Beyo
 
 
 @FEWER
+@given(case=beyond_cases(), k=st.integers(1, 12), beyond=st.integers(0, 3), data=st.data())
+def test_serendipity_beside_the_accuracy_metrics_reads_relevance_off_their_rank_bits(case: BeyondCase, k: int,
+                                                                                   beyond: int, data) -> None:
+    """Beside a per-user metric whose cutoff holds serendipity's, a shown item's
+    relevance is read off its list's relevant ranks (rw_list_bits), not by a
+    second join to the interactions: the same values, on graded interactions of
+    which those of relevance 2 and up are relevant."""
+    metrics = [f"serendipity@{k}", f"ndcg@{k + beyond}"]
+    assert "rw_list_bits as shown" in rankwise.sql("recommendations", "interactions", metrics, items="items",
+                                                   train="train", relevance_col="relevance")
+    grades = data.draw(st.lists(st.integers(0, 3), min_size=len(case.interactions), max_size=len(case.interactions)))
+    interactions = case.interactions.assign(relevance=grades)
+    table = rankwise.evaluate(case.recommendations, interactions, metrics, items=case.items, train=case.train,
+                              relevance_col="relevance", relevance_threshold=2, per_user=True)
+    rows = table[table["metric"] == "serendipity"]
+    relevant = interactions[interactions["relevance"] >= 2][["user_id", "item_id"]]
+    assert dict(zip(rows["user_id"], rows["value"])) == pytest.approx(
+        reference.serendipity(case.recommendations, relevant, case.train, case.items, k), abs=1e-12)
+
+
+@FEWER
 @given(case=beyond_cases(), k=st.integers(1, 12))
 def test_serendipity_and_hamming_diversity_match_rectools(case: BeyondCase, k: int) -> None:
     """Serendipity, and IntraListDiversity with PairwiseHammingDistanceCalculator
