@@ -227,6 +227,27 @@ def test_the_beyond_accuracy_metrics_read_the_catalog_and_train_on_spark(spark) 
     _assert_same_table(result, expected, ["example_id", "model", "metric", "k"])
 
 
+def test_serendipity_beside_the_accuracy_metrics_is_the_same_on_spark(spark) -> None:
+    """Beside ndcg at a cutoff that holds serendipity's, Spark reads each shown
+    item's relevance off its list's relevant ranks (rw_list_bits), by model and
+    fold: the values DuckDB gives each metric asked alone."""
+    frames = {role: _seed(f"input__beyond__{role}") for role in ("recommendations", "interactions", "train", "items")}
+    arguments = {"metrics": ["serendipity@3", "ndcg@5"], "group_by": ["model"], "partition_by": ["example_id"],
+                 "per_user": True}
+    assert "rw_list_bits as shown" in rankwise.sql("recommendations", "interactions", dialect="spark", items="items",
+                                                   train="train", **arguments)
+    on_spark = {role: to_spark(spark, frame) for role, frame in frames.items()}
+    result = rankwise.evaluate(on_spark["recommendations"], on_spark["interactions"], items=on_spark["items"],
+                               train=on_spark["train"], output="pandas", **arguments)
+    # each metric alone on DuckDB: serendipity there joins the interactions
+    alone = {key: value for key, value in arguments.items() if key != "metrics"}
+    expected = pd.concat([rankwise.evaluate(frames["recommendations"], frames["interactions"], ["serendipity@3"],
+                                            items=frames["items"], train=frames["train"], **alone),
+                          rankwise.evaluate(frames["recommendations"], frames["interactions"], ["ndcg@5"], **alone)],
+                         ignore_index=True)
+    _assert_same_table(result, expected, ["example_id", "model", "user_id", "metric", "k"])
+
+
 def test_the_reference_list_and_inverse_propensity_metrics_are_the_same_on_spark(spark) -> None:
     """integration_tests/models/reference_overlap__actual.sql's and
     propensity__actual.sql's calls, the inputs Spark DataFrames, checked (a

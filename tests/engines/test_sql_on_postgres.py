@@ -102,3 +102,44 @@ def test_idcg_summed_with_the_truth_counts_gives_duckdbs_numbers(tmp_path: Path)
             assert on_postgres["value"].astype(float).to_numpy() == pytest.approx(
                 on_duckdb["value"].to_numpy(), abs=1e-9), options
             assert (on_duckdb.loc[on_duckdb["metric"] == "idcg", "value"] > 0).any()
+
+
+@pytest.mark.needs_engines("postgres")
+def test_serendipity_beside_the_accuracy_metrics_gives_duckdbs_numbers(tmp_path: Path) -> None:
+    """Beside ndcg, PostgreSQL reads each shown item's relevance off its list's
+    relevant ranks (rw_list_bits); the values are DuckDB's for each metric
+    asked alone, with the default threshold and with relevance 2 and up
+    relevant, as means and per user."""
+    recommendations, interactions = _graded(1)
+    recommendations, interactions = recommendations.drop(columns="fold"), interactions.drop(columns="fold")
+    rng = np.random.default_rng(1)
+    items = pd.DataFrame({"item_id": np.arange(70)})
+    train = pd.DataFrame({"user_id": rng.choice(recommendations["user_id"].unique(), 400),
+                          "item_id": rng.zipf(1.5, 400) % 60})
+    with _cursor(tmp_path) as cursor:
+        for name, frame, columns in [("recs", recommendations, "user_id text, item_id bigint, rank bigint"),
+                                     ("truth", interactions, "user_id text, item_id bigint, relevance double precision"),
+                                     ("items", items, "item_id bigint"), ("train", train, "user_id text, item_id bigint")]:
+            cursor.execute(f"create table {name} ({columns})")
+            placeholders = ", ".join(["%s"] * frame.shape[1])
+            cursor.executemany(f"insert into {name} values ({placeholders})",
+                               [tuple(int(value) if isinstance(value, np.integer) else value for value in row)
+                                for row in frame.itertuples(index=False)])
+        for options in [{}, {"relevance_threshold": 2}, {"per_user": True}]:
+            arguments = dict(k=[3, 10], relevance_col="relevance", confidence=None, **options)
+            sql = rankwise.sql("recs", "truth", ["serendipity", "ndcg"], dialect="postgres", items="items",
+                               train="train", **arguments)
+            assert "rw_list_bits as shown" in sql
+            cursor.execute(sql)
+            on_postgres = pd.DataFrame(cursor.fetchall(), columns=[column.name for column in cursor.description])
+            # each metric alone on DuckDB: serendipity there joins the interactions
+            on_duckdb = pd.concat([rankwise.evaluate(recommendations, interactions, ["serendipity"], items=items,
+                                                     train=train, **arguments),
+                                   rankwise.evaluate(recommendations, interactions, ["ndcg"], **arguments)])
+            keys = ["metric", "k"] + (["user_id"] if options.get("per_user") else [])
+            on_postgres = on_postgres.sort_values(keys).reset_index(drop=True)
+            on_duckdb = on_duckdb.sort_values(keys).reset_index(drop=True)
+            assert len(on_postgres) == len(on_duckdb) > 0, options
+            assert on_postgres["value"].astype(float).to_numpy() == pytest.approx(
+                on_duckdb["value"].to_numpy(), abs=1e-9), options
+            assert (on_duckdb.loc[on_duckdb["metric"] == "serendipity", "value"] > 0).any(), options
