@@ -24,6 +24,8 @@ reports.
                             100000) against pytrec_eval and ranx, import and a cold command
     --spark-call-cost FILE  the price of a call on Spark: the first call in a fresh local session and
                             the calls after it, at each --users (default 2000), --repeat processes
+    --warm FILE             DuckDB's queries warm, in one process: the floor query and the rankwise
+                            tools of --tools (default: both accuracy tools), --repeat rounds in turn
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import json
 import os
 from pathlib import Path
 
-from benchmarks import call_cost, diagnostics, harness, report, spark_call_cost
+from benchmarks import call_cost, diagnostics, harness, report, spark_call_cost, warm_queries
 from benchmarks.call_cost import CALL_COST_SIZES
 from benchmarks.spark_call_cost import SPARK_CALL_COST_SIZES
 from benchmarks.generate import DATA_ROOT, DENSITIES, SIZES
@@ -51,7 +53,7 @@ def _parser() -> argparse.ArgumentParser:
                              + " ".join(map(str, DENSITIES)) + ")")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--repeat-calls", type=int, default=15, help="--call-cost: the calls timed per tool (default 15)")
-    parser.add_argument("--tools", nargs="+", default=list(WORKERS), choices=list(WORKERS) + ENGINE_WORKERS,
+    parser.add_argument("--tools", nargs="+", choices=list(WORKERS) + ENGINE_WORKERS,
                         metavar="TOOL", help="default: every tool but those of Spark and PostgreSQL, "
                                              + ", ".join(map(repr, ENGINE_WORKERS))
                                              + " (benchmarks/spark.py, benchmarks/postgres.py)")
@@ -75,6 +77,11 @@ def _parser() -> argparse.ArgumentParser:
                         help="write to FILE the time of rankwise.evaluate's first call in a fresh local Spark "
                              "session and of the calls after it (two models, graded, with the checks), at each "
                              "--users (default 2000) and one --hit-density, the median of --repeat processes")
+    parser.add_argument("--warm", type=Path, metavar="FILE",
+                        help="write to FILE the median time of the floor query and of the rankwise tools of --tools "
+                             "(of " + ", ".join(map(repr, warm_queries.WARM_TOOLS[1:])) + "; default the first two) "
+                             "over --repeat rounds in one warm process, at each --users and --hit-density, each "
+                             "against the floor query's")
     parser.add_argument("--k-sweep", type=int, nargs="?", const=1000, metavar="K_MAX",
                         help=f"scale check: {', '.join(K_SWEEP_METRICS)} at every k from 1 to K_MAX (default 1000) "
                              f"on {K_SWEEP_USERS} users")
@@ -127,7 +134,10 @@ def main() -> None:
                            else SPARK_CALL_COST_SIZES if arguments.spark_call_cost else SIZES)
     if arguments.completion and not (arguments.memory_limit and arguments.temp_directory):
         parser.error("--completion needs --memory-limit and --temp-directory: the point is completing within them")
-    diagnosing = bool(arguments.profile or arguments.pushdown or arguments.call_cost or arguments.spark_call_cost)
+    if arguments.tools is None:
+        arguments.tools = warm_queries.DEFAULT_WARM_TOOLS if arguments.warm else list(WORKERS)
+    diagnosing = bool(arguments.profile or arguments.pushdown or arguments.call_cost or arguments.spark_call_cost
+                      or arguments.warm)
     scale_checking = bool(arguments.k_sweep or arguments.many_groups or arguments.compare or arguments.diversity)
     if diagnosing and scale_checking:
         parser.error("--profile and --pushdown run apart from the scale checks (--k-sweep, --many-groups, --compare, "
@@ -148,6 +158,9 @@ def main() -> None:
     if arguments.spark_call_cost:
         spark_call_cost.spark_call_cost(arguments.data_root, arguments.users, arguments.hit_density[0],
                                         arguments.spark_call_cost, arguments.repeat)
+    if arguments.warm:
+        warm_queries.warm_queries(arguments.data_root, arguments.users, arguments.hit_density, arguments.tools,
+                                  arguments.warm, arguments.repeat)
     if arguments.pushdown:
         diagnostics.pushdown(arguments.data_root, arguments.users[0], arguments.hit_density[0], arguments.pushdown)
     if scale_checking:
