@@ -122,8 +122,8 @@ rw_list_means as (
     whether the stage answers the read for every item-value metric asked,
     covers(spec)}) and whose `when` one of those metrics reads, as the joins to
     rw_recommendations (`recommendation`) and the columns each adds for the
-    formulas. Where a stage with `covers` answers a read, the other stages
-    offering that read are not joined for it. -#}
+    formulas. A stage with `covers` is joined only when it answers the read,
+    and then the other stages offering that read are not joined for it. -#}
 {% macro _item_column_joins(spec) %}
     {%- set reads = [] -%}
     {%- for entry in spec.item_value_metrics %}{% do reads.extend(entry.reads) %}{% endfor -%}
@@ -132,17 +132,18 @@ rw_list_means as (
     {%- for name in spec.stages -%}
         {%- set item_columns = spec.stage_plan[name].get('item_columns') -%}
         {%- if item_columns is not none and item_columns.when in reads -%}
-            {%- do offering.append(name) -%}
-            {%- if item_columns.covers is defined and rankwise[item_columns.covers](spec) %}{% do covered.append(item_columns.when) %}{% endif -%}
+            {%- set covers = none if item_columns.covers is not defined else rankwise[item_columns.covers](spec) -%}
+            {%- do offering.append((name, covers)) -%}
+            {%- if covers %}{% do covered.append(item_columns.when) %}{% endif -%}
         {%- endif -%}
     {%- endfor -%}
     {%- set columns = {} -%}
     {%- set joins = [] -%}
-    {%- for name in offering -%}
+    {#- a stage that can cover a read is joined when it does; the others when none does -#}
+    {%- for name, covers in offering -%}
         {%- set stage = spec.stage_plan[name] -%}
         {%- set item_columns = stage.item_columns -%}
-        {%- set covers = item_columns.covers is defined and rankwise[item_columns.covers](spec) -%}
-        {%- if covers or item_columns.when not in covered -%}
+        {%- if covers or (covers is none and item_columns.when not in covered) -%}
             {%- set alias, on = item_columns.alias, item_columns.on -%}
             {%- do columns.update(rankwise[item_columns.columns](alias, spec)) -%}
             {%- if on == 'all' -%}
