@@ -49,8 +49,8 @@ select
     {{ rankwise.safe_divide('ranked.rw_diff', 'ranked.rw_baseline_mean') }} as relative_diff,
     ranked.rw_diff - ranked.rw_half_width as ci_low,
     ranked.rw_diff + ranked.rw_half_width as ci_high,
-    case when ranked.rw_sd > 0 then ranked.rw_diff / ranked.rw_sd end as effect_size,
-    ranked.rw_t as t_statistic,
+    case when {{ rankwise._differences_spread('ranked') }} then ranked.rw_diff / ranked.rw_sd end as effect_size,
+    case when {{ rankwise._differences_spread('ranked') }} then ranked.rw_t end as t_statistic,
     ranked.rw_p_value as p_value,
     {%- if 'randomization' in spec.tests %}
     ranked.rw_p_randomization as p_randomization,

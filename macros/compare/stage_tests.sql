@@ -129,15 +129,10 @@ rw_comparison_moments as (
     of the differences. The listed differences' population variance is combined
     with the n - listed zeros as two samples are (Chan, Golub and LeVeque 1979),
     which keeps the engines' stable one-pass variance instead of
-    sum(d^2) - n mean^2, which cancels. A standard deviation within 1e-12 of
-    the mean difference is 0: differences equal in exact arithmetic, added in
-    another order, leave one of rounding noise, and a t or d_z over it would be
-    a number of 1e15 that changes from run to run (the ties' rule,
-    _paired_difference). Then t = mean / (sd / sqrt(n)) with n - 1 degrees of
-    freedom, the half width of the t interval, and d_z. -#}
+    sum(d^2) - n mean^2, which cancels. Then t = mean / (sd / sqrt(n)) with
+    n - 1 degrees of freedom, the half width of the t interval, and d_z. -#}
 {% macro _stage_comparison_tests(spec) %}
     {%- set squares = '(moments.rw_var_listed * moments.rw_listed + case when moments.rw_listed > 0 then moments.rw_sum_diff * moments.rw_sum_diff * (moments.rw_n - moments.rw_listed) / (moments.rw_listed * moments.rw_n) else 0e0 end)' -%}
-    {%- set sd = 'sqrt(greatest(' ~ squares ~ ', 0e0) / (moments.rw_n - 1))' -%}
     {%- set p = 0.5 + spec.confidence / 2.0 -%}
     {%- set variables = rankwise._student_t_quantile_variables(p, '(moments.rw_n - 1)') -%}
     {%- set names = ['rw_quantile_x', 'rw_quantile_x_few'] -%}
@@ -152,9 +147,7 @@ rw_comparison_tests as (
             moments.rw_sum_model / moments.rw_n as rw_mean,
             moments.rw_sum_baseline / moments.rw_n as rw_baseline_mean,
             moments.rw_sum_diff / moments.rw_n as rw_diff,
-            case when moments.rw_n < 2 then null
-                 when {{ sd }} <= 1e-12 * abs(moments.rw_sum_diff / moments.rw_n) then 0e0
-                 else {{ sd }} end as rw_sd,
+            case when moments.rw_n >= 2 then sqrt(greatest({{ squares }}, 0e0) / (moments.rw_n - 1)) end as rw_sd,
             case when moments.rw_n >= 2 then moments.rw_n - 1 end as rw_df,
             {#- the t quantile's variable per piece of its polynomial; none for one
                 user, whose 0 degrees would divide by zero (an error in Spark's ANSI mode) #}
@@ -166,6 +159,17 @@ rw_comparison_tests as (
     ) as stats
 )
 {%- endmacro %}
+
+{#- Whether the differences of a comparison row (`alias`: rw_sd, rw_diff) spread
+    beyond rounding: a standard deviation within 1e-12 of the mean difference is
+    the noise differences equal in exact arithmetic leave when each is added in
+    another order (the ties' rule, _paired_difference), over which t and d_z
+    would be numbers of 1e15 that change from run to run. Read where t and d_z
+    are returned: a condition written into rw_sd itself would be repeated in
+    every expression that reads it, which PostgreSQL expands past its memory. -#}
+{% macro _differences_spread(alias) %}
+    {{ return(alias ~ '.rw_sd > 1e-12 * abs(' ~ alias ~ '.rw_diff)') }}
+{% endmacro %}
 
 {#- rw_comparison_p: the two-sided paired t p-value. With every difference equal
     (sd = 0) there is no t: p is 0 when they differ from 0 and undefined when they
