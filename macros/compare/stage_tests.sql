@@ -160,17 +160,6 @@ rw_comparison_tests as (
 )
 {%- endmacro %}
 
-{#- Whether the differences of a comparison row (`alias`: rw_sd, rw_diff) spread
-    beyond rounding: a standard deviation within 1e-12 of the mean difference is
-    the noise differences equal in exact arithmetic leave when each is added in
-    another order (the ties' rule, _paired_difference), over which t and d_z
-    would be numbers of 1e15 that change from run to run. Read where t and d_z
-    are returned: a condition written into rw_sd itself would be repeated in
-    every expression that reads it, which PostgreSQL expands past its memory. -#}
-{% macro _differences_spread(alias) %}
-    {{ return(alias ~ '.rw_sd > 1e-12 * abs(' ~ alias ~ '.rw_diff)') }}
-{% endmacro %}
-
 {#- rw_comparison_p: the two-sided paired t p-value. With every difference equal
     (sd = 0) there is no t: p is 0 when they differ from 0 and undefined when they
     are all 0 (scipy's ttest_rel gives t = inf and p = 0, or nan). Each t's
