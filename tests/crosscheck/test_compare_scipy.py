@@ -73,10 +73,10 @@ def _expected(recommendations: pd.DataFrame, interactions: pd.DataFrame, baselin
                    "wins": int((difference > 0).sum()), "losses": int((difference < 0).sum()),
                    "ties": int((difference == 0).sum())}
             # a spread within 1e-12 of the mean difference is rounding noise: none
-            # (docs/statistics.md), as for differences all equal, whose floating mean
-            # may miss them by an ulp and leave pandas a standard deviation of 1e-17
+            # (docs/statistics.md), also for differences all equal, whose floating
+            # mean may miss them by an ulp and leave pandas a deviation of 1e-17
             sd = difference.std(ddof=1) if n >= 2 else math.nan
-            if n >= 2 and (difference.min() == difference.max() or sd <= 1e-12 * abs(difference.mean())):
+            if n >= 2 and sd <= 1e-12 * abs(difference.mean()):
                 sd = 0.0
             if n >= 2 and sd > 0:
                 test = scipy.stats.ttest_1samp(difference, 0.0)
