@@ -196,13 +196,12 @@ rw_list_means as (
 
 {#- Whether rw_list_bits holds every shown item's relevance that an item-value
     metric asked reads: each such metric's cutoff is within the ranks the bits
-    hold (the largest cutoff of the per-user metrics), and the bits' relevance
-    is the shown items' (_shown_relevance_columns: without a relevance column
-    every interaction is relevant, which the bits say when the threshold
-    admits relevance 1). -#}
+    hold (the largest cutoff of the per-user metrics). Their relevance is the
+    shown items' (_shown_relevance_columns): without a relevance column every
+    interaction is relevant, and the threshold is at most 1 (_resolved_options). -#}
 {% macro _list_bits_hold_shown_relevance(spec) %}
     {%- set held = spec.cutoffs | reject('none') | list -%}
-    {%- if held | length == 0 or (spec.relevance is none and spec.relevance_threshold > 1) -%}
+    {%- if held | length == 0 -%}
         {{ return(false) }}
     {%- endif -%}
     {%- for entry in spec.item_value_metrics if 'shown_relevance' in entry.reads and (entry.k is none or entry.k > held | max) -%}

@@ -44,6 +44,11 @@
     {%- if per_user is not boolean -%}
         {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": argument `per_user` must be true or false; got " ~ rankwise._describe(per_user) ~ ".") }}
     {%- endif -%}
+    {#- without a relevance column every interaction has relevance 1: a threshold
+        above it would leave no item relevant, every binary metric 0 -#}
+    {%- if resolved.relevance_col is none and resolved.relevance_threshold > 1 -%}
+        {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": relevance_threshold=" ~ rankwise._describe(resolved.relevance_threshold) ~ " (or a metric's `rel`) without `relevance_col`: every interaction then has relevance 1, below the threshold, so no item would be relevant and precision, recall, MAP and the like would be 0 for every user. Give `relevance_col`, or a threshold of at most 1.") }}
+    {%- endif -%}
     {%- if resolved.idcg == 'k_positions' and resolved.gain != 'binary' -%}
         {{ exceptions.raise_compiler_error("rankwise." ~ macro_name ~ ": idcg='k_positions' counts every one of the k slots as a relevant item of gain 1, so it needs gain='binary'; got gain=" ~ rankwise._describe(resolved.gain) ~ ".") }}
     {%- endif -%}

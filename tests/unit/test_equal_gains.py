@@ -41,9 +41,9 @@ def _data(seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     {},
     {"gain": "exponential"},
     {"users": "both"},
-    {"relevance_threshold": 2},
+    {"relevance_threshold": 0.5},
     {"convention": "ranx"},
-], ids=["trec_eval", "exponential", "both", "threshold_2", "ranx"])
+], ids=["trec_eval", "exponential", "both", "threshold_half", "ranx"])
 def test_shared_position_sums_give_the_sorted_truths_idcg(seed, per_user, options):
     recommendations, interactions = _data(seed)
     arguments = dict(k=CUTOFFS, partition_by="fold", per_user=per_user, **options)

@@ -167,8 +167,8 @@ def test_numpy_numbers_are_python_numbers(name: str, numpy_value: Any, python_va
     if name == "relevance_threshold":  # the threshold changes the numbers: 2 leaves u1 one relevant item
         assert not expected.equals(evaluate(1))
     if name != "metrics" and name != "per_user":
-        assert rankwise.sql("recs", "truth", ["ndcg@3", "entropy@2"], **{name: numpy_value}) == \
-            rankwise.sql("recs", "truth", ["ndcg@3", "entropy@2"], **{name: python_value})
+        assert rankwise.sql("recs", "truth", ["ndcg@3", "entropy@2"], relevance_col="relevance", **{name: numpy_value}) == \
+            rankwise.sql("recs", "truth", ["ndcg@3", "entropy@2"], relevance_col="relevance", **{name: python_value})
 
 
 @pytest.mark.parametrize("k", [np.int64(5), [np.int64(2), np.int64(5)]], ids=repr)

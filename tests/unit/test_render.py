@@ -128,6 +128,8 @@ BAD_ARGUMENTS = [
     ({"metrics": "ndcg", "per_user": "yes"}, "argument `per_user` must be true or false; got 'yes'."),
     ({"metrics": "ndcg", "per_user": 1}, "argument `per_user` must be true or false; got 1."),
     ({"metrics": "ndcg", "relevance_threshold": "2"}, "argument `relevance_threshold` must be a finite number; got '2'."),
+    ({"metrics": "precision", "relevance_threshold": 2}, "relevance_threshold=2 (or a metric's `rel`) without `relevance_col`: every interaction then has relevance 1"),
+    ({"metrics": ["precision(rel=1.5)@5"]}, "relevance_threshold=1.5 (or a metric's `rel`) without `relevance_col`"),
     ({"metrics": "entropy", "log_base": 1}, "argument `log_base` must be a finite positive number other than 1"),
     ({"metrics": "entropy", "log_base": -2}, "got -2."),
     ({"metrics": "ndcg", "user_col": ""}, "argument `user_col` must be a non-empty column name; got ''."),
@@ -143,11 +145,12 @@ BAD_ARGUMENTS = [
 
 # compare plans its metrics and options with evaluate's planner, and its errors
 # name compare: every case but those of evaluate's own arguments (per_user, a
-# group-level metric) and of the model column, which compare refuses in
-# group_by with its own message.
+# group-level metric), of the model column, which compare refuses in group_by
+# with its own message, and of a metric's `rel`, which compare does not take.
 CALLS_WITH_BAD_ARGUMENTS = [("evaluate", arguments, message) for arguments, message in BAD_ARGUMENTS] + [
     ("compare", arguments, message) for arguments, message in BAD_ARGUMENTS
-    if "per_user" not in arguments and "entropy" not in arguments["metrics"] and "model" not in arguments.get("group_by", [])]
+    if "per_user" not in arguments and "entropy" not in arguments["metrics"] and "model" not in arguments.get("group_by", [])
+    and "(rel=" not in str(arguments["metrics"])]
 
 
 @pytest.mark.parametrize(("macro", "arguments", "message"), CALLS_WITH_BAD_ARGUMENTS,
