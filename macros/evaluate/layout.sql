@@ -5,42 +5,41 @@
     keeps it within the width, outside quoted names and string literals,
     never inside a comment, and continued four spaces deeper. -#}
 {% macro _wrapped_lines(sql, width=160) %}
-    {%- set lines = [] -%}
-    {%- for line in sql.split('\n') -%}
-        {#- a clause that rendered to nothing (an empty GROUP BY) leaves its indent -#}
-        {%- if line and not line.strip() -%}
-        {%- elif line | length <= width -%}
-            {%- do lines.append(line) -%}
-        {%- else -%}
-            {%- do lines.extend(rankwise._wrapped_line(line, width)) -%}
-        {%- endif -%}
+    {#- a clause that rendered to nothing (an empty GROUP BY) leaves its indent: a line of spaces alone, dropped -#}
+    {%- set sql = modules.re.sub('(?:^|\n)[^\\S\n]+\\Z', '', modules.re.sub('(?m)^[^\\S\n]+\n', '', sql)) -%}
+    {#- Jinja loops over the long lines only -#}
+    {%- set state = namespace(sql='', start=0) -%}
+    {%- for long in modules.re.finditer('(?m)^.{' ~ (width + 1) ~ ',}$', sql) -%}
+        {%- set state.sql = state.sql ~ sql[state.start:long.start()] ~ rankwise._wrapped_line(long.group(0), width) | join('\n') -%}
+        {%- set state.start = long.end() -%}
     {%- endfor -%}
-    {{ return(lines | join('\n')) }}
+    {{ return(state.sql ~ sql[state.start:]) }}
 {% endmacro %}
 
-{#- One line as lines of at most `width` characters where its spaces allow. -#}
+{#- One line as lines of at most `width` characters where its spaces allow:
+    each piece ends at the last space within the width (the first, when none
+    is), found by a regular expression over the line with the spaces it may
+    not break at (inside quotes, in a comment) masked, so that Jinja loops
+    over the pieces and the quoted tokens, not over every space. -#}
 {% macro _wrapped_line(line, width) %}
     {%- set indent = ' ' * (line | length - line.lstrip() | length + 4) -%}
-    {#- the spaces a line may break at: outside quotes, before any comment -#}
-    {%- set breaks = [] -%}
-    {%- set ns = namespace(comment=false) -%}
-    {%- for token in modules.re.finditer("'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|`[^`]*`|--| ", line) -%}
-        {%- if token.group(0) == '--' -%}
-            {%- set ns.comment = true -%}
-        {%- elif token.group(0) == ' ' and not ns.comment and token.start() > 0 and line[token.start() - 1] != ' ' -%}
-            {%- do breaks.append(token.start()) -%}
-        {%- endif -%}
+    {%- set masked = namespace(line=line) -%}
+    {%- for token in modules.re.finditer("'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|`[^`]*`|--", line) if ' ' in token.group(0) or token.group(0) == '--' -%}
+        {%- set unbroken = line[token.start():] if token.group(0) == '--' else token.group(0) -%}
+        {%- set masked.line = masked.line[:token.start()] ~ unbroken.replace(' ', '_') ~ masked.line[token.start() + unbroken | length:] -%}
     {%- endfor -%}
+    {#- a break is a space after a character other than a space -#}
     {%- set pieces = [] -%}
-    {%- set state = namespace(start=0, last=none, prefix='') -%}
-    {%- for position in breaks + [line | length] -%}
-        {%- if state.prefix | length + position - state.start > width and state.last is not none -%}
-            {%- do pieces.append(state.prefix ~ line[state.start:state.last]) -%}
-            {%- set state.start = state.last + 1 -%}
-            {%- set state.prefix = indent -%}
-            {%- set state.last = none -%}
-        {%- endif -%}
-        {%- set state.last = position -%}
+    {%- set state = namespace(start=0, prefix='') -%}
+    {%- for _ in range(line | length) -%}
+        {%- set room = width - state.prefix | length -%}
+        {%- set rest = masked.line[state.start:] -%}
+        {%- if rest | length <= room -%}{% break %}{%- endif -%}
+        {%- set piece = (room > 0 and modules.re.match('.{0,' ~ (room - 1) ~ '}[^ ](?= )', rest)) or modules.re.match('.*?[^ ](?= )', rest) -%}
+        {%- if not piece -%}{% break %}{%- endif -%}
+        {%- do pieces.append(state.prefix ~ line[state.start:state.start + piece.end()]) -%}
+        {%- set state.start = state.start + piece.end() + 1 -%}
+        {%- set state.prefix = indent -%}
     {%- endfor -%}
     {%- do pieces.append(state.prefix ~ line[state.start:]) -%}
     {{ return(pieces) }}

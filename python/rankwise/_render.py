@@ -147,7 +147,8 @@ class MacroRenderer:
         self.identity = next(_RENDERERS)
         self.macro_root = macro_root or default_macro_root()
         self.environment = jinja2.sandbox.SandboxedEnvironment(
-            extensions=["jinja2.ext.do"],
+            # dbt's own extensions (dbt_common.clients.jinja.get_environment)
+            extensions=["jinja2.ext.do", "jinja2.ext.loopcontrols"],
             undefined=jinja2.StrictUndefined,
             loader=jinja2.FileSystemLoader(self.macro_root),
             # Compiling the macro files is a cost per process; Jinja's
