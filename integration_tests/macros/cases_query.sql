@@ -23,7 +23,8 @@ from (
 ) as means
 {%- set user_level_metrics = case.metrics | reject('equalto', 'entropy') | list %}
 {%- if user_level_metrics | length > 0 %}
-{%- do arguments.update({'metrics': user_level_metrics, 'per_user': true}) %}
+{#- the means' call has checked these inputs under these options -#}
+{%- do arguments.update({'metrics': user_level_metrics, 'per_user': true, 'validate': false}) %}
 
 union all
 
