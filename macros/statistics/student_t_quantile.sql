@@ -40,11 +40,12 @@
     {#- the quantile of p < 1/2 is minus that of 1 - p -#}
     {%- set upper_tail = 1.0 - p if p > 0.5 else p -%}
     {%- set sign = '-' if p < 0.5 else '' -%}
-    {%- set written = rankwise._student_t_quantile_variables(p, degrees) -%}
+    {#- the pieces are the fit computed while rendering, the render's costliest step: once -#}
     {%- set pieces = rankwise._student_t_quantile_pieces(upper_tail) -%}
+    {%- set written = variables if variables is not none else rankwise._student_t_quantile_variables(p, degrees, pieces) -%}
     {%- set terms = [] -%}
     {%- for piece in (pieces[:1] if whole_degrees else pieces) -%}
-        {%- set w = variables[loop.index0] if variables is not none else written[loop.index0] -%}
+        {%- set w = written[loop.index0] -%}
         {%- set steps = [] -%}
         {%- for coefficient in piece.coefficients[:-1] -%}
             {%- do steps.append(rankwise._double_literal(coefficient) ~ ' + ' ~ w ~ ' * (') -%}
@@ -71,10 +72,10 @@
 {% endmacro %}
 
 {#- The variable of each piece's polynomial, (2u - (low + high)) / (high - low)
-    with u = 1 / `degrees`, as SQL. -#}
-{% macro _student_t_quantile_variables(p, degrees) %}
+    with u = 1 / `degrees`, as SQL; `pieces` the quantile's when computed already. -#}
+{% macro _student_t_quantile_variables(p, degrees, pieces=none) %}
     {%- set variables = [] -%}
-    {%- for piece in rankwise._student_t_quantile_pieces(1.0 - p if p > 0.5 else p) if p != 0.5 -%}
+    {%- for piece in (pieces if pieces is not none else rankwise._student_t_quantile_pieces(1.0 - p if p > 0.5 else p)) if p != 0.5 -%}
         {%- do variables.append('(' ~ rankwise._double_literal(2.0 / (piece.high - piece.low)) ~ ' / ' ~ degrees ~ ' - '
             ~ rankwise._double_literal((piece.high + piece.low) / (piece.high - piece.low)) ~ ')') -%}
     {%- endfor -%}
@@ -87,6 +88,12 @@
     piece: enough for 1e-10 relative error up to p = 0.9999 (measured in
     tests/crosscheck/test_statistics_macros.py). -#}
 {% macro _student_t_quantile_pieces(upper_tail) %}
+    {%- set known = rankwise._student_t_quantile_fits() -%}
+    {{- return(known[upper_tail] if upper_tail in known else rankwise._student_t_quantile_fit(upper_tail)) -}}
+{% endmacro %}
+
+{#- The pieces of _student_t_quantile_pieces, computed. -#}
+{% macro _student_t_quantile_fit(upper_tail) %}
     {%- set pieces = [] -%}
     {%- set ns = namespace(start=none) -%}
     {%- for low, high, n in [(0.0, 0.25, 16), (0.25, 1.0, 20)] -%}
