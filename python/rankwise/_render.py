@@ -205,8 +205,9 @@ class MacroRenderer:
 # to compute in Jinja: the Chebyshev fit of Student's t
 # quantile at a confidence level and its exact quantiles at 1-3 degrees of
 # freedom, which every evaluate with an interval renders.
-# dbt computes it once per compiled model; a Python process reuses it, and so
-# does the next process: the result is kept beside Jinja's bytecode cache (a
+# dbt computes the fit for every call but at the levels whose fits
+# macros/statistics/student_t_quantile_fits.sql keeps; a Python process reuses
+# it at any level, and so does the next process: the result is kept beside Jinja's bytecode cache (a
 # folder of the user's own), keyed by the text of every macro file and the
 # arguments, so an edited macro is never answered from an old result.
 _PURE_MACROS = {"_student_t_quantile_pieces", "_student_t_whole_degree_quantiles"}
