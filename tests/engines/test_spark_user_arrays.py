@@ -86,6 +86,47 @@ def test_the_one_pass_over_user_arrays_gives_duckdbs_numbers(spark, name: str, g
     wrapper_parity.assert_same_table(on_spark, on_duckdb, keys, "Spark")
 
 
+@pytest.mark.filterwarnings("ignore:.*scored on different users")
+def test_a_list_is_collected_within_its_largest_cutoff_and_checked_whole(spark) -> None:  # noqa: F811
+    """With finite cutoffs only, each list's entries are collected up to the
+    largest: the numbers stay DuckDB's, with the checks and without; the
+    checks still read every row, so an item or a rank listed twice past the
+    cutoff is refused with DuckDB's message."""
+    recommendations, interactions = _data(7)
+    arguments = {"metrics": ["precision", "map", "ndcg"], "k": [1, 3, 10], "relevance_col": "relevance",
+                 "group_by": "model", "partition_by": "fold"}
+    assert "collect_list(struct(rw_rank, rw_item)) filter (where rw_rank <= 10)" in rankwise.sql(
+        "recs", "inter", dialect="spark", **arguments)
+    for validate in (True, False):
+        on_spark = rankwise.evaluate(to_spark(spark, recommendations), to_spark(spark, interactions), output="pandas",
+                                     validate=validate, **arguments)
+        on_duckdb = rankwise.evaluate(recommendations, interactions, validate=validate, **arguments)
+        wrapper_parity.assert_same_table(on_spark, on_duckdb, ["fold", "model", "metric", "k"], "Spark")
+    # the checks fused into the means pass these lists, longer than the cutoff,
+    # on the first query (a failed check gives no row, and evaluate then asks again)
+    views = {"recommendations": "rw_test_cutoff_recs", "interactions": "rw_test_cutoff_inter", "items": None, "train": None}
+    to_spark(spark, recommendations).createOrReplaceTempView(views["recommendations"])
+    to_spark(spark, interactions).createOrReplaceTempView(views["interactions"])
+    try:
+        options = {"relevance_col": "relevance"}
+        plan = plan_of("evaluate", macro_arguments("evaluate", arguments["metrics"], arguments["k"], "model", False, options,
+                                                   "fold"), adapter_type="spark")
+        assert spark.sql(render(plan, views, guarded=True)).count() == 3 * 3 * 2 * 2
+    finally:
+        for view in ("recommendations", "interactions"):
+            spark.catalog.dropTempView(views[view])
+    truth = pd.DataFrame({"user_id": ["u1"], "item_id": ["a"]})
+    for problem, changes in (("item", {"item_id": ["a", "b", "c", "c"]}), ("rank", {"rank": [1, 2, 3, 3]})):
+        listed_twice = pd.DataFrame({"user_id": ["u1"] * 4, "item_id": ["a", "b", "c", "d"], "rank": [1, 2, 3, 4]})
+        listed_twice = listed_twice.assign(**changes)
+        with pytest.raises(rankwise.RankwiseError) as on_duckdb:
+            rankwise.evaluate(listed_twice, truth, ["ndcg"], k=2)
+        with pytest.raises(rankwise.RankwiseError) as on_spark:
+            rankwise.evaluate(to_spark(spark, listed_twice), to_spark(spark, truth), ["ndcg"], k=2)
+        assert type(on_spark.value) is type(on_duckdb.value), problem
+        assert str(on_spark.value) == str(on_duckdb.value), problem
+
+
 def test_the_plans_it_does_not_cover_keep_the_other_strategies() -> None:
     def spark_sql(metrics, **options):
         return rankwise.sql("recs", "inter", metrics, k=[5, 10], dialect="spark", **options)

@@ -16,16 +16,23 @@
     (_engine_has_array_lambdas) when every judged component has an array form
     (the component registry's from_user_arrays) and the plan is one set of
     means of the lists, in groups or not (_judged_strategy). A list entry is
-    judged by the first interaction of its user with its item (array_position,
-    or array_contains when the items are all the truth holds): with an
-    interaction listed twice, which the input checks refuse, the join of the
-    other strategies would judge it twice. Only the entries within the
-    largest finite cutoff are looked up. Written in Spark's SQL (lambdas
-    `x -> ...`): https://spark.apache.org/docs/latest/api/sql/index.html -#}
+    judged by the first interaction of its user with its item (array_contains,
+    then array_position for its relevance): with an interaction listed twice,
+    which the input checks refuse, the join of the other strategies would
+    judge it twice. Only the entries within the largest finite cutoff are
+    collected. Spark evaluates each lambda per element outside its generated
+    code, so each pass over the entries is one (filter, transform, aggregate)
+    where a field of an array of structs, or an aggregate's own array, does
+    not need one. Written in Spark's SQL (lambdas `x -> ...`):
+    https://spark.apache.org/docs/latest/api/sql/index.html -#}
 
-{#- The aggregate of rw_list_rows holding each list's entries. -#}
+{#- The aggregate of rw_list_rows holding each list's entries within the
+    largest cutoff (every entry when the whole list is asked): an entry below it
+    is never judged, and each one collected is moved and held per list. -#}
 {% macro _list_entries_aggregate(spec) %}
-    {{ return('collect_list(struct(rw_rank, rw_item))') }}
+    {%- set finite = spec.cutoffs | reject('none') | list -%}
+    {%- set within_cutoffs = ' filter (where rw_rank <= ' ~ (finite | max) ~ ')' if none not in spec.cutoffs else '' -%}
+    {{ return('collect_list(struct(rw_rank, rw_item))' ~ within_cutoffs) }}
 {% endmacro %}
 
 {#- Whether the interactions differ in more than their item: without a
@@ -45,18 +52,20 @@
 {% endmacro %}
 
 {#- The aggregate of rw_user_truth_counts holding each user's items, in the
-    order of its entries where it has them (the same aggregate, read twice). -#}
+    order of its entries where it has them (the same aggregate, read twice;
+    a field of an array of structs is the array of that field). -#}
 {% macro _truth_items_aggregate(spec) %}
     {%- set entries = rankwise._truth_entries_aggregate(spec) -%}
-    {{ return('collect_list(rw_item)' if entries is none else 'transform(' ~ entries ~ ', rw_judgement -> rw_judgement.rw_item)') }}
+    {{ return('collect_list(rw_item)' if entries is none else entries ~ '.rw_item') }}
 {% endmacro %}
 
 {#- The input guard's flag of a list (side 'lists') or of a user's truth
     ('truth') holding an item (`field` rw_item) or a rank (rw_rank) twice: the
-    distinct values among the entries collected anyway, against the rows. A
-    NULL counts as a value here, and is a problem row of its own. -#}
+    distinct values among every row's (a list's entries hold those within the
+    cutoffs alone), against the rows. A NULL counts as a value here, and is a
+    problem row of its own. -#}
 {% macro _repeated_in_entries(spec, side, field) %}
-    {%- set values = 'transform(' ~ rankwise._list_entries_aggregate(spec) ~ ', rw_value -> rw_value.' ~ field ~ ')' if side == 'lists' else rankwise._truth_items_aggregate(spec) -%}
+    {%- set values = 'collect_list(' ~ field ~ ')' if side == 'lists' else rankwise._truth_items_aggregate(spec) -%}
     {{ return('case when size(array_distinct(' ~ values ~ ')) < count(*) then 1 else 0 end') }}
 {% endmacro %}
 
@@ -66,9 +75,6 @@
     judged entries (NULL without a list, none without truth) and, for the input
     guard, the problems of both sides. -#}
 {% macro _stage_user_rows(spec) %}
-    {%- set finite = spec.cutoffs | reject('none') | list -%}
-    {%- set within_cutoffs = 'rw_entry.rw_rank <= ' ~ (finite | max) if none not in spec.cutoffs else none -%}
-    {%- set looked_up = 'filter(list.rw_list_entries, rw_entry -> ' ~ within_cutoffs ~ ')' if within_cutoffs is not none else 'list.rw_list_entries' -%}
     {%- set list_repeats = ' + list.rw_check_items' ~ (' + list.rw_check_ranks' if spec.score is none else '') -%}
 rw_user_rows as (
     select
@@ -88,37 +94,28 @@ rw_user_rows as (
         {%- if 'idcg' in spec.components and not rankwise._planned(spec, 'ideal_gains') %}
         {#- the user's relevances in their best order, IDCG's ideal list (NULL
             without truth) #}
-        sort_array(transform(truth.rw_truth_entries, rw_judgement -> rw_judgement.rw_relevance), false) as rw_ideal_relevances,
+        sort_array(truth.rw_truth_entries.rw_relevance, false) as rw_ideal_relevances,
         {%- endif %}
-        {#- each list entry within the largest cutoff found among the truth's
-            items, with the relevance of the interaction found #}
+        {#- each list entry (within the largest cutoff) found among the truth's
+            items, with the relevance of the interaction found: looked up by
+            position for the entries found alone, in one filter over the list #}
         {%- if rankwise._truth_entries_are_items(spec) %}
         {%- set relevance = 'cast(1 as ' ~ rankwise.type_float64() ~ ')' %}
+        {%- else %}
+        {%- set found = 'element_at(truth.rw_truth_entries, cast(array_position(truth.rw_truth_items, rw_entry.rw_item) as int))' %}
+        {%- set relevance = found ~ '.rw_relevance' %}
+        {%- endif %}
         sort_array(transform(
-            filter(list.rw_list_entries, rw_entry -> {{ within_cutoffs ~ ' and ' if within_cutoffs is not none }}array_contains(truth.rw_truth_items, rw_entry.rw_item)),
+            filter(list.rw_list_entries, rw_entry -> array_contains(truth.rw_truth_items, rw_entry.rw_item)),
             rw_entry -> named_struct(
                 'rw_rank', rw_entry.rw_rank,
                 'rw_relevance', {{ relevance }},
                 'rw_is_relevant', case when {{ rankwise._is_relevant(relevance, spec) }} then 1 else 0 end
-            )
-        )) as rw_judged_entries
-        {%- else %}
-        {%- set found = 'element_at(truth.rw_truth_entries, cast(rw_entry.rw_found as int))' %}
-        sort_array(transform(
-            filter(
-                transform({{ looked_up }},
-                    rw_entry -> named_struct('rw_rank', rw_entry.rw_rank, 'rw_found', array_position(truth.rw_truth_items, rw_entry.rw_item))),
-                rw_entry -> rw_entry.rw_found > 0),
-            rw_entry -> named_struct(
-                'rw_rank', rw_entry.rw_rank,
-                'rw_relevance', {{ found }}.rw_relevance,
-                'rw_is_relevant', case when {{ rankwise._is_relevant(found ~ '.rw_relevance', spec) }} then 1 else 0 end
                 {%- if spec.propensity is not none %},
                 'rw_weight', {{ found }}.rw_weight
                 {%- endif %}
             )
         )) as rw_judged_entries
-        {%- endif %}
     from rw_list_rows as list
     full join rw_user_truth_counts as truth
         on truth.rw_user = list.rw_user{{ rankwise._partitions_match('list', 'truth', spec) }}
