@@ -13,3 +13,10 @@
 {% macro duckdb___distinct_small_ranks(rank) %}
     {{- return('bit_count(bit_or(case when (' ~ rank ~ ') between 1 and 63 and (' ~ rank ~ ') = floor(' ~ rank ~ ') then cast(1 as bigint) << cast((' ~ rank ~ ') - 1 as integer) end))') -}}
 {% endmacro %}
+
+{#- Spark: the same bits, shifted by shiftleft (documented on Spark and on
+    Databricks, which dispatches here):
+    https://spark.apache.org/docs/latest/api/sql/index.html#shiftleft -#}
+{% macro spark___distinct_small_ranks(rank) %}
+    {{- return('bit_count(bit_or(case when (' ~ rank ~ ') between 1 and 63 and (' ~ rank ~ ') = floor(' ~ rank ~ ') then shiftleft(cast(1 as bigint), cast((' ~ rank ~ ') - 1 as integer)) end))') -}}
+{% endmacro %}

@@ -90,9 +90,14 @@ def test_the_one_pass_over_user_arrays_gives_duckdbs_numbers(spark, name: str, g
 def test_a_list_is_collected_within_its_largest_cutoff_and_checked_whole(spark) -> None:  # noqa: F811
     """With finite cutoffs only, each list's entries are collected up to the
     largest: the numbers stay DuckDB's, with the checks and without; the
-    checks still read every row, so an item or a rank listed twice past the
-    cutoff is refused with DuckDB's message."""
+    checks still read every row (the ranks in 1..63 as bits, the others as
+    values), so an item or a rank listed twice past the cutoff, or past rank
+    63, is refused with DuckDB's message."""
     recommendations, interactions = _data(7)
+    long_list = pd.DataFrame({"fold": "f1", "model": "a", "user_id": "u1", "item_id": range(100, 170),
+                              "rank": range(1, 71), "score": 0.5})
+    recommendations = pd.concat([recommendations[(recommendations["user_id"] != "u1") | (recommendations["fold"] != "f1")
+                                                 | (recommendations["model"] != "a")], long_list], ignore_index=True)
     arguments = {"metrics": ["precision", "map", "ndcg"], "k": [1, 3, 10], "relevance_col": "relevance",
                  "group_by": "model", "partition_by": "fold"}
     assert "collect_list(struct(rw_rank, rw_item)) filter (where rw_rank <= 10)" in rankwise.sql(
@@ -116,7 +121,8 @@ def test_a_list_is_collected_within_its_largest_cutoff_and_checked_whole(spark) 
         for view in ("recommendations", "interactions"):
             spark.catalog.dropTempView(views[view])
     truth = pd.DataFrame({"user_id": ["u1"], "item_id": ["a"]})
-    for problem, changes in (("item", {"item_id": ["a", "b", "c", "c"]}), ("rank", {"rank": [1, 2, 3, 3]})):
+    for problem, changes in (("item", {"item_id": ["a", "b", "c", "c"]}), ("rank", {"rank": [1, 2, 3, 3]}),
+                             ("rank past 63", {"rank": [1, 2, 70, 70]})):
         listed_twice = pd.DataFrame({"user_id": ["u1"] * 4, "item_id": ["a", "b", "c", "d"], "rank": [1, 2, 3, 4]})
         listed_twice = listed_twice.assign(**changes)
         with pytest.raises(rankwise.RankwiseError) as on_duckdb:

@@ -268,6 +268,7 @@ DATABRICKS = _pages(
     (_DB + "functions/array.html", "function", "array"),
     (_DB + "functions/aggregate.html", "function", "aggregate"),
     (_DB + "functions/collect_list.html", "function", "collect_list"),
+    (_DB + "functions/collect_list.html", "clause", "filter"),
     (_DB + "functions/struct.html", "function", "struct"),
     (_DB + "functions/named_struct.html", "function", "named_struct"),
     (_DB + "functions/filter.html", "function", "filter"),

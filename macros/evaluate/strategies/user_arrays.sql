@@ -21,18 +21,30 @@
     which the input checks refuse, the join of the other strategies would
     judge it twice. Only the entries within the largest finite cutoff are
     collected. Spark evaluates each lambda per element outside its generated
-    code, so each pass over the entries is one (filter, transform, aggregate)
-    where a field of an array of structs, or an aggregate's own array, does
-    not need one. Written in Spark's SQL (lambdas `x -> ...`):
+    code: a field of the entries is read as an array of that field where the
+    engine can (_array_field), and the entries are judged in one filter.
+    Written in Spark's SQL (lambdas `x -> ...`):
     https://spark.apache.org/docs/latest/api/sql/index.html -#}
 
-{#- The aggregate of rw_list_rows holding each list's entries within the
-    largest cutoff (every entry when the whole list is asked): an entry below it
-    is never judged, and each one collected is moved and held per list. -#}
+{#- The largest finite cutoff, up to which each list's entries are collected
+    (an entry below it is never judged, and each one collected is moved and
+    held per list); none when the whole list is asked. -#}
+{% macro _entries_collected_up_to(spec) %}
+    {{ return(none if none in spec.cutoffs else spec.cutoffs | max) }}
+{% endmacro %}
+
+{#- The aggregate of rw_list_rows holding each list's entries. -#}
 {% macro _list_entries_aggregate(spec) %}
-    {%- set finite = spec.cutoffs | reject('none') | list -%}
-    {%- set within_cutoffs = ' filter (where rw_rank <= ' ~ (finite | max) ~ ')' if none not in spec.cutoffs else '' -%}
-    {{ return('collect_list(struct(rw_rank, rw_item))' ~ within_cutoffs) }}
+    {%- set limit = rankwise._entries_collected_up_to(spec) -%}
+    {{ return('collect_list(struct(rw_rank, rw_item))' ~ (' filter (where rw_rank <= ' ~ limit ~ ')' if limit is not none else '')) }}
+{% endmacro %}
+
+{#- The `field` (rw_item, rw_rank) of every row of a list: its entries' and,
+    past the largest cutoff, the rows' own (a NULL rank is past it too). -#}
+{% macro _list_values(spec, field) %}
+    {%- set limit = rankwise._entries_collected_up_to(spec) -%}
+    {%- set entries = rankwise._array_field(rankwise._list_entries_aggregate(spec), field) -%}
+    {{ return(entries if limit is none else 'concat(' ~ entries ~ ', collect_list(' ~ field ~ ') filter (where rw_rank is null or rw_rank > ' ~ limit ~ '))') }}
 {% endmacro %}
 
 {#- Whether the interactions differ in more than their item: without a
@@ -52,20 +64,27 @@
 {% endmacro %}
 
 {#- The aggregate of rw_user_truth_counts holding each user's items, in the
-    order of its entries where it has them (the same aggregate, read twice;
-    a field of an array of structs is the array of that field). -#}
+    order of its entries where it has them (the same aggregate, read twice). -#}
 {% macro _truth_items_aggregate(spec) %}
     {%- set entries = rankwise._truth_entries_aggregate(spec) -%}
-    {{ return('collect_list(rw_item)' if entries is none else entries ~ '.rw_item') }}
+    {{ return('collect_list(rw_item)' if entries is none else rankwise._array_field(entries, 'rw_item')) }}
 {% endmacro %}
 
 {#- The input guard's flag of a list (side 'lists') or of a user's truth
-    ('truth') holding an item (`field` rw_item) or a rank (rw_rank) twice: the
-    distinct values among every row's (a list's entries hold those within the
-    cutoffs alone), against the rows. A NULL counts as a value here, and is a
-    problem row of its own. -#}
+    ('truth') holding an item (`field` rw_item) or a rank (rw_rank) twice, from
+    every row's values against the rows, or for a list's ranks where the engine
+    counts them as bits, the whole ranks in 1..63 as bits and the others as
+    values (a list of such ranks alone collects none). A NULL counts as a
+    value here, and is a problem row of its own. -#}
 {% macro _repeated_in_entries(spec, side, field) %}
-    {%- set values = 'collect_list(' ~ field ~ ')' if side == 'lists' else rankwise._truth_items_aggregate(spec) -%}
+    {%- set small = '(rw_rank between 1 and 63 and rw_rank = floor(rw_rank))' -%}
+    {%- set distinct_small = rankwise._distinct_small_ranks('rw_rank') if side == 'lists' and field == 'rw_rank' else none -%}
+    {%- if distinct_small is not none -%}
+        {{ return('case when ' ~ distinct_small ~ ' < count(case when ' ~ small ~ ' then 1 end)'
+                  ~ ' or size(array_distinct(collect_list(rw_rank) filter (where not ' ~ small ~ '))) < count(case when not ' ~ small ~ ' then 1 end)'
+                  ~ ' then 1 else 0 end') }}
+    {%- endif -%}
+    {%- set values = rankwise._list_values(spec, field) if side == 'lists' else rankwise._truth_items_aggregate(spec) -%}
     {{ return('case when size(array_distinct(' ~ values ~ ')) < count(*) then 1 else 0 end') }}
 {% endmacro %}
 
@@ -94,7 +113,7 @@ rw_user_rows as (
         {%- if 'idcg' in spec.components and not rankwise._planned(spec, 'ideal_gains') %}
         {#- the user's relevances in their best order, IDCG's ideal list (NULL
             without truth) #}
-        sort_array(truth.rw_truth_entries.rw_relevance, false) as rw_ideal_relevances,
+        sort_array({{ rankwise._array_field('truth.rw_truth_entries', 'rw_relevance') }}, false) as rw_ideal_relevances,
         {%- endif %}
         {#- each list entry (within the largest cutoff) found among the truth's
             items, with the relevance of the interaction found: looked up by
