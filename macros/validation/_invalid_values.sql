@@ -50,6 +50,6 @@
     {%- if distinct is none -%}
         {{- return(none) -}}
     {%- endif -%}
-    {{- return('case when count(case when ' ~ rank ~ ' between 1 and 63 and ' ~ rank ~ ' = floor(' ~ rank ~ ') then 1 end) < count(' ~ rank ~ ')'
+    {{- return('case when count(case when ' ~ rankwise._is_small_whole_rank(rank) ~ ' then 1 end) < count(' ~ rank ~ ')'
                ~ ' or ' ~ distinct ~ ' < count(' ~ rank ~ ') then 1 else 0 end') -}}
 {% endmacro %}

@@ -27,7 +27,7 @@
     https://spark.apache.org/docs/latest/api/sql/index.html -#}
 
 {#- The largest finite cutoff, up to which each list's entries are collected
-    (an entry below it is never judged, and each one collected is moved and
+    (an entry past it is never judged, and each one collected is moved and
     held per list); none when the whole list is asked. -#}
 {% macro _entries_collected_up_to(spec) %}
     {{ return(none if none in spec.cutoffs else spec.cutoffs | max) }}
@@ -77,7 +77,7 @@
     values (a list of such ranks alone collects none). A NULL counts as a
     value here, and is a problem row of its own. -#}
 {% macro _repeated_in_entries(spec, side, field) %}
-    {%- set small = '(rw_rank between 1 and 63 and rw_rank = floor(rw_rank))' -%}
+    {%- set small = '(' ~ rankwise._is_small_whole_rank('rw_rank') ~ ')' -%}
     {%- set distinct_small = rankwise._distinct_small_ranks('rw_rank') if side == 'lists' and field == 'rw_rank' else none -%}
     {%- if distinct_small is not none -%}
         {{ return('case when ' ~ distinct_small ~ ' < count(case when ' ~ small ~ ' then 1 end)'
