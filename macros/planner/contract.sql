@@ -143,8 +143,11 @@
         {{ return('select 1 from ' ~ arguments.recommendations ~ ' where ' ~ column ~ ' = '
                   ~ rankwise._model_literal(arguments.model, arguments.caller) ~ ' limit 1') }}
     {%- endif -%}
-    {%- set checks = {'catalog_problems': rankwise._catalog_problems, 'train_problems': rankwise._train_problems,
-                      'ids_shared': rankwise._ids_shared, 'id_overlap': rankwise.id_overlap, 'notes': rankwise.evaluation_notes,
+    {%- if check in ['catalog_problems', 'train_problems'] -%}
+        {%- set problems = rankwise._catalog_problems if check == 'catalog_problems' else rankwise._train_problems -%}
+        {{ return(rankwise._problems_in_order(problems(**arguments))) }}
+    {%- endif -%}
+    {%- set checks = {'ids_shared': rankwise._ids_shared, 'id_overlap': rankwise.id_overlap, 'notes': rankwise.evaluation_notes,
                       'coverage_warnings': rankwise.coverage_warnings, 'dropped_rows': rankwise.dropped_recommendations} -%}
     {{ return(checks[check](**arguments)) }}
 {% endmacro %}

@@ -72,7 +72,9 @@ rw_notes as (
     {%- endif %}
 )
 
+{#- in the order of _note_descriptions: a UNION ALL has no order of its own #}
 select problem, column_name, n_rows, example
 from rw_notes
 where n_rows > 0
+{{ rankwise._in_order_of('problem', rankwise._note_descriptions().keys()) }}
 {%- endmacro %}

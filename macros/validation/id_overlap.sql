@@ -47,7 +47,10 @@ rw_common_items as (
     from rw_recommendations_items as recommended
     where exists (select 1 from rw_interactions_items as judged where judged.rw_id = recommended.rw_id)
 )
-{% for kind, column in [('user', user_col), ('item', item_col)] %}
+{#- users first, then items, the order the wrapper raises them in: a UNION ALL
+    has no order of its own, and ClickHouse runs its branches side by side #}
+select * from (
+{%- for kind, column in [('user', user_col), ('item', item_col)] %}
 select
     '{{ kind }}' as id_kind,
     {{ rankwise._string_literal(column) }} as column_name,
@@ -60,6 +63,8 @@ select
 union all
 {%- endif %}
 {%- endfor %}
+) as rw_id_kinds
+order by case id_kind when 'user' then 1 else 2 end
 {%- endmacro %}
 
 {#- One row: whether the tables share any user id (within a partition) and any

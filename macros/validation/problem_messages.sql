@@ -38,11 +38,23 @@
     order of its own, and an engine that runs its branches side by side
     (ClickHouse) returns them in any. The generic tests only count the rows. -#}
 {% macro _in_problem_order(problem, first=none) %}
+    {{ return(rankwise._in_order_of(problem, rankwise._problem_descriptions().keys(), first)) }}
+{% endmacro %}
+
+{#- ORDER BY `column` in the order of `names` (after `first`, when given). -#}
+{% macro _in_order_of(column, names, first=none) %}
     {%- set positions = [] -%}
-    {%- for name in rankwise._problem_descriptions() -%}
+    {%- for name in names -%}
         {%- do positions.append("when '" ~ name ~ "' then " ~ loop.index) -%}
     {%- endfor -%}
-    {{ return('order by ' ~ (first ~ ', ' if first is not none else '') ~ 'case ' ~ problem ~ ' ' ~ positions | join(' ') ~ ' end') }}
+    {{ return('order by ' ~ (first ~ ', ' if first is not none else '') ~ 'case ' ~ column ~ ' ' ~ positions | join(' ') ~ ' end') }}
+{% endmacro %}
+
+{#- The rows of a query of problems (_catalog_problems, _train_problems), the
+    first to raise first: ordered as one relation, since PostgreSQL orders a
+    UNION by its bare column names only. -#}
+{% macro _problems_in_order(query) %}
+    {{ return('select * from (\n' ~ query ~ '\n) as rw_problems\n' ~ rankwise._in_problem_order('problem')) }}
 {% endmacro %}
 
 {% macro _problem_message(table, problem, column_name, n_rows, example) %}
@@ -50,17 +62,21 @@
     {{ return("rankwise: " ~ n_rows ~ " rows of the " ~ table ~ " have " ~ meaning ~ " in column '" ~ column_name ~ "' (for example " ~ example ~ "): " ~ fix ~ ".") }}
 {% endmacro %}
 
-{#- What each note of evaluation_notes means: facts that are not errors but
-    change what a mean covers, as rankwise.check words them. -#}
+{#- A note's message, as rankwise.check words it. -#}
 {% macro _note_message(problem, n_rows, example) %}
-    {%- set messages = {
+    {{ return(n_rows ~ " " ~ rankwise._note_descriptions()[problem].replace('{example}', example | string)) }}
+{% endmacro %}
+
+{#- What each note of evaluation_notes means (facts that are not errors but
+    change what a mean covers), in the order evaluation_notes gives them. -#}
+{% macro _note_descriptions() %}
+    {{ return({
         'users_only_in_recommendations': "users have recommendations but no interactions (e.g. {example}): the per-user means (precision, ndcg...) leave them out, having no ground truth to judge their lists by; the per-list and per-group metrics (novelty, coverage...) count their lists.",
         'users_only_in_interactions': "users have interactions but no recommendations (e.g. {example}): they score 0 in the per-user means (the default, users='interactions'), or are left out with users='both'; the per-list and per-group metrics have no list of theirs to count.",
         'users_without_relevant_item': "users have no relevant item (e.g. {example}): they score 0 where a ratio would divide by zero; users='relevant' leaves them out.",
         'lists_shorter_than_k': "lists are shorter than k (e.g. {example}): missing positions count as misses, or see precision_denominator='list_length'.",
         'tied_scores': "lists have tied scores (e.g. {example}): ties are ordered by item id, see the `ties` option.",
-    } -%}
-    {{ return(n_rows ~ " " ~ messages[problem].replace('{example}', example | string)) }}
+    }) }}
 {% endmacro %}
 
 {#- The table a note of evaluation_notes is about. -#}

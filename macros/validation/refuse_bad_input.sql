@@ -40,9 +40,7 @@
         {%- do queries.append(('train (' ~ train ~ ')', rankwise._train_problems(train, resolved.user_col, resolved.item_col))) -%}
     {%- endif -%}
     {%- for table, query in queries -%}
-        {#- ordered as one relation: PostgreSQL orders a UNION by its bare column names only -#}
-        {%- set ordered = 'select * from (\n' ~ query ~ '\n) as rw_problems\n' ~ rankwise._in_problem_order('problem') -%}
-        {%- for row in run_query(ordered).rows if row[2] > 0 -%}
+        {%- for row in run_query(rankwise._problems_in_order(query)).rows if row[2] > 0 -%}
             {%- if not (row[0] == 'duplicate_interaction' and resolved.duplicate_interactions == 'max')
                   and not (row[0] == 'duplicate_item' and resolved.duplicate_recommendations == 'first')
                   and not (row[0] == 'negative_relevance' and resolved.negative_relevance == 'pooled') -%}
