@@ -14,14 +14,17 @@
     {{- return(none) -}}
 {% endmacro %}
 
-{#- DuckDB: OR the bits 1 << (rank - 1) together and count the set bits. -#}
-{% macro duckdb___distinct_small_ranks(rank) %}
-    {{- return('bit_count(bit_or(case when ' ~ rankwise._is_small_whole_rank(rank) ~ ' then cast(1 as bigint) << cast((' ~ rank ~ ') - 1 as integer) end))') -}}
+{#- OR the bits 1 << (rank - 1) together and count the set bits. -#}
+{% macro _distinct_small_ranks_as_bits(rank) %}
+    {%- set bit = rankwise._shift_left('cast(1 as bigint)', 'cast((' ~ rank ~ ') - 1 as integer)') -%}
+    {{- return('bit_count(bit_or(case when ' ~ rankwise._is_small_whole_rank(rank) ~ ' then ' ~ bit ~ ' end))') -}}
 {% endmacro %}
 
-{#- Spark: the same bits, shifted by shiftleft (documented on Spark and on
-    Databricks, which dispatches here):
-    https://spark.apache.org/docs/latest/api/sql/index.html#shiftleft -#}
+{% macro duckdb___distinct_small_ranks(rank) %}
+    {{- return(rankwise._distinct_small_ranks_as_bits(rank)) -}}
+{% endmacro %}
+
+{#- Spark's, and Databricks' (which dispatches here after its own). -#}
 {% macro spark___distinct_small_ranks(rank) %}
-    {{- return('bit_count(bit_or(case when ' ~ rankwise._is_small_whole_rank(rank) ~ ' then shiftleft(cast(1 as bigint), cast((' ~ rank ~ ') - 1 as integer)) end))') -}}
+    {{- return(rankwise._distinct_small_ranks_as_bits(rank)) -}}
 {% endmacro %}

@@ -77,12 +77,12 @@ rw_judged_lists as (
 
 {#- The bit of rank `rank` (bit rank - 1), 0 outside ranks 1..62. -#}
 {% macro _rank_bit(rank) %}
-    {{ return('(case when ' ~ rank ~ ' between 1 and 62 then cast(1 as bigint) << cast(' ~ rank ~ ' - 1 as integer) else 0 end)') }}
+    {{ return('(case when ' ~ rank ~ ' between 1 and 62 then ' ~ rankwise._shift_left('cast(1 as bigint)', 'cast(' ~ rank ~ ' - 1 as integer)') ~ ' else 0 end)') }}
 {% endmacro %}
 
 {#- The bits of ranks 1..`limit`. -#}
 {% macro _ranks_up_to(limit) %}
-    {{ return('((cast(1 as bigint) << cast(' ~ limit ~ ' as integer)) - 1)') }}
+    {{ return('((' ~ rankwise._shift_left('cast(1 as bigint)', 'cast(' ~ limit ~ ' as integer)') ~ ') - 1)') }}
 {% endmacro %}
 
 {#- P@position when `position` holds a relevant item, else 0: the relevant ranks

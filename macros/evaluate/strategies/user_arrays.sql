@@ -77,9 +77,9 @@
     values (a list of such ranks alone collects none). A NULL counts as a
     value here, and is a problem row of its own. -#}
 {% macro _repeated_in_entries(spec, side, field) %}
-    {%- set small = '(' ~ rankwise._is_small_whole_rank('rw_rank') ~ ')' -%}
     {%- set distinct_small = rankwise._distinct_small_ranks('rw_rank') if side == 'lists' and field == 'rw_rank' else none -%}
     {%- if distinct_small is not none -%}
+        {%- set small = '(' ~ rankwise._is_small_whole_rank('rw_rank') ~ ')' -%}
         {{ return('case when ' ~ distinct_small ~ ' < count(case when ' ~ small ~ ' then 1 end)'
                   ~ ' or size(array_distinct(collect_list(rw_rank) filter (where not ' ~ small ~ '))) < count(case when not ' ~ small ~ ' then 1 end)'
                   ~ ' then 1 else 0 end') }}
