@@ -50,9 +50,10 @@
     {{ return('order by ' ~ (first ~ ', ' if first is not none else '') ~ 'case ' ~ column ~ ' ' ~ positions | join(' ') ~ ' end') }}
 {% endmacro %}
 
-{#- The rows of a query of problems (_catalog_problems, _train_problems), the
-    first to raise first: ordered as one relation, since PostgreSQL orders a
-    UNION by its bare column names only. -#}
+{#- The rows of a query of problems (recommendation_problems,
+    interaction_problems, _catalog_problems, _train_problems), the first to
+    raise first: ordered as one relation, since PostgreSQL orders a UNION by
+    its bare column names only. -#}
 {% macro _problems_in_order(query) %}
     {{ return('select * from (\n' ~ query ~ '\n) as rw_problems\n' ~ rankwise._in_problem_order('problem')) }}
 {% endmacro %}

@@ -102,3 +102,43 @@ def test_every_dispatch_names_its_macro_in_the_text() -> None:
              for match in re.finditer(r"adapter\.dispatch\(\s*([^,)]+)", path.read_text())]
     assert len(calls) > 50
     assert [(name, first) for name, first in calls if not re.fullmatch(r"'\w+'", first.strip())] == []
+
+
+# The checks whose rows the wrapper reads in turn (the first problem raised, the
+# notes in the order rankwise.check lists them), with arguments that render
+# every branch of their UNION ALL.
+ORDERED_CHECKS = {
+    "input_problems": {
+        "recommendations": {"recommendations": "recs", "user_col": "user_id", "item_col": "item_id", "rank_col": "rank",
+                            "score_col": None, "group_by": ["model"]},
+        "interactions": {"interactions": "truth", "user_col": "user_id", "item_col": "item_id",
+                         "relevance_col": "relevance", "gain": "exponential", "partition_by": [], "propensity_col": None,
+                         "user_group_col": None}},
+    "catalog_problems": {"recommendations": "recs", "items": "items", "item_col": "item_id", "vector_col": "embedding",
+                         "feature_cols": [], "cosine": True, "group_col": "provider", "interactions": "truth",
+                         "relevance_col": "relevance", "relevance_threshold": 1},
+    "train_problems": {"train": "train", "user_col": "user_id", "item_col": "item_id"},
+    "id_overlap": {"recommendations": "recs", "interactions": "truth", "user_col": "user_id", "item_col": "item_id",
+                   "partition_by": ["fold"]},
+    "notes": {"recommendations": "recs", "interactions": "truth", "user_col": "user_id", "item_col": "item_id",
+              "score_col": "score", "relevance_col": "relevance", "relevance_threshold": 1, "k": 10,
+              "group_by": ["model"], "partition_by": ["fold"]},
+    "coverage_warnings": {"evaluation": "means", "group_by": ["model"], "partition_by": ["fold"], "users": "both"},
+}
+
+
+@pytest.mark.parametrize("adapter_type", ["duckdb", "postgres", "spark", "clickhouse"])
+@pytest.mark.parametrize("check", list(ORDERED_CHECKS))
+def test_the_checks_read_in_turn_come_in_one_order(check: str, adapter_type: str) -> None:
+    """A UNION ALL has no order of its own, and ClickHouse runs its branches side
+    by side: each query whose rows the wrapper reads in turn ends in an ORDER BY
+    of the whole result, so every engine raises the same first problem."""
+    import sqlglot
+    from sqlglot import exp
+
+    from rankwise._render import renderer
+
+    query = renderer(adapter_type).call("_python_check_query", check, ORDERED_CHECKS[check])
+    assert "union all" in query.lower() or check == "coverage_warnings"
+    tree = sqlglot.parse_one(query, read={"postgres": "postgres"}.get(adapter_type, adapter_type))
+    assert isinstance(tree, exp.Select) and tree.args.get("order") is not None, f"{check} on {adapter_type}: no ORDER BY"
