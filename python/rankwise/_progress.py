@@ -53,15 +53,17 @@ class _Stages:
 def stages(console: Any = None, delay: float = DELAY_SECONDS) -> Iterator[Callable[[str], None]]:
     """Yields the function to call at each stage. Without a console given, one
     on stderr if stderr is a terminal and rich is installed; else it does nothing."""
-    if console is None:
+    if console is None and sys.stderr.isatty():
+        # imported only where it shows something: a piped command does not pay for it
         try:
             from rich.console import Console
         except ImportError:
-            Console = None  # noqa: N806
-        if Console is None or not sys.stderr.isatty():
-            yield lambda name: None
-            return
-        console = Console(stderr=True)
+            pass
+        else:
+            console = Console(stderr=True)
+    if console is None:
+        yield lambda name: None
+        return
     shown = _Stages(console, delay)
     try:
         yield shown
