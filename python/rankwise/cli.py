@@ -29,6 +29,7 @@ from ._options import DEFAULTS, DOCS, choices, option_types
 from ._progress import stages
 from ._render import renderer
 from .errors import InputError, RankwiseError, RankwiseWarning
+from ._text_table import frame_text, text_table
 from .trec import read_qrels, read_run, trec_file_kind
 
 _OUTPUT_FORMATS = {".parquet": "parquet", ".csv": "csv", ".json": "json"}
@@ -246,7 +247,7 @@ def _report_failed_gates(*gates: tuple[Any, str]) -> None:
     failed = [(rows, what) for rows, what in gates if rows is not None and len(rows) > 0]
     for rows, what in failed:
         click.echo(f"gate failed: {len(rows)} {what}:", err=True)
-        click.echo(rows.to_string(index=False), err=True)
+        click.echo(frame_text(rows), err=True)
     if failed:
         sys.exit(GATE_FAILED)
 
@@ -372,7 +373,7 @@ def _output_format(output: Path | None, output_format: str | None) -> str | None
 def _emit(relation: duckdb.DuckDBPyRelation, output: Path | None, output_format: str | None) -> None:
     """Prints the table, writes it to stdout (-o -) or to its file."""
     if output is None:
-        click.echo(relation.df().to_string(index=False))
+        click.echo(text_table(relation.columns, relation.fetchall()))
     elif str(output) == "-":
         _write_to_stdout(relation, output_format or "csv")
     else:
@@ -680,7 +681,7 @@ def compare_command(details: bool, output_format: str, output: Path | None, fail
     if output is not None:
         click.echo(f"wrote {frame.shape[0]} rows to {output}", err=True)
     if details:
-        click.echo(frame.to_string(index=False))
+        click.echo(frame_text(frame))
     else:
         click.echo(comparison_table(frame, output_format).rstrip("\n"))
     if fail_if_worse:

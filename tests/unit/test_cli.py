@@ -12,6 +12,7 @@ import sqlglot
 from click.testing import CliRunner
 
 import rankwise
+from rankwise._text_table import frame_text
 from rankwise.cli import main
 
 
@@ -41,7 +42,7 @@ def _expected(files: tuple[str, str]) -> pd.DataFrame:
 def test_evaluate_prints_the_table(files) -> None:
     result = CliRunner().invoke(main, ["evaluate", *files, *ARGUMENTS])
     assert result.exit_code == 0, result.output
-    assert result.output == _expected(files).to_string(index=False) + "\n"
+    assert result.output == frame_text(_expected(files)) + "\n"
 
 
 @pytest.mark.parametrize("suffix", ["parquet", "csv", "json"])
@@ -132,7 +133,7 @@ def test_evaluate_takes_a_convention_memory_settings_and_no_validate(files, tmp_
     assert result.exit_code == 0, result.output
     expected = rankwise.evaluate(*files, ["ndcg@2", "map"], k=[1], group_by="model", score_col="score",
                                  relevance_col="relevance", convention="ranx")
-    assert result.output == expected.to_string(index=False) + "\n"
+    assert result.output == frame_text(expected) + "\n"
 
 
 def test_evaluate_reads_the_catalog_and_the_train_interactions(files, tmp_path: Path) -> None:
@@ -148,7 +149,7 @@ def test_evaluate_reads_the_catalog_and_the_train_interactions(files, tmp_path: 
     expected = rankwise.evaluate(*files, ["coverage@1", "gini@2", "novelty@2", "long_tail_share@2"], group_by="model",
                                  score_col="score", relevance_col="relevance", items=items, train=train, head_share=0.5,
                                  novelty_popularity="interactions")
-    assert result.output == expected.to_string(index=False) + "\n"
+    assert result.output == frame_text(expected) + "\n"
 
 
 def test_evaluate_takes_the_item_features_of_intra_list_diversity(files, tmp_path: Path) -> None:
@@ -167,7 +168,7 @@ def test_evaluate_takes_the_item_features_of_intra_list_diversity(files, tmp_pat
                                  score_col="score", relevance_col="relevance", items=items, train=train,
                                  item_distance="hamming", item_feature_cols=["genre", "era"],
                                  diversity_denominator="list_length")
-    assert result.output == expected.to_string(index=False) + "\n"
+    assert result.output == frame_text(expected) + "\n"
 
 
 def test_exposure_prints_and_writes_each_item_groups_shares(files, tmp_path: Path) -> None:
@@ -179,7 +180,7 @@ def test_exposure_prints_and_writes_each_item_groups_shares(files, tmp_path: Pat
                                                score_col="score", relevance_col="relevance", exposure_model="rbp")
     printed = CliRunner().invoke(main, ["exposure", *files, *arguments])
     assert printed.exit_code == 0, printed.output
-    assert printed.output == expected.to_string(index=False) + "\n"
+    assert printed.output == frame_text(expected) + "\n"
     target = tmp_path / "exposure.json"
     written = CliRunner().invoke(main, ["exposure", *files, *arguments, "-o", str(target)])
     assert written.exit_code == 0, written.output

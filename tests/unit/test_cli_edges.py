@@ -19,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 import rankwise
+from rankwise._text_table import frame_text
 from rankwise.cli import _FLAGS, _in_flag_names, main
 
 RECOMMENDATIONS = "user_id,item_id,rank\nu1,a,1\nu1,b,2\nu2,b,1\n"
@@ -55,18 +56,27 @@ def test_an_input_read_from_stdin_gives_what_the_file_gives(files, stdin_role: i
     assert pd.read_csv(io.StringIO(from_stdin.stdout))["value"].tolist() == [0.5, 0.5]
 
 
-def test_the_command_line_and_the_package_start_without_pandas(files) -> None:
+@pytest.mark.parametrize("written", [True, False], ids=["written to Parquet", "printed"])
+def test_the_command_line_and_the_package_start_without_pandas(files, written: bool) -> None:
     """pandas is imported where a result becomes a pandas DataFrame, so that
-    `rankwise sql`, `--help` and a run written to Parquet start without it."""
+    `rankwise sql`, `--help`, a run written to Parquet and a printed table
+    start without it."""
+    output = ["-o", str(files / "out.parquet")] if written else []
     program = ("import sys, rankwise, rankwise.cli\n"
                "from click.testing import CliRunner\n"
                f"result = CliRunner().invoke(rankwise.cli.main, ['evaluate', {str(files / 'recs.csv')!r}, "
-               f"{str(files / 'truth.csv')!r}, '-m', 'ndcg@2', '-o', {str(files / 'out.parquet')!r}])\n"
+               f"{str(files / 'truth.csv')!r}, '-m', 'ndcg@2', *{output!r}])\n"
                "assert result.exit_code == 0, result.output\n"
+               "print(result.output)\n"
                "print('pandas' in sys.modules)")
     started = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
-    assert started.stdout.strip() == "False"
-    assert pd.read_parquet(files / "out.parquet")["metric_label"].tolist() == ["ndcg@2"]
+    *printed, imported = started.stdout.rstrip("\n").splitlines()
+    assert imported == "False"
+    expected = rankwise.evaluate(str(files / "recs.csv"), str(files / "truth.csv"), ["ndcg@2"])
+    if written:
+        assert pd.read_parquet(files / "out.parquet")["metric_label"].tolist() == ["ndcg@2"]
+    else:
+        assert "\n".join(printed) == frame_text(expected) + "\n"
 
 
 def test_both_inputs_from_stdin_are_refused(files) -> None:

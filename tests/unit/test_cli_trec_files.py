@@ -11,6 +11,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 import rankwise
+from rankwise._text_table import frame_text
 from rankwise.cli import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "trec_eval"
@@ -24,7 +25,7 @@ def _invoke(*arguments: str, stdin: str | None = None):
 def _expected(run, qrels, metrics: list[str], **options) -> str:
     table = rankwise.evaluate(run, qrels, metrics, score_col="score", relevance_col="relevance", group_by="model",
                               **options)
-    return table.to_string(index=False) + "\n"
+    return frame_text(table) + "\n"
 
 
 def test_evaluate_reads_a_trec_run_and_qrels_as_trec_eval_orders_them() -> None:

@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 import rankwise
+from rankwise._text_table import frame_text
 import rankwise.cli
 from rankwise._options import DEFAULTS, DOCS, EvaluateOptions, choices, option_types
 from rankwise._render import renderer
@@ -347,7 +348,7 @@ def test_duplicate_interactions_on_the_command_line(duplicated) -> None:
     merged = CliRunner().invoke(main, [*arguments, "--duplicate-interactions", "max"])
     assert merged.exit_code == 0, merged.output
     expected = rankwise.evaluate(*duplicated, ["ndcg@2"], relevance_col="relevance", duplicate_interactions="max")
-    assert merged.output == expected.to_string(index=False) + "\n"
+    assert merged.output == frame_text(expected) + "\n"
     checked = CliRunner().invoke(main, ["check", *duplicated, "--duplicate-interactions", "max"])
     assert checked.exit_code == 0, checked.output
 
@@ -362,7 +363,7 @@ def test_users_per_metric_and_log_base_on_the_command_line(duplicated) -> None:
     assert result.exit_code == 0, result.output
     expected = rankwise.evaluate(recommendations, truth, ["ndcg@2", "precision@2", "entropy@2"],
                                  users={"default": "both", "ndcg": "interactions"}, log_base=2)
-    assert result.output == expected.to_string(index=False) + "\n"
+    assert result.output == frame_text(expected) + "\n"
     # u3 has no list: counted for ndcg only
     assert expected.set_index("metric")["n_users"].to_dict() == {"ndcg": 2, "precision": 1, "entropy": 2}
     natural = CliRunner().invoke(main, ["sql", "recs", "truth", "-m", "entropy@2", "--log-base", "e"])
