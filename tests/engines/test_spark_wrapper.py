@@ -322,6 +322,34 @@ def test_output_asks_for_pandas_arrow_or_polars_and_refuses_duckdbs_relation(spa
         test_validation._evaluate(recommendations, interactions, output="relation")
 
 
+@pytest.mark.parametrize("with_a_date", [False, True], ids=["strings, numbers and booleans", "with a date"])
+def test_collected_means_become_the_dataframe_spark_would_make(spark, with_a_date: bool) -> None:
+    """The means, on the driver, become pandas as Spark's toPandas makes them
+    (each type with and without nulls); of strings, numbers and booleans
+    without a Spark job, as they are already collected."""
+    import datetime
+
+    from pyspark.sql import types
+
+    from rankwise.engines.spark import SparkEngine, _Collected
+
+    values = {types.StringType(): "ndcg", types.BooleanType(): True, types.ByteType(): 1, types.ShortType(): 2,
+              types.IntegerType(): 10, types.LongType(): 2499, types.FloatType(): 0.5, types.DoubleType(): 0.213375}
+    if with_a_date:
+        values[types.DateType()] = datetime.date(2026, 11, 30)
+    schema = types.StructType([types.StructField(f"{kind.typeName()}_{nulls}", kind)
+                               for kind in values for nulls in ("full", "with_null")])
+    rows = [tuple(value for value in values.values() for _ in range(2)),
+            tuple(cell for value in values.values() for cell in (value, None))]
+    frame = spark.createDataFrame(rows, schema)
+    collected = _Collected(frame.collect(), frame.schema)
+    tracker = spark.sparkContext.statusTracker()
+    jobs_before = set(tracker.getJobIdsForGroup())
+    converted = SparkEngine(spark).returned(collected, "pandas")
+    assert (set(tracker.getJobIdsForGroup()) == jobs_before) is not with_a_date
+    pd.testing.assert_frame_equal(converted, frame.toPandas())
+
+
 def test_table_names_are_read_in_the_session_given_as_con(spark) -> None:
     recommendations, interactions = _small(spark)
     recommendations.createOrReplaceTempView("rw_test_recs")

@@ -115,6 +115,17 @@ class _Collected:
         return pa.Table.from_pylist([row.asDict(recursive=True) for row in self.rows],
                                     schema=to_arrow_schema(self.schema))
 
+    @property
+    def pandas_on_the_driver(self) -> bool:
+        """Whether Arrow makes of the rows what Spark's toPandas would, without
+        the Spark job toPandas runs: for these types, not for dates, timestamps,
+        decimals or nested types, which Spark converts its own way."""
+        return bool(self.rows) and all(field.dataType.typeName() in _DRIVER_SIDE_PANDAS_TYPES
+                                       for field in self.schema.fields)
+
+
+_DRIVER_SIDE_PANDAS_TYPES = frozenset({"string", "boolean", "byte", "short", "integer", "long", "float", "double"})
+
 
 class SparkEngine(Engine):
     """Spark: the session of the DataFrames given, or `con`."""
@@ -242,6 +253,8 @@ class SparkEngine(Engine):
 
     def returned(self, result: Any, output: str) -> Any:
         if isinstance(result, _Collected):
+            if output == "pandas" and result.pandas_on_the_driver:
+                return result.arrow.to_pandas()
             result = self.session.createDataFrame(result.rows, schema=result.schema)
         if output == "spark":
             return result
