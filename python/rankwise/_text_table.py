@@ -32,17 +32,15 @@ def frame_text(frame: Any) -> str:
 def _column_text(values: Sequence[Any]) -> list[str]:
     """A column's values as text; its floats share one format, so that their
     decimal points line up."""
-    floats = [value for value in values if isinstance(value, float) and math.isfinite(value)]
-    small = any(0 < abs(value) < 10 ** -DECIMALS for value in floats)
-    large = any(abs(value) >= 10 ** 15 for value in floats)
-    float_format = f".{DECIMALS}e" if small or large else f".{DECIMALS}f"
+    finite = [i for i, value in enumerate(values) if isinstance(value, float) and math.isfinite(value)]
+    scientific = any(0 < abs(values[i]) < 10 ** -DECIMALS or abs(values[i]) >= 10 ** 15 for i in finite)
+    float_format = f".{DECIMALS}e" if scientific else f".{DECIMALS}f"
     texts = [_text(value, float_format) for value in values]
-    fixed = [i for i, value in enumerate(values) if isinstance(value, float) and math.isfinite(value)]
-    if float_format.endswith("f") and fixed:
+    if not scientific and finite:
         # the decimals no value needs, dropped from all of them alike
-        spare = min(len(texts[i]) - len(texts[i].rstrip("0")) for i in fixed)
+        spare = min(len(texts[i]) - len(texts[i].rstrip("0")) for i in finite)
         spare = min(spare, DECIMALS - 1)
-        for i in fixed:
+        for i in finite:
             texts[i] = texts[i][:len(texts[i]) - spare]
     return texts
 
