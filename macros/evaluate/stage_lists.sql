@@ -78,15 +78,44 @@ rw_list_rows as (
     for the whole list), rw_limit, the largest rank within it, never NULL so that
     it can be joined on, and whether it is one of the cutoffs of `k`. -#}
 {% macro _stage_cutoffs(spec) %}
+rw_cutoffs as (
+    select cast(rw_k as bigint) as rw_k, cast(rw_limit as bigint) as rw_limit, rw_is_default
+    from ({{ rankwise._literal_rows(['rw_k', 'rw_limit', 'rw_is_default'], rankwise._cutoff_rows(spec)) }}) as rw_cutoff_values
+)
+{%- endmacro %}
+
+{#- The rows of rw_cutoffs, as lists of SQL values (rw_k, rw_limit, rw_is_default). -#}
+{% macro _cutoff_rows(spec) %}
     {%- set rows = [] -%}
     {%- for cutoff in spec.cutoffs -%}
         {%- do rows.append(['null' if cutoff is none else cutoff, spec.whole_list if cutoff is none else cutoff,
                             1 if cutoff in spec.default_cutoffs else 0]) -%}
     {%- endfor -%}
-rw_cutoffs as (
-    select cast(rw_k as bigint) as rw_k, cast(rw_limit as bigint) as rw_limit, rw_is_default
-    from ({{ rankwise._literal_rows(['rw_k', 'rw_limit', 'rw_is_default'], rows) }}) as rw_cutoff_values
-)
+    {{ return(rows) }}
+{% endmacro %}
+
+{#- Each row of the FROM clause it ends once per cutoff, the cutoff under
+    `alias` (rw_k, rw_limit, rw_is_default): a cross join to rw_cutoffs. -#}
+{% macro _each_cutoff(spec, alias) %}
+    {{- return(adapter.dispatch('_each_cutoff', 'rankwise')(spec, alias)) -}}
+{% endmacro %}
+
+{% macro default___each_cutoff(spec, alias) -%}
+    cross join rw_cutoffs as {{ alias }}
+{%- endmacro %}
+
+{#- Spark: the cutoffs generated beside each row, from an array of their
+    rows, as a join to literal rows is a broadcast and a Spark job of its own
+    (https://spark.apache.org/docs/latest/sql-ref-syntax-qry-select-lateral-view.html).
+    Databricks documents the clause, deprecated for a generator in FROM,
+    which would be joined. -#}
+{% macro spark___each_cutoff(spec, alias) -%}
+    {%- set structs = [] -%}
+    {%- for rw_k, rw_limit, rw_is_default in rankwise._cutoff_rows(spec) -%}
+        {%- do structs.append("named_struct('rw_k', cast(" ~ rw_k ~ " as bigint), 'rw_limit', cast(" ~ rw_limit
+                              ~ " as bigint), 'rw_is_default', " ~ rw_is_default ~ ")") -%}
+    {%- endfor -%}
+    lateral view inline(array({{ structs | join(', ') }})) {{ alias }} as rw_k, rw_limit, rw_is_default
 {%- endmacro %}
 
 {#- rw_list_lengths: per (list, cutoff), the items within the cutoff, where

@@ -23,7 +23,7 @@
     {%- if by_default | length > 0 -%}
         {%- do parts.append('select names.rw_key as rw_key, names.metric as metric, names.rw_label as rw_label, cutoff.rw_k as k, cutoff.rw_limit as rw_limit\n'
             ~ '    from (' ~ rankwise._literal_rows(['rw_key', 'metric', 'rw_label'], by_default) ~ ') as names\n'
-            ~ '    cross join rw_cutoffs as cutoff\n    where cutoff.rw_is_default = 1') -%}
+            ~ '    ' ~ rankwise._each_cutoff(spec, 'cutoff') ~ '\n    where cutoff.rw_is_default = 1') -%}
     {%- endif -%}
     {%- if one_by_one | length > 0 -%}
         {%- do parts.append('select rw_key, metric, rw_label, cast(k as bigint) as k, coalesce(cast(k as bigint), cast(' ~ spec.whole_list ~ ' as bigint)) as rw_limit\n'

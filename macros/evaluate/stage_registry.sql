@@ -94,7 +94,7 @@
                               'writes': '_stage_all_running_lists', 'reads': ['all_running', 'cutoffs']},
         'user_components':   {'row': '(list, cutoff): every component the formulas read', 'cte': 'rw_user_components', 'strategy': 'judged',
                               'providers': {'user_arrays': {'row': '(list or user of the interactions, cutoff): every component, off the arrays',
-                                                            'writes': '_stage_user_components__user_arrays', 'reads': ['user_rows', 'cutoffs'],
+                                                            'writes': '_stage_user_components__user_arrays', 'reads': ['user_rows'],
                                                             'after': ['ideal_gains']},
                                             'default': {'writes': '_stage_user_components', 'reads': ['judged_lists', 'truth_counts'],
                                                         'reads_when': [{'when': {'every_user_rows': true}, 'reads': ['list_rows', 'cutoffs']}],

@@ -226,6 +226,9 @@ DATABRICKS = _pages(
     (_DB + "sql-ref-syntax-qry-select-setops.html", "clause", "union all; union"),
     (_DB + "functions/exists.html", "clause", "exists"),
     (_DB + "sql-ref-syntax-qry-select-inline-table.html", "table", "values"),
+    # deprecated, still documented: _each_cutoff says why rankwise keeps it
+    (_DB + "sql-ref-syntax-qry-select-lateral-view.html", "table", "lateral"),
+    (_DB + "functions/inline.html", "table", "inline"),
     (_DB + "functions/range.html", "table", "range"),
     (_DB + "sql-ref-functions-builtin.html#arithmetic-operators", "operator", "+; -; *; /; %"),
     (_DB + "functions/pipepipesign.html", "operator", "||"),

@@ -180,7 +180,7 @@ rw_user_components as (
             filter(user_row.rw_judged_entries, rw_entry -> rw_entry.rw_rank <= cutoff.rw_limit) as rw_within,
             filter(user_row.rw_judged_entries, rw_entry -> rw_entry.rw_rank <= cutoff.rw_limit and rw_entry.rw_is_relevant = 1) as rw_relevant_within
         from rw_user_rows as user_row
-        cross join rw_cutoffs as cutoff
+        {{ rankwise._each_cutoff(spec, 'cutoff') }}
     ) as truth
     {%- if 'idcg' in spec.components %}
     {{ rankwise._join_idcg('truth', 'truth.rw_limit', spec) }}
