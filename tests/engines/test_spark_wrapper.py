@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -322,11 +323,14 @@ def test_output_asks_for_pandas_arrow_or_polars_and_refuses_duckdbs_relation(spa
         test_validation._evaluate(recommendations, interactions, output="relation")
 
 
-@pytest.mark.parametrize("with_a_date", [False, True], ids=["strings, numbers and booleans", "with a date"])
-def test_collected_means_become_the_dataframe_spark_would_make(spark, with_a_date: bool) -> None:
+@pytest.mark.parametrize(("with_a_date", "with_pyarrow"), [(False, True), (True, True), (False, False)],
+                         ids=["strings, numbers and booleans", "with a date", "without pyarrow"])
+def test_collected_means_become_the_dataframe_spark_would_make(spark, monkeypatch, with_a_date: bool,
+                                                               with_pyarrow: bool) -> None:
     """The means, on the driver, become pandas as Spark's toPandas makes them
     (each type with and without nulls); of strings, numbers and booleans
-    without a Spark job, as they are already collected."""
+    without a Spark job, as they are already collected, where pyarrow is
+    installed."""
     import datetime
 
     from pyspark.sql import types
@@ -343,11 +347,14 @@ def test_collected_means_become_the_dataframe_spark_would_make(spark, with_a_dat
             tuple(cell for value in values.values() for cell in (value, None))]
     frame = spark.createDataFrame(rows, schema)
     collected = _Collected(frame.collect(), frame.schema)
+    expected = frame.toPandas()
+    if not with_pyarrow:
+        monkeypatch.setitem(sys.modules, "pyarrow", None)  # import pyarrow raises ImportError
     tracker = spark.sparkContext.statusTracker()
     jobs_before = set(tracker.getJobIdsForGroup())
     converted = SparkEngine(spark).returned(collected, "pandas")
-    assert (set(tracker.getJobIdsForGroup()) == jobs_before) is not with_a_date
-    pd.testing.assert_frame_equal(converted, frame.toPandas())
+    assert (set(tracker.getJobIdsForGroup()) == jobs_before) is (with_pyarrow and not with_a_date)
+    pd.testing.assert_frame_equal(converted, expected)
 
 
 def test_table_names_are_read_in_the_session_given_as_con(spark) -> None:

@@ -119,9 +119,16 @@ class _Collected:
     def pandas_on_the_driver(self) -> bool:
         """Whether Arrow makes of the rows what Spark's toPandas would, without
         the Spark job toPandas runs: for these types, not for dates, timestamps,
-        decimals or nested types, which Spark converts its own way."""
-        return bool(self.rows) and all(field.dataType.typeName() in _DRIVER_SIDE_PANDAS_TYPES
-                                       for field in self.schema.fields)
+        decimals or nested types, which Spark converts its own way; and only
+        where pyarrow is installed, which toPandas does not need."""
+        if not self.rows or any(field.dataType.typeName() not in _DRIVER_SIDE_PANDAS_TYPES
+                                for field in self.schema.fields):
+            return False
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            return False
+        return True
 
 
 _DRIVER_SIDE_PANDAS_TYPES = frozenset({"string", "boolean", "byte", "short", "integer", "long", "float", "double"})
