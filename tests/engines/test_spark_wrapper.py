@@ -310,6 +310,29 @@ def test_spark_input_gives_a_spark_dataframe_and_leaves_the_session_as_it_was(sp
     assert set(per_user.columns) >= {"user_id", "metric", "k", "value", "dcg", "idcg"}
 
 
+def test_a_cached_input_stays_cached_and_the_metrics_read_the_cache(spark) -> None:
+    """Spark's spark.catalog.dropTempView, which spark.sql(query, name=frame)
+    calls on the view it makes of the frame, also uncaches the frame: the
+    caller's cache of an input must be as it was after a call, and the query
+    must read the inputs from it."""
+    from pyspark import StorageLevel
+
+    recommendations, interactions = (frame.persist(StorageLevel.MEMORY_ONLY) for frame in _small(spark))
+    try:
+        rankwise.evaluate(recommendations, interactions, ["ndcg@3", "map"], relevance_col="relevance")
+        # the per-user values are a lazy query of the inputs (the means are collected)
+        per_user = rankwise.evaluate(recommendations, interactions, ["ndcg@3"], relevance_col="relevance",
+                                     per_user=True)
+        plan = per_user._jdf.queryExecution().executedPlan().toString()
+        # every scan of an input's rows is the one its cache was made of
+        assert 0 < plan.count("InMemoryRelation") == plan.count("Scan ExistingRDD"), plan
+        for frame in (recommendations, interactions):
+            assert frame.storageLevel == StorageLevel.MEMORY_ONLY
+    finally:
+        for frame in (recommendations, interactions):
+            frame.unpersist()
+
+
 def test_output_asks_for_pandas_arrow_or_polars_and_refuses_duckdbs_relation(spark) -> None:
     recommendations, interactions = _small(spark)
     expected = test_validation._evaluate(test_validation._recommendations(), test_validation._interactions())

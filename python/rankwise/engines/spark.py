@@ -8,10 +8,11 @@ Nothing but the result and the checks' few rows reaches the driver: the inputs
 are never converted to pandas or Arrow. A result of few rows (the means, a
 comparison) is brought to the driver once, and what rankwise reads of it again
 (the coverage warnings) it reads there with DuckDB, in process, rather than
-start a Spark job for each read of a handful of rows. A DataFrame reaches the SQL as Spark's
-own ``spark.sql(query, name=frame)`` passes it (a temporary view for the time
-the query is analysed, dropped at once on a classic session; part of the plan
-on Spark Connect), so nothing is left behind in the session's catalog.
+start a Spark job for each read of a handful of rows. A DataFrame reaches the SQL as a
+temporary view for the time the query is analysed, dropped at once without
+uncaching the caller's cache of it (on Spark Connect, as ``spark.sql(query,
+name=frame)`` passes it: part of the plan), so nothing is left behind in the
+session's catalog and a cached input is read from the cache.
 """
 
 from __future__ import annotations
@@ -89,6 +90,16 @@ def _same_session(one: Any, other: Any) -> bool:
         return bool(jvm_one.equals(jvm_other))
     return getattr(one, "session_id", None) is not None and getattr(one, "session_id", None) == getattr(
         other, "session_id", None)
+
+
+def _session_catalog(session: Any) -> Any:
+    """The session's catalog of temporary views, on a classic session (None on
+    Spark Connect). Its dropTempView drops the view alone, where the public
+    spark.catalog.dropTempView, which spark.sql(query, name=frame) calls, also
+    uncaches every cached DataFrame of the view's plan: the caller's cache of
+    an input (as Spark's own SQLTransformer found, SPARK-22538)."""
+    jvm_session = getattr(session, "_jsparkSession", None)
+    return None if jvm_session is None else jvm_session.sessionState().catalog()
 
 
 def _condition(error: Exception) -> str | None:
@@ -187,13 +198,23 @@ class SparkEngine(Engine):
 
     def _sql(self, query: str) -> Any:
         """The session's DataFrame of a rendered query, each DataFrame it reads
-        passed as Spark passes DataFrames to SQL (a format field of the query)."""
+        a temporary view under its placeholder while the query is analysed."""
         used = sorted(set(_PLACEHOLDER.findall(query)))
         if not used:
             return self.session.sql(query)
-        formatted = _PLACEHOLDER.sub(lambda match: "{" + match.group(0) + "}",
-                                     query.replace("{", "{{").replace("}", "}}"))
-        return self.session.sql(formatted, **{placeholder: self._frames[placeholder] for placeholder in used})
+        session_catalog = _session_catalog(self.session)
+        if session_catalog is None:
+            # Spark Connect: a DataFrame passed to spark.sql becomes part of the plan
+            formatted = _PLACEHOLDER.sub(lambda match: "{" + match.group(0) + "}",
+                                         query.replace("{", "{{").replace("}", "}}"))
+            return self.session.sql(formatted, **{placeholder: self._frames[placeholder] for placeholder in used})
+        for placeholder in used:
+            self._frames[placeholder].createOrReplaceTempView(placeholder)
+        try:
+            return self.session.sql(query)
+        finally:
+            for placeholder in used:
+                session_catalog.dropTempView(placeholder)
 
     def _refuse_a_text_collation(self, caller: str, inputs: dict[str, ResolvedInput], text_columns: list[str]) -> None:
         """A text column under a collation other than Spark's binary one
