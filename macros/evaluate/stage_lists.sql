@@ -35,8 +35,10 @@
         {%- if spec.input_guard and spec.score is not none %},
         {{ spec.score }} as rw_score
         {%- endif %}
-    {% if spec.user_group is none -%}
-    from {{ recommendations }}{{ ' as rw_kept' if rankwise._drops_recommendations(spec) }}
+    {% if spec.user_group is none and rankwise._drops_recommendations(spec) -%}
+    from {{ recommendations }} as rw_kept
+    {%- elif spec.user_group is none -%}
+    from {{ rankwise._rows_by_user(recommendations, spec) }}
     {%- else -%}
     {#- each list in its user's group of the interactions (of its partition) -#}
     from (
@@ -52,6 +54,25 @@
 )
 {%- endmacro %}
 
+{#- The recommendations as rw_recommendations reads them, when it reads them
+    as given. -#}
+{% macro _rows_by_user(recommendations, spec) %}
+    {{- return(adapter.dispatch('_rows_by_user', 'rankwise')(recommendations, spec)) -}}
+{% endmacro %}
+
+{% macro default___rows_by_user(recommendations, spec) -%}
+    {{ recommendations }}
+{%- endmacro %}
+
+{#- Spark: the rows shuffled by user once, which serves the rank's window (by
+    list), the lists' aggregate and their join to the truth (by user). Spark
+    would shuffle for each: a list's key is the groups and the user, and the
+    window reads the user under its input's name, not as rw_user
+    (https://spark.apache.org/docs/latest/sql-ref-syntax-qry-select-distribute-by.html). -#}
+{% macro spark___rows_by_user(recommendations, spec) -%}
+    (select * from {{ recommendations }} distribute by {{ spec.user }}) as rw_rows_by_user
+{%- endmacro %}
+
 {#- rw_list_rows: one row per list, with its length (the input guard's
     aggregates: stage_input_guard.sql; the user_arrays strategy's entries). The counts that meet a
     BIGINT (a cutoff, a literal) in a CASE, a COALESCE or a UNION are cast to
@@ -63,6 +84,10 @@ rw_list_rows as (
         cast(count(*) as bigint) as rw_list_length
         {%- if spec.strategies.means == 'one_pass' %},
         {{ rankwise._list_entries_aggregate(spec) }} as rw_list_entries
+        {%- if rankwise._truth_users_counted_in_one_pass(spec) %},
+        -- the user's first list, whose row counts the user among the truth's users
+        case when row_number() over (partition by rw_user order by {{ rankwise._group_columns(spec.groups)[:-2] }}) = 1 then 1 else 0 end as rw_is_first_list
+        {%- endif %}
         {%- endif %}
         {%- if spec.input_guard %}
         {%- for aggregate in rankwise._input_guard_aggregates(spec, 'lists') %},

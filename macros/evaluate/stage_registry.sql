@@ -127,7 +127,7 @@
                                             'listed': {'writes': '_stage_group_means', 'reads': ['group_counts', 'cutoffs', 'group_sums', 'truth_totals'],
                                                        'after': ['idcg_sums', 'truth_idcg_sums']},
                                             'one_pass': {'writes': '_stage_group_means__one_pass', 'reads': ['group_sums'],
-                                                         'reads_when': [{'when': {'grouped': true}, 'reads': ['truth_totals']}]}}},
+                                                         'reads_when': [{'when': {'grouped': true, 'partitioned': true}, 'reads': ['truth_totals']}]}}},
         'user_metric_grid':  {'row': '(per-user metric, cutoff) asked: its key, name, label and rw_limit', 'cte': 'rw_user_metric_grid',
                               'writes': '_stage_user_metric_grid', 'after': ['cutoffs']},
         'catalog':           {'row': "catalog: its number of items", 'cte': 'rw_catalog', 'writes': '_stage_catalog', 'inputs': ['items'],

@@ -74,7 +74,7 @@
     {%- endfor -%}
     {%- do spec.update(rankwise._planned_reads(spec)) -%}
     {%- do spec.update({
-        'facts': {'grouped': spec.groups | length > 0, 'per_user': per_user},
+        'facts': {'grouped': spec.groups | length > 0, 'partitioned': spec.partitions | length > 0, 'per_user': per_user},
         'list_keys': spec.groups + ['rw_user'],
         'whole_list': '9223372036854775807',
         'inlined_recommendations': spec.score is none,

@@ -58,7 +58,9 @@ OPTIONS = {
 }
 
 
-GROUPINGS = {"whole": {}, "models_in_folds": {"group_by": "model", "partition_by": "fold"}}
+# "models": each user of the truth counted once over the models, on the row of
+# its first list or its own; "models_in_folds": by rw_truth_totals, per fold
+GROUPINGS = {"whole": {}, "models": {"group_by": "model"}, "models_in_folds": {"group_by": "model", "partition_by": "fold"}}
 
 
 @pytest.mark.filterwarnings("ignore:.*looks like a relevance", "ignore:.*scored on different users")
@@ -66,9 +68,11 @@ GROUPINGS = {"whole": {}, "models_in_folds": {"group_by": "model", "partition_by
 @pytest.mark.parametrize("name", list(OPTIONS))
 def test_the_one_pass_over_user_arrays_gives_duckdbs_numbers(spark, name: str, grouping: str) -> None:  # noqa: F811
     recommendations, interactions = _data(list(OPTIONS).index(name))
-    if not GROUPINGS[grouping]:
-        # one list per user: the first model's, the folds' users apart
-        recommendations = recommendations[recommendations["model"] == "a"].assign(user_id=lambda f: f["fold"] + f["user_id"])
+    if "partition_by" not in GROUPINGS[grouping]:
+        # the folds' users apart; without groups, one list per user: the first model's
+        if not GROUPINGS[grouping]:
+            recommendations = recommendations[recommendations["model"] == "a"]
+        recommendations = recommendations.assign(user_id=lambda f: f["fold"] + f["user_id"])
         interactions = interactions.assign(user_id=lambda f: f["fold"] + f["user_id"])
     options = {**OPTIONS[name], **GROUPINGS[grouping]}
     metrics = options.pop("metrics", METRICS)

@@ -46,7 +46,7 @@ _CLAUSES: dict[type[exp.Expression], str] = {
     exp.Having: "having", exp.Order: "order by", exp.Subquery: "subquery", exp.Distinct: "distinct",
     exp.Window: "over", exp.WithinGroup: "within group", exp.Filter: "filter", exp.IgnoreNulls: "ignore nulls",
     exp.RespectNulls: "respect nulls", exp.Exists: "exists", exp.Collate: "collate", exp.Lambda: "lambda",
-    exp.Qualify: "qualify", exp.Limit: "limit", exp.Case: "case", exp.Cast: "cast", exp.TryCast: "try_cast",
+    exp.Qualify: "qualify", exp.Limit: "limit", exp.Distribute: "distribute by", exp.Case: "case", exp.Cast: "cast", exp.TryCast: "try_cast",
 }
 
 _TABLES: dict[type[exp.Expression], str] = {

@@ -222,6 +222,7 @@ DATABRICKS = _pages(
     (_DB + "sql-ref-syntax-qry-select-having.html", "clause", "having"),
     (_DB + "sql-ref-syntax-qry-select-orderby.html", "clause", "order by"),
     (_DB + "sql-ref-syntax-qry-select-hints.html", "clause", "coalesce hint"),
+    (_DB + "sql-ref-syntax-qry-select-distributeby.html", "clause", "distribute by"),
     (_DB + "sql-ref-syntax-qry-select-join.html", "clause", "inner join; left join; cross join; full join; join"),
     (_DB + "sql-ref-syntax-qry-select-setops.html", "clause", "union all; union"),
     (_DB + "functions/exists.html", "clause", "exists"),

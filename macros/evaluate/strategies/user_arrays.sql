@@ -101,6 +101,9 @@ rw_user_rows as (
         {{ rankwise._selected_columns(spec.groups, 'list') }}coalesce(list.rw_user, truth.rw_user) as rw_user,
         case when list.rw_list_length is not null then 1 else 0 end as rw_has_list,
         case when truth.rw_n_truth_items is not null then 1 else 0 end as rw_has_truth,
+        {%- if rankwise._truth_users_counted_in_one_pass(spec) %}
+        case when truth.rw_n_truth_items is not null and coalesce(list.rw_is_first_list, 1) = 1 then 1 else 0 end as rw_counts_truth_user,
+        {%- endif %}
         list.rw_list_length as rw_list_length,
         truth.rw_n_relevant as rw_n_relevant,
         truth.rw_n_truth_items as rw_n_truth_items,
@@ -154,7 +157,7 @@ rw_user_components as (
         truth.rw_k as rw_k,
         truth.rw_has_list as rw_has_list,
         truth.rw_has_truth as rw_has_truth,
-        truth.rw_n_relevant as rw_n_relevant
+        {{ rankwise._selected_columns(['rw_counts_truth_user'] if rankwise._truth_users_counted_in_one_pass(spec) else [], 'truth') }}truth.rw_n_relevant as rw_n_relevant
         {%- if spec.propensity is not none %},
         truth.rw_weighted_relevant as rw_weighted_relevant
         {%- endif %}
