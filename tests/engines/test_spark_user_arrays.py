@@ -152,18 +152,24 @@ def test_the_plans_it_does_not_cover_keep_the_other_strategies() -> None:
 
 def test_the_one_pass_reads_each_input_once(spark, tmp_path: Path) -> None:  # noqa: F811
     """With and without the input checks fused into it (what evaluate runs with
-    validate=True and validate=False), Spark's plan scans each input once; in
-    groups, the interactions once more for the number of their users. With
-    graded relevance too: IDCG is read off each user's truth entries, not from
-    a window over the interactions."""
+    validate=True and validate=False), Spark's plan scans each input once, and
+    shuffles it once, by its user (the recommendations before the rank's
+    window, which serves the lists' aggregate and their join to the truth);
+    under partition_by, the interactions are read once more for the number of
+    each partition's users. With graded relevance too: IDCG is read off each
+    user's truth entries, not from a window over the interactions."""
     recommendations, interactions = _data(2)
     views = {"recs": "rw_test_one_pass_recs", "inter": "rw_test_one_pass_inter"}
     for name, frame in (("recs", recommendations), ("inter", interactions)):
         frame.to_parquet(tmp_path / f"{name}.parquet")
         spark.read.parquet(str(tmp_path / f"{name}.parquet")).createOrReplaceTempView(views[name])
+    # more than one shuffle partition, as a user's session has: with one, every input is in one already
+    partitions = spark.conf.get("spark.sql.shuffle.partitions")
+    spark.conf.set("spark.sql.shuffle.partitions", "4")
     try:
-        for guarded, grouping in ((True, {}), (False, {}), (True, GROUPINGS["models_in_folds"]),
+        for guarded, grouping in ((True, {}), (False, {}), (True, GROUPINGS["models"]), (True, GROUPINGS["models_in_folds"]),
                                   (True, {"relevance_col": "relevance"}),
+                                  (True, {"relevance_col": "relevance", **GROUPINGS["models"]}),
                                   (True, {"relevance_col": "relevance", **GROUPINGS["models_in_folds"]})):
             options = {name: value for name, value in grouping.items() if name not in ("group_by", "partition_by")}
             arguments = macro_arguments("evaluate", ["precision", "recall", "map", "ndcg"], [5, 10], grouping.get("group_by"),
@@ -172,11 +178,16 @@ def test_the_one_pass_reads_each_input_once(spark, tmp_path: Path) -> None:  # n
                            {"recommendations": views["recs"], "interactions": views["inter"], "items": None, "train": None},
                            guarded=guarded)
             assert "rw_user_rows" in query
+            plan = _plan(spark, query)
             # the plan cuts a file's path short: the scans are told apart by their columns
-            scans = re.findall(r"FileScan parquet \[([^\]]*)\]", _plan(spark, query))
-            grouped = "group_by" in grouping
-            assert sorted("rank#" in columns for columns in scans) == [False] * (1 + grouped) + [True], scans
+            scans = re.findall(r"FileScan parquet \[([^\]]*)\]", plan)
+            partitioned = "partition_by" in grouping
+            assert sorted("rank#" in columns for columns in scans) == [False] * (1 + partitioned) + [True], scans
+            if not partitioned:
+                by_user = [keys for keys in re.findall(r"Exchange hashpartitioning\(([^)]*)\)", plan) if "user" in keys]
+                assert len(by_user) == 2 and all(keys.count("#") == 1 for keys in by_user), by_user
     finally:
+        spark.conf.set("spark.sql.shuffle.partitions", partitions)
         for view in views.values():
             spark.catalog.dropTempView(view)
 

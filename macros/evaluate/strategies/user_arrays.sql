@@ -4,9 +4,9 @@
     the two meet on the user (rw_user_rows), every judged component is read
     off the list's judged entries with array functions, and one aggregate over
     the (list, cutoff) rows gives the sums, the users of each set and the
-    input guard's counts (stage_means.sql). Each input is then read and
-    exchanged once, by user (in groups, the interactions once more for their
-    users' number), where the other strategies join every
+    input guard's counts (strategies/one_pass_means.sql). Each input is then
+    read and exchanged once, by user (under partition_by, the interactions
+    once more for each partition's users), where the other strategies join every
     recommended row to the interactions on (user, item), group the joined rows
     by list again, and read both inputs once more for the counts and the
     guard: on Spark each of those reads is a scan and a shuffle of its own.
