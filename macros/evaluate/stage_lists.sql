@@ -64,13 +64,21 @@
     {{ recommendations }}
 {%- endmacro %}
 
-{#- Spark: the rows shuffled by user once, which serves the rank's window (by
-    list), the lists' aggregate and their join to the truth (by user). Spark
-    would shuffle for each: a list's key is the groups and the user, and the
-    window reads the user under its input's name, not as rw_user
-    (https://spark.apache.org/docs/latest/sql-ref-syntax-qry-select-distribute-by.html). -#}
+{#- Spark: with score_col, the rows shuffled by user once, which serves the
+    rank's window (by list), the lists' aggregate and their join to the truth
+    (by user). Spark would shuffle for each: a list's key is the groups and
+    the user, and the window reads the user under its input's name, not as
+    rw_user
+    (https://spark.apache.org/docs/latest/sql-ref-syntax-qry-select-distribute-by.html).
+    With rank_col there is no window, and the lists' aggregate shuffles the
+    lists it has partly collected on each side of the shuffle, which moves
+    less than the rows. -#}
 {% macro spark___rows_by_user(recommendations, spec) -%}
+    {%- if spec.score is none -%}
+    {{ recommendations }}
+    {%- else -%}
     (select * from {{ recommendations }} distribute by {{ spec.user }}) as rw_rows_by_user
+    {%- endif -%}
 {%- endmacro %}
 
 {#- rw_list_rows: one row per list, with its length (the input guard's

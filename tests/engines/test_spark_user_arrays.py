@@ -152,11 +152,11 @@ def test_the_plans_it_does_not_cover_keep_the_other_strategies() -> None:
 
 def test_the_one_pass_reads_each_input_once(spark, tmp_path: Path) -> None:  # noqa: F811
     """With and without the input checks fused into it (what evaluate runs with
-    validate=True and validate=False), Spark's plan scans each input once, and
-    shuffles it once, by its user (the recommendations before the rank's
-    window, which serves the lists' aggregate and their join to the truth);
-    under partition_by, the interactions are read once more for the number of
-    each partition's users. With graded relevance too: IDCG is read off each
+    validate=True and validate=False), Spark's plan scans each input once;
+    under partition_by, the interactions once more for the number of each
+    partition's users. With score_col, each input is shuffled once, by its
+    user (the recommendations before the rank's window, which serves the
+    lists' aggregate and their join to the truth). With graded relevance too: IDCG is read off each
     user's truth entries, not from a window over the interactions."""
     recommendations, interactions = _data(2)
     views = {"recs": "rw_test_one_pass_recs", "inter": "rw_test_one_pass_inter"}
@@ -168,6 +168,7 @@ def test_the_one_pass_reads_each_input_once(spark, tmp_path: Path) -> None:  # n
     spark.conf.set("spark.sql.shuffle.partitions", "4")
     try:
         for guarded, grouping in ((True, {}), (False, {}), (True, GROUPINGS["models"]), (True, GROUPINGS["models_in_folds"]),
+                                  (True, {"score_col": "score"}), (True, {"score_col": "score", **GROUPINGS["models"]}),
                                   (True, {"relevance_col": "relevance"}),
                                   (True, {"relevance_col": "relevance", **GROUPINGS["models"]}),
                                   (True, {"relevance_col": "relevance", **GROUPINGS["models_in_folds"]})):
@@ -182,8 +183,8 @@ def test_the_one_pass_reads_each_input_once(spark, tmp_path: Path) -> None:  # n
             # the plan cuts a file's path short: the scans are told apart by their columns
             scans = re.findall(r"FileScan parquet \[([^\]]*)\]", plan)
             partitioned = "partition_by" in grouping
-            assert sorted("rank#" in columns for columns in scans) == [False] * (1 + partitioned) + [True], scans
-            if not partitioned:
+            assert sorted("rank#" in columns or "score#" in columns for columns in scans) == [False] * (1 + partitioned) + [True], scans
+            if "score_col" in grouping:
                 by_user = [keys for keys in re.findall(r"Exchange hashpartitioning\(([^)]*)\)", plan) if "user" in keys]
                 assert len(by_user) == 2 and all(keys.count("#") == 1 for keys in by_user), by_user
     finally:
