@@ -183,7 +183,8 @@ def test_the_one_pass_reads_each_input_once(spark, tmp_path: Path) -> None:  # n
             # the plan cuts a file's path short: the scans are told apart by their columns
             scans = re.findall(r"FileScan parquet \[([^\]]*)\]", plan)
             partitioned = "partition_by" in grouping
-            assert sorted("rank#" in columns or "score#" in columns for columns in scans) == [False] * (1 + partitioned) + [True], scans
+            of_recommendations = sorted("rank#" in columns or "score#" in columns for columns in scans)
+            assert of_recommendations == [False] * (1 + partitioned) + [True], scans
             if "score_col" in grouping:
                 by_user = [keys for keys in re.findall(r"Exchange hashpartitioning\(([^)]*)\)", plan) if "user" in keys]
                 assert len(by_user) == 2 and all(keys.count("#") == 1 for keys in by_user), by_user
